@@ -1,0 +1,25 @@
+package dev.engram.framework;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What an {@link ApprovalHandler} is asked to approve. Arguments have already been validated.
+ *
+ * @param toolName  the tool
+ * @param tier      its safety tier
+ * @param arguments the validated arguments as JSON
+ * @param preview   what the tool says the call will do, e.g. the unified diff of a file edit; empty
+ *                  when the tool offers none
+ * @param context   who is calling
+ */
+public record ApprovalRequest(
+        String toolName, SafetyTier tier, String arguments, Optional<String> preview, ToolContext context) {
+    public ApprovalRequest {
+        Objects.requireNonNull(toolName, "toolName");
+        Objects.requireNonNull(tier, "tier");
+        Objects.requireNonNull(arguments, "arguments");
+        Objects.requireNonNull(preview, "preview");
+        Objects.requireNonNull(context, "context");
+    }
+}

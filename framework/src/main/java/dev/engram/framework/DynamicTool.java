@@ -1,0 +1,63 @@
+package dev.engram.framework;
+
+import java.time.Duration;
+import java.util.Optional;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The untyped face every tool has in the {@link ToolRegistry}: a name, a description, a JSON Schema
+ * for its arguments, and a function from argument JSON to output text.
+ *
+ * <p>Typed tools ({@link AiTool}) and {@code @Tool} methods are wrapped into one; tools discovered at
+ * run time (MCP servers, plugins) implement it directly. Call tools through a {@link ToolExecutor},
+ * which validates the arguments against {@link #parametersSchema()} before {@link #execute} runs,
+ * and applies policy, approval, timeout and truncation.
+ */
+public interface DynamicTool {
+    /** The name the model calls; must match {@code ^[a-zA-Z0-9_-]{1,64}$}. */
+    String name();
+
+    /** What the tool does, when to use it, and what it returns, written for a model. */
+    String description();
+
+    /**
+     * The JSON Schema (an {@code "type": "object"} schema, fully inlined: no {@code $ref}) of the
+     * arguments. Callers must not modify the returned node.
+     */
+    ObjectNode parametersSchema();
+
+    /** Defaults to {@link SafetyTier#SIDE_EFFECTING}. */
+    default SafetyTier safetyTier() {
+        return SafetyTier.SIDE_EFFECTING;
+    }
+
+    /** Defaults to 30 seconds. */
+    default Duration timeout() {
+        return Duration.ofSeconds(30);
+    }
+
+    /** Defaults to {@link Truncation#KEEP_HEAD}. */
+    default Truncation truncation() {
+        return Truncation.KEEP_HEAD;
+    }
+
+    /**
+     * Runs the tool on arguments that have been validated against the schema, and returns the text
+     * the model will see. Throw {@link ToolException} to report a failure to the model.
+     */
+    String execute(String argumentsJson, ToolContext context) throws Exception;
+
+    /** What the call will do, for a human asked to approve it; defaults to none. */
+    default Optional<String> approvalPreview(String argumentsJson, ToolContext context) throws Exception {
+        return Optional.empty();
+    }
+
+    /**
+     * Wraps a typed tool, generating its schema from the input type.
+     *
+     * @throws ToolDefinitionException if the name, description, timeout or input type is not usable
+     */
+    static DynamicTool from(AiTool<?, ?> tool) {
+        return TypedTool.wrap(tool);
+    }
+}

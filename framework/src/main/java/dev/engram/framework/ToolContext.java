@@ -1,0 +1,168 @@
+package dev.engram.framework;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The immutable, per-call snapshot a tool runs with: who is calling (user, agent, session), where its
+ * workspace is, how to ask for approval, and how to notice cancellation.
+ *
+ * <p>Services a tool needs (a memory store, an HTTP client) are given to the tool through its
+ * constructor, not looked up here. A tool that needs an identity the context lacks calls
+ * {@link #requireUserId()} or {@link #requireAgentId()}, which raise a {@link ToolException} that
+ * the pipeline returns to the model as an error result.
+ */
+public final class ToolContext {
+    private static final ToolContext EMPTY = builder().build();
+
+    private final String userId;
+    private final String agentId;
+    private final String sessionId;
+    private final Path workspaceRoot;
+    private final ApprovalHandler approvalHandler;
+    private final CancellationToken cancellation;
+
+    private ToolContext(Builder b) {
+        this.userId = b.userId;
+        this.agentId = b.agentId;
+        this.sessionId = b.sessionId;
+        this.workspaceRoot = b.workspaceRoot;
+        this.approvalHandler = b.approvalHandler;
+        this.cancellation = b.cancellation == null ? CancellationToken.create() : b.cancellation;
+    }
+
+    /** A context with no identity, no workspace and no approval handler. */
+    public static ToolContext empty() {
+        return EMPTY;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder pre-filled with this context's values, for deriving a changed copy. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.userId = userId;
+        b.agentId = agentId;
+        b.sessionId = sessionId;
+        b.workspaceRoot = workspaceRoot;
+        b.approvalHandler = approvalHandler;
+        b.cancellation = cancellation;
+        return b;
+    }
+
+    public Optional<String> userId() {
+        return Optional.ofNullable(userId);
+    }
+
+    public Optional<String> agentId() {
+        return Optional.ofNullable(agentId);
+    }
+
+    public Optional<String> sessionId() {
+        return Optional.ofNullable(sessionId);
+    }
+
+    public Optional<Path> workspaceRoot() {
+        return Optional.ofNullable(workspaceRoot);
+    }
+
+    public Optional<ApprovalHandler> approvalHandler() {
+        return Optional.ofNullable(approvalHandler);
+    }
+
+    /** Never absent: a context built without one gets a token nobody else holds. */
+    public CancellationToken cancellation() {
+        return cancellation;
+    }
+
+    /** The user id, or a {@link ToolException} telling the model the call has no user. */
+    public String requireUserId() {
+        if (userId == null) {
+            throw new ToolException("This tool needs to know which user it acts for, but the call has no user id. "
+                    + "It cannot be used in this context.");
+        }
+        return userId;
+    }
+
+    /** The agent id, or a {@link ToolException} telling the model the call has no agent. */
+    public String requireAgentId() {
+        if (agentId == null) {
+            throw new ToolException("This tool needs to know which agent it acts for, but the call has no agent id. "
+                    + "It cannot be used in this context.");
+        }
+        return agentId;
+    }
+
+    /** The workspace root, or a {@link ToolException} telling the model no workspace is configured. */
+    public Path requireWorkspaceRoot() {
+        if (workspaceRoot == null) {
+            throw new ToolException("This tool works on files in a workspace, but no workspace is configured for this agent.");
+        }
+        return workspaceRoot;
+    }
+
+    @Override
+    public String toString() {
+        return "ToolContext[user=" + userId + ", agent=" + agentId + ", session=" + sessionId
+                + ", workspace=" + workspaceRoot + "]";
+    }
+
+    /** Builds a {@link ToolContext}; every value is optional. */
+    public static final class Builder {
+        private String userId;
+        private String agentId;
+        private String sessionId;
+        private Path workspaceRoot;
+        private ApprovalHandler approvalHandler;
+        private CancellationToken cancellation;
+
+        private Builder() {
+        }
+
+        public Builder userId(String userId) {
+            this.userId = requireNonBlank(userId, "user id");
+            return this;
+        }
+
+        public Builder agentId(String agentId) {
+            this.agentId = requireNonBlank(agentId, "agent id");
+            return this;
+        }
+
+        public Builder sessionId(String sessionId) {
+            this.sessionId = requireNonBlank(sessionId, "session id");
+            return this;
+        }
+
+        /** The directory the workspace tools are confined to; made absolute and normalised here. */
+        public Builder workspaceRoot(Path workspaceRoot) {
+            this.workspaceRoot = Objects.requireNonNull(workspaceRoot, "workspace root must not be null")
+                    .toAbsolutePath().normalize();
+            return this;
+        }
+
+        public Builder approvalHandler(ApprovalHandler approvalHandler) {
+            this.approvalHandler = Objects.requireNonNull(approvalHandler, "approval handler must not be null");
+            return this;
+        }
+
+        public Builder cancellation(CancellationToken cancellation) {
+            this.cancellation = Objects.requireNonNull(cancellation, "cancellation token must not be null");
+            return this;
+        }
+
+        public ToolContext build() {
+            return new ToolContext(this);
+        }
+
+        private static String requireNonBlank(String value, String what) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException(what + " must not be null or blank");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,425 @@
+package dev.engram.framework;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The one execution pipeline every tool call goes through. It never throws to its caller: each call
+ * returns a {@link ToolResult}, and every problem is an error result written for the model.
+ *
+ * <ol>
+ *   <li><b>Lookup</b>: an unknown tool gets an error listing the tools the agent may call.</li>
+ *   <li><b>Policy</b>: the agent's {@link ToolPolicy}.</li>
+ *   <li><b>Parse and validate</b> the arguments against the tool's schema; every problem is listed
+ *       with its field, what was expected and what came, so the model can correct itself.</li>
+ *   <li><b>Approval</b> by {@link ApprovalMode} and {@link ApprovalRule}s, through the context's
+ *       {@link ApprovalHandler}; a timeout denies.</li>
+ *   <li><b>Run</b> on a virtual thread with the tool's timeout; a timed-out or cancelled tool is interrupted.</li>
+ *   <li><b>Serialise</b> the output (typed tools) and <b>truncate</b> it to the byte budget.</li>
+ * </ol>
+ *
+ * <p>An exception from a tool becomes a curated message; its stack trace goes to the log, never to
+ * the model. One executor serves one agent (it holds that agent's policy and approval settings and
+ * remembers session approvals); it is thread-safe.
+ */
+public final class ToolExecutor {
+    private static final Logger LOG = LoggerFactory.getLogger(ToolExecutor.class);
+
+    /** The default output budget: 16 KiB. */
+    public static final int DEFAULT_OUTPUT_BUDGET_BYTES = 16 * 1024;
+
+    private final ToolRegistry registry;
+    private final ToolPolicy policy;
+    private final ApprovalMode approvalMode;
+    private final List<ApprovalRule> rules;
+    private final Duration approvalTimeout;
+    private final int outputBudgetBytes;
+    /** Session key to the tools approved for the rest of that session. */
+    private final ConcurrentHashMap<String, Set<String>> sessionApprovals = new ConcurrentHashMap<>();
+
+    private ToolExecutor(Builder b) {
+        this.registry = b.registry;
+        this.policy = b.policy;
+        this.approvalMode = b.approvalMode;
+        this.rules = List.copyOf(b.rules);
+        this.approvalTimeout = b.approvalTimeout;
+        this.outputBudgetBytes = b.outputBudgetBytes;
+    }
+
+    /** Starts an executor over {@code registry}, with defaults: allow all, {@link ApprovalMode#AUTO}, 16 KiB. */
+    public static Builder builder(ToolRegistry registry) {
+        return new Builder(registry);
+    }
+
+    public ToolRegistry registry() {
+        return registry;
+    }
+
+    public ToolPolicy policy() {
+        return policy;
+    }
+
+    public ApprovalMode approvalMode() {
+        return approvalMode;
+    }
+
+    /** Runs one call through the whole pipeline. Never throws. */
+    public ToolResult execute(ToolCall call, ToolContext context) {
+        Objects.requireNonNull(call, "call");
+        Objects.requireNonNull(context, "context");
+        long start = System.nanoTime();
+        try {
+            return run(call, context, start);
+        } catch (Throwable t) {
+            // The stages below handle every expected failure; this is the last line of defence.
+            LOG.error("Tool pipeline failed unexpectedly for call {} to '{}'", call.id(), call.name(), t);
+            return finish(call, start, ToolStatus.FAILED, internalError(call.name()), Truncation.KEEP_HEAD);
+        }
+    }
+
+    /**
+     * Runs the calls of one model turn. Consecutive {@link SafetyTier#READ_ONLY} calls run
+     * concurrently; every other call runs alone, after the calls before it finished and before the
+     * calls after it start, so side effects happen one at a time in the order the model gave.
+     * Results come back in the model's order. Never throws.
+     */
+    public List<ToolResult> executeAll(List<ToolCall> calls, ToolContext context) {
+        Objects.requireNonNull(calls, "calls");
+        Objects.requireNonNull(context, "context");
+        ToolResult[] results = new ToolResult[calls.size()];
+        int i = 0;
+        while (i < calls.size()) {
+            if (!isReadOnly(calls.get(i))) {
+                results[i] = execute(calls.get(i), context);
+                i++;
+                continue;
+            }
+            int end = i;
+            while (end < calls.size() && isReadOnly(calls.get(end))) {
+                end++;
+            }
+            if (end - i == 1) {
+                results[i] = execute(calls.get(i), context);
+            } else {
+                runConcurrently(calls, i, end, context, results);
+            }
+            i = end;
+        }
+        return List.of(results);
+    }
+
+    private void runConcurrently(List<ToolCall> calls, int from, int to, ToolContext context, ToolResult[] results) {
+        List<Future<ToolResult>> futures = new ArrayList<>(to - from);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int k = from; k < to; k++) {
+                ToolCall call = calls.get(k);
+                futures.add(pool.submit(() -> execute(call, context)));
+            }
+            for (int k = from; k < to; k++) {
+                try {
+                    results[k] = futures.get(k - from).get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    context.cancellation().cancel();
+                    results[k] = cancelled(calls.get(k));
+                } catch (ExecutionException e) {
+                    // execute() never throws; keep the contract even if it did.
+                    LOG.error("Tool call {} failed unexpectedly", calls.get(k).id(), e.getCause());
+                    results[k] = new ToolResult(calls.get(k).id(), calls.get(k).name(),
+                            internalError(calls.get(k).name()), ToolStatus.FAILED, Duration.ZERO, false, 0);
+                }
+            }
+        }
+    }
+
+    private boolean isReadOnly(ToolCall call) {
+        return registry.find(call.name()).map(t -> t.safetyTier() == SafetyTier.READ_ONLY).orElse(false);
+    }
+
+    private ToolResult run(ToolCall call, ToolContext context, long start) {
+        String name = call.name();
+        if (context.cancellation().isCancelled()) {
+            return finish(call, start, ToolStatus.CANCELLED, "Tool call '" + name + "' was cancelled before it ran.",
+                    Truncation.KEEP_HEAD);
+        }
+
+        // 1. Lookup
+        Optional<ToolRegistry.RegisteredTool> found = registry.entry(name);
+        if (found.isEmpty()) {
+            List<String> available = registry.names().stream().filter(policy::permits).toList();
+            return finish(call, start, ToolStatus.UNKNOWN_TOOL, "Unknown tool '" + name + "'. "
+                    + (available.isEmpty() ? "No tools are available." : "Available tools: " + String.join(", ", available) + "."),
+                    Truncation.KEEP_HEAD);
+        }
+        DynamicTool tool = found.get().tool();
+
+        // 2. Policy
+        if (!policy.permits(name)) {
+            return finish(call, start, ToolStatus.DENIED_BY_POLICY,
+                    "Tool '" + name + "' is not allowed for this agent.", Truncation.KEEP_HEAD);
+        }
+
+        // 3. Parse and validate
+        JsonNode args;
+        String raw = call.arguments().isBlank() ? "{}" : call.arguments();
+        try {
+            args = Json.MAPPER.readTree(raw);
+        } catch (JacksonException e) {
+            return invalid(call, start, "malformed JSON: " + e.getOriginalMessage()
+                    + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()
+                    + ", column " + e.getLocation().getColumnNr())
+                    + ". Send the arguments as one JSON object.");
+        }
+        if (!args.isObject()) {
+            return invalid(call, start, "expected a JSON object, got " + Json.typeName(args) + " " + Json.preview(args));
+        }
+        List<String> problems = found.get().validator().problems(args);
+        if (!problems.isEmpty()) {
+            return invalid(call, start, String.join("; ", problems));
+        }
+
+        // 4. Approval
+        Optional<ToolResult> refusal = approve(call, tool, args, raw, context, start);
+        if (refusal.isPresent()) {
+            return refusal.get();
+        }
+
+        // 5. Run, 6. serialise (inside the tool adapter), 7. truncate (in finish)
+        return invoke(call, tool, args, raw, context, start);
+    }
+
+    private ToolResult invalid(ToolCall call, long start, String problems) {
+        return finish(call, start, ToolStatus.INVALID_ARGUMENTS,
+                "Tool '" + call.name() + "' arguments invalid: " + problems, Truncation.KEEP_HEAD);
+    }
+
+    private Optional<ToolResult> approve(ToolCall call, DynamicTool tool, JsonNode args, String raw,
+            ToolContext context, long start) {
+        if (!needsApproval(tool, args, context)) {
+            return Optional.empty();
+        }
+        String name = tool.name();
+        Optional<ApprovalHandler> handler = context.approvalHandler();
+        if (handler.isEmpty()) {
+            return Optional.of(finish(call, start, ToolStatus.APPROVAL_DENIED, "Tool '" + name
+                    + "' needs approval, but no one can be asked in this context, so it did not run.", Truncation.KEEP_HEAD));
+        }
+        Optional<String> preview;
+        try {
+            preview = tool instanceof ParsedArgumentsTool parsed
+                    ? parsed.approvalPreviewParsed(args, context)
+                    : tool.approvalPreview(raw, context);
+        } catch (ToolException e) {
+            return Optional.of(finish(call, start, statusOf(e), e.getMessage(), Truncation.KEEP_HEAD));
+        } catch (Exception e) {
+            LOG.warn("Approval preview of tool '{}' failed for call {}", name, call.id(), e);
+            return Optional.of(finish(call, start, ToolStatus.FAILED, internalError(name), Truncation.KEEP_HEAD));
+        }
+        ApprovalRequest request = new ApprovalRequest(name, tool.safetyTier(), raw, preview, context);
+        CompletableFuture<ApprovalDecision> answer;
+        try {
+            answer = handler.get().requestApproval(request).toCompletableFuture();
+        } catch (RuntimeException e) {
+            LOG.warn("Approval handler failed for tool '{}' (call {})", name, call.id(), e);
+            return Optional.of(denied(call, start, "the approval request failed"));
+        }
+        Runnable unregister = context.cancellation().onCancel(() -> answer.cancel(false));
+        try {
+            ApprovalDecision decision = answer.get(approvalTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            if (decision == null || !decision.approved()) {
+                String reason = decision == null || decision.reason().isBlank() ? "" : ": " + decision.reason();
+                return Optional.of(denied(call, start, "the user denied it" + reason));
+            }
+            if (decision.rememberForSession()) {
+                sessionApprovals.computeIfAbsent(sessionKey(context), k -> ConcurrentHashMap.newKeySet()).add(name);
+            }
+            return Optional.empty();
+        } catch (TimeoutException e) {
+            answer.cancel(false);
+            return Optional.of(denied(call, start, "no answer came within " + approvalTimeout.toMillis() + " ms"));
+        } catch (CancellationException e) {
+            return Optional.of(cancelledResult(call, start));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            answer.cancel(false);
+            return Optional.of(cancelledResult(call, start));
+        } catch (ExecutionException e) {
+            LOG.warn("Approval handler failed for tool '{}' (call {})", name, call.id(), e.getCause());
+            return Optional.of(denied(call, start, "the approval request failed"));
+        } finally {
+            unregister.run();
+        }
+    }
+
+    private ToolResult denied(ToolCall call, long start, String why) {
+        return finish(call, start, ToolStatus.APPROVAL_DENIED,
+                "Tool '" + call.name() + "' was not approved (" + why + "), so it did not run.", Truncation.KEEP_HEAD);
+    }
+
+    private boolean needsApproval(DynamicTool tool, JsonNode args, ToolContext context) {
+        String name = tool.name();
+        boolean autoRule = false;
+        for (ApprovalRule rule : rules) {
+            if (rule.matches(name, args)) {
+                if (rule.action() == ApprovalRule.Action.ALWAYS_ASK) {
+                    return true;
+                }
+                autoRule = true;
+            }
+        }
+        if (tool.safetyTier() == SafetyTier.READ_ONLY) {
+            return false;
+        }
+        return switch (approvalMode) {
+            case YOLO -> false;
+            case ASK -> true;
+            case AUTO -> !autoRule && !sessionApprovals.getOrDefault(sessionKey(context), Set.of()).contains(name);
+        };
+    }
+
+    private static String sessionKey(ToolContext context) {
+        return context.sessionId().orElse("") + "\u0000" + context.agentId().orElse("") + "\u0000"
+                + context.userId().orElse("");
+    }
+
+    private ToolResult invoke(ToolCall call, DynamicTool tool, JsonNode args, String raw, ToolContext context, long start) {
+        CompletableFuture<String> output = new CompletableFuture<>();
+        Thread worker = Thread.ofVirtual().name("engram-tool-" + tool.name()).unstarted(() -> {
+            try {
+                output.complete(tool instanceof ParsedArgumentsTool parsed
+                        ? parsed.executeParsed(args, context)
+                        : tool.execute(raw, context));
+            } catch (Throwable t) {
+                output.completeExceptionally(t);
+            }
+        });
+        Runnable unregister = context.cancellation().onCancel(() -> {
+            output.cancel(false);
+            worker.interrupt();
+        });
+        worker.start();
+        Duration timeout = tool.timeout();
+        try {
+            String content = output.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return finish(call, start, ToolStatus.SUCCESS, content == null ? "OK" : content, tool.truncation());
+        } catch (TimeoutException e) {
+            worker.interrupt();
+            return finish(call, start, ToolStatus.TIMED_OUT, "Tool '" + tool.name() + "' timed out after "
+                    + timeout.toMillis() + " ms and was stopped.", Truncation.KEEP_HEAD);
+        } catch (CancellationException e) {
+            return cancelledResult(call, start);
+        } catch (InterruptedException e) {
+            worker.interrupt();
+            Thread.currentThread().interrupt();
+            return cancelledResult(call, start);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof ToolException te) {
+                return finish(call, start, statusOf(te), te.getMessage(), tool.truncation());
+            }
+            if (cause instanceof InterruptedException && context.cancellation().isCancelled()) {
+                return cancelledResult(call, start);
+            }
+            LOG.warn("Tool '{}' failed for call {} ({})", tool.name(), call.id(), context, cause);
+            return finish(call, start, ToolStatus.FAILED, internalError(tool.name()), Truncation.KEEP_HEAD);
+        } finally {
+            unregister.run();
+        }
+    }
+
+    private static ToolStatus statusOf(ToolException e) {
+        return e instanceof InvalidArgumentsException ? ToolStatus.INVALID_ARGUMENTS : ToolStatus.TOOL_ERROR;
+    }
+
+    private static String internalError(String name) {
+        return "Tool '" + name + "' failed with an internal error; the details were logged. "
+                + "Try a different approach, or tell the user the tool is not working.";
+    }
+
+    private ToolResult cancelledResult(ToolCall call, long start) {
+        return finish(call, start, ToolStatus.CANCELLED, "Tool call '" + call.name() + "' was cancelled.",
+                Truncation.KEEP_HEAD);
+    }
+
+    private static ToolResult cancelled(ToolCall call) {
+        return new ToolResult(call.id(), call.name(), "Tool call '" + call.name() + "' was cancelled.",
+                ToolStatus.CANCELLED, Duration.ZERO, false, 0);
+    }
+
+    private ToolResult finish(ToolCall call, long start, ToolStatus status, String content, Truncation truncation) {
+        Truncator.Cut cut = Truncator.cut(content, outputBudgetBytes, truncation);
+        return new ToolResult(call.id(), call.name(), cut.content(), status,
+                Duration.ofNanos(System.nanoTime() - start), cut.truncated(), cut.originalBytes());
+    }
+
+    /** Configures a {@link ToolExecutor}; every setter validates at once. */
+    public static final class Builder {
+        private final ToolRegistry registry;
+        private ToolPolicy policy = ToolPolicy.allowAll();
+        private ApprovalMode approvalMode = ApprovalMode.AUTO;
+        private final List<ApprovalRule> rules = new ArrayList<>();
+        private Duration approvalTimeout = Duration.ofMinutes(5);
+        private int outputBudgetBytes = DEFAULT_OUTPUT_BUDGET_BYTES;
+
+        private Builder(ToolRegistry registry) {
+            this.registry = Objects.requireNonNull(registry, "registry must not be null");
+        }
+
+        public Builder policy(ToolPolicy policy) {
+            this.policy = Objects.requireNonNull(policy, "policy must not be null");
+            return this;
+        }
+
+        public Builder approvalMode(ApprovalMode mode) {
+            this.approvalMode = Objects.requireNonNull(mode, "approval mode must not be null");
+            return this;
+        }
+
+        /** Adds a rule; rules are checked in the order added, and any matching always-ask rule wins. */
+        public Builder approvalRule(ApprovalRule rule) {
+            rules.add(Objects.requireNonNull(rule, "approval rule must not be null"));
+            return this;
+        }
+
+        /** How long to wait for an approval answer before denying; default 5 minutes. */
+        public Builder approvalTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "approval timeout must not be null");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("approval timeout must be positive, got " + timeout);
+            }
+            this.approvalTimeout = timeout;
+            return this;
+        }
+
+        /** The UTF-8 byte budget of a result's content; default 16 KiB, at least 256. */
+        public Builder outputBudgetBytes(int bytes) {
+            if (bytes < Truncator.MIN_BUDGET) {
+                throw new IllegalArgumentException("output budget must be at least " + Truncator.MIN_BUDGET
+                        + " bytes to leave room for the truncation notice, got " + bytes);
+            }
+            this.outputBudgetBytes = bytes;
+            return this;
+        }
+
+        public ToolExecutor build() {
+            return new ToolExecutor(this);
+        }
+    }
+}
