@@ -40,6 +40,8 @@ final class InputSchemas {
                 .with(new JacksonSchemaModule(JacksonOption.FLATTENED_ENUMS_FROM_JSONPROPERTY))
                 .with(Option.INLINE_ALL_SCHEMAS, Option.FORBIDDEN_ADDITIONAL_PROPERTIES_BY_DEFAULT)
                 .without(Option.SCHEMA_VERSION_INDICATOR);
+        // Keep the record's declaration order (victools sorts alphabetically by default): it reads best.
+        builder.forTypesInGeneral().withPropertySorter((a, b) -> 0);
         builder.forFields()
                 .withRequiredCheck(field -> !isOptionalType(field.getType().getErasedType()))
                 .withNullableCheck(field -> false)

@@ -167,7 +167,7 @@ class ToolExecutorTest {
         void unknownFieldListsTheExpectedFields() {
             ToolResult r = run("file_read", "{\"path\": \"a\", \"line\": 3}");
             assertThat(r.content()).isEqualTo("Tool 'file_read' arguments invalid: unknown field 'line'; "
-                    + "expected fields: encoding, path, start_line");
+                    + "expected fields: path, start_line, encoding");
             assertThat(readFile.runs).hasValue(0);
         }
 
