@@ -129,7 +129,7 @@ public final class ToolProcessor extends AbstractProcessor {
         }
         if (!method.getTypeParameters().isEmpty()) {
             error(method, where + " is generic; a tool's parameter types must be fixed, remove the type parameters");
-            ok = false;
+            return null;
         }
         AnnotationMirror tool = annotation(method, TOOL);
         String name = stringValue(tool, "name");
