@@ -1,0 +1,32 @@
+package dev.engram.memory;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One message of a conversation, kept forever as recall memory.
+ *
+ * @param id         increasing in the order messages were appended (across the whole store)
+ * @param agentId    the agent
+ * @param userId     the user
+ * @param sessionId  the session it belongs to
+ * @param role       who said it
+ * @param content    the text (for a tool message, the tool's result)
+ * @param toolCalls  the tool calls of an assistant message
+ * @param toolCallId for a tool message, the id of the call it answers
+ * @param createdAt  when it was appended
+ * @param inContext  whether it is still in the agent's context window (evicted messages stay in recall memory)
+ */
+public record ConversationMessage(long id, String agentId, String userId, String sessionId, MessageRole role,
+        String content, List<MessageToolCall> toolCalls, Optional<String> toolCallId, Instant createdAt,
+        boolean inContext) {
+    public ConversationMessage {
+        toolCalls = List.copyOf(toolCalls);
+        Checks.notNull(toolCallId, "toolCallId");
+    }
+
+    public Scope scope() {
+        return new Scope(userId, agentId);
+    }
+}

@@ -1,0 +1,734 @@
+package dev.engram.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What every {@link MemoryStore} must do. Extend it, implement {@link #open(Path)}, and run it: the
+ * same tests run here against the SQLite store and the in-memory reference, and against any backend
+ * a developer writes (the engram-memory test-jar ships this class).
+ */
+public abstract class MemoryStoreConformance {
+    /** Opens a fresh, empty store; {@code dir} is a temporary directory it may use. */
+    protected abstract MemoryStore open(Path dir);
+
+    @TempDir
+    protected Path dir;
+
+    protected MemoryStore store;
+
+    protected static final Scope ANA = Scope.of("ana", "helper");
+    protected static final Scope ANA_COACH = Scope.of("ana", "coach");
+    protected static final Scope BEN = Scope.of("ben", "helper");
+
+    @BeforeEach
+    void openStore() {
+        store = open(dir);
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    protected Block human(Scope scope, String value, int limit) {
+        return store.blocks().create(scope, NewBlock.builder("human").description("Facts about the user")
+                .value(value).limit(limit).build());
+    }
+
+    /** Runs {@code write}, expects {@code type}, and checks that the change log did not move. */
+    protected <T extends Throwable> T rejectedWithoutChange(Class<T> type, Runnable write) {
+        long before = store.changes().lastSeq();
+        Throwable thrown = org.assertj.core.api.Assertions.catchThrowable(write::run);
+        assertThat(thrown).isInstanceOf(type);
+        assertThat(store.changes().lastSeq()).as("change log after a rejected write").isEqualTo(before);
+        return type.cast(thrown);
+    }
+
+    @Nested
+    class Blocks {
+        @Test
+        void createdBlockReadsBackWithVersionOne() {
+            Block created = human(ANA, "Name: Ana", 100);
+            assertThat(created.version()).isEqualTo(1);
+            assertThat(created.ownerAgentId()).isEqualTo("helper");
+            assertThat(store.blocks().get(ANA, "human")).contains(created);
+            assertThat(store.blocks().history(ANA, "human")).extracting(BlockVersion::value).containsExactly("Name: Ana");
+        }
+
+        @Test
+        void duplicateLabelIsRejectedAndTheFirstBlockUnchanged() {
+            Block first = human(ANA, "v1", 100);
+            DuplicateException e = rejectedWithoutChange(DuplicateException.class, () -> human(ANA, "v2", 100));
+            assertThat(e).hasMessage("Agent 'helper' already has a block labelled 'human'; choose another label or edit that block.");
+            assertThat(store.blocks().get(ANA, "human")).contains(first);
+        }
+
+        @Test
+        void initialValueOverTheLimitIsRejected() {
+            assertThatThrownBy(() -> NewBlock.builder("x").value("12345").limit(4).build())
+                    .isInstanceOf(LimitExceededException.class);
+            assertThatThrownBy(() -> NewBlock.builder("x").limit(0).build()).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("block limit must be positive, got 0");
+        }
+
+        @Test
+        void appendAddsTextAndRecordsAVersion() {
+            human(ANA, "Name: Ana", 100);
+            Block b = store.blocks().append(ANA, "human", "\nLikes tea", BlockStore.ANY_VERSION);
+            assertThat(b.value()).isEqualTo("Name: Ana\nLikes tea");
+            assertThat(b.version()).isEqualTo(2);
+            assertThat(store.blocks().get(ANA, "human")).contains(b);
+            assertThat(store.blocks().history(ANA, "human")).extracting(BlockVersion::operation).containsExactly("create", "append");
+        }
+
+        @Test
+        void appendBeyondLimitIsRejectedAndBlockUnchanged() {
+            Block before = human(ANA, "0123456789", 15);
+            LimitExceededException e = rejectedWithoutChange(LimitExceededException.class,
+                    () -> store.blocks().append(ANA, "human", "abcdefgh", BlockStore.ANY_VERSION));
+            assertThat(e.currentSize()).isEqualTo(10);
+            assertThat(e.limit()).isEqualTo(15);
+            assertThat(e.overflow()).isEqualTo(3);
+            assertThat(e).hasMessage("Block 'human' holds 10 of 15 characters; this write would make it 18, 3 over the limit. "
+                    + "The block is unchanged: shorten the text, or replace or archive older content first.");
+            assertThat(store.blocks().get(ANA, "human")).contains(before);
+            assertThat(store.blocks().history(ANA, "human")).hasSize(1);
+        }
+
+        @Test
+        void replaceBeyondLimitIsRejectedAndBlockUnchanged() {
+            Block before = human(ANA, "short", 8);
+            rejectedWithoutChange(LimitExceededException.class,
+                    () -> store.blocks().replace(ANA, "human", "much too long", BlockStore.ANY_VERSION));
+            assertThat(store.blocks().get(ANA, "human")).contains(before);
+        }
+
+        @Test
+        void replaceWithAStaleVersionConflictsAndChangesNothing() {
+            human(ANA, "v1", 100);
+            Block v2 = store.blocks().replace(ANA, "human", "v2", 1);
+            VersionConflictException e = rejectedWithoutChange(VersionConflictException.class,
+                    () -> store.blocks().replace(ANA, "human", "v3", 1));
+            assertThat(e).hasMessage("Block 'human' is at version 2, not 1: it changed since it was read. "
+                    + "Nothing was written; read it again and retry.");
+            assertThat(store.blocks().get(ANA, "human")).contains(v2);
+            assertThat(store.blocks().append(ANA, "human", "+", 2).value()).isEqualTo("v2+");
+        }
+
+        @Test
+        void missingBlocksAreNotFoundForEveryOperation() {
+            String message = "Agent 'helper' has no block labelled 'nope'.";
+            assertThat(store.blocks().get(ANA, "nope")).isEmpty();
+            assertThat(store.blocks().history(ANA, "nope")).isEmpty();
+            assertThat(rejectedWithoutChange(NotFoundException.class,
+                    () -> store.blocks().append(ANA, "nope", "x", BlockStore.ANY_VERSION))).hasMessage(message);
+            assertThat(rejectedWithoutChange(NotFoundException.class,
+                    () -> store.blocks().replace(ANA, "nope", "x", BlockStore.ANY_VERSION))).hasMessage(message);
+            assertThat(rejectedWithoutChange(NotFoundException.class,
+                    () -> store.blocks().delete(ANA, "nope", BlockStore.ANY_VERSION))).hasMessage(message);
+            rejectedWithoutChange(NotFoundException.class, () -> store.blocks().restore(ANA, "nope", 1, BlockStore.ANY_VERSION));
+            rejectedWithoutChange(NotFoundException.class, () -> store.blocks().archive(ANA, "nope", false));
+        }
+
+        @Test
+        void deleteRemovesTheBlockAndItsHistory() {
+            human(ANA, "x", 10);
+            rejectedWithoutChange(VersionConflictException.class, () -> store.blocks().delete(ANA, "human", 7));
+            store.blocks().delete(ANA, "human", 1);
+            assertThat(store.blocks().get(ANA, "human")).isEmpty();
+            assertThat(store.blocks().history(ANA, "human")).isEmpty();
+            human(ANA, "again", 10);
+            assertThat(store.blocks().history(ANA, "human")).hasSize(1);
+        }
+
+        @Test
+        void listShowsPinnedFirstThenByLabel() {
+            store.blocks().create(ANA, NewBlock.builder("zeta").build());
+            store.blocks().create(ANA, NewBlock.builder("alpha").build());
+            store.blocks().create(ANA, NewBlock.builder("persona").pinned(true).build());
+            assertThat(store.blocks().list(ANA)).extracting(Block::label).containsExactly("persona", "alpha", "zeta");
+        }
+
+        @Test
+        void restoreUndoesAnEditAsANewVersion() {
+            human(ANA, "good", 100);
+            store.blocks().replace(ANA, "human", "oops", BlockStore.ANY_VERSION);
+            Block restored = store.blocks().restore(ANA, "human", 1, 2);
+            assertThat(restored.value()).isEqualTo("good");
+            assertThat(restored.version()).isEqualTo(3);
+            assertThat(store.blocks().history(ANA, "human")).extracting(BlockVersion::value).containsExactly("good", "oops", "good");
+            assertThat(rejectedWithoutChange(NotFoundException.class,
+                    () -> store.blocks().restore(ANA, "human", 9, BlockStore.ANY_VERSION)))
+                    .hasMessage("Block 'human' has no version 9; its versions run from 1 to 3.");
+        }
+
+        @Test
+        void fieldsRoundTrip() {
+            Block b = store.blocks().create(ANA, NewBlock.builder("tasks").description("Open tasks").value("- a")
+                    .limit(321).type(BlockType.WORKING).permission(MemoryPermission.APPEND).pinned(true).build());
+            Block read = store.blocks().get(ANA, "tasks").orElseThrow();
+            assertThat(read).isEqualTo(b);
+            assertThat(read.type()).isEqualTo(BlockType.WORKING);
+            assertThat(read.permission()).isEqualTo(MemoryPermission.APPEND);
+            assertThat(read.limit()).isEqualTo(321);
+            assertThat(read.pinned()).isTrue();
+            assertThat(read.createdAt()).isEqualTo(read.updatedAt());
+        }
+    }
+
+    @Nested
+    class Sharing {
+        @Test
+        void sharedBlockIsSeenWithTheSharesPermission() {
+            human(ANA, "Ana", 100);
+            store.blocks().share(ANA, "human", "coach", MemoryPermission.READ_ONLY);
+            Block seen = store.blocks().get(ANA_COACH, "human").orElseThrow();
+            assertThat(seen.permission()).isEqualTo(MemoryPermission.READ_ONLY);
+            assertThat(seen.isShared(ANA_COACH)).isTrue();
+            assertThat(seen.ownerAgentId()).isEqualTo("helper");
+            assertThat(store.blocks().get(ANA, "human").orElseThrow().permission()).isEqualTo(MemoryPermission.READ_WRITE);
+            assertThat(store.blocks().list(ANA_COACH)).extracting(Block::label).containsExactly("human");
+            assertThat(store.stats(ANA_COACH).blocks()).isEqualTo(1);
+        }
+
+        @Test
+        void editsThroughAShareAreSeenByTheOwner() {
+            human(ANA, "Ana", 100);
+            store.blocks().share(ANA, "human", "coach", MemoryPermission.APPEND);
+            store.blocks().append(ANA_COACH, "human", "; runs", BlockStore.ANY_VERSION);
+            assertThat(store.blocks().get(ANA, "human").orElseThrow().value()).isEqualTo("Ana; runs");
+        }
+
+        @Test
+        void unshareHidesTheBlockAgain() {
+            human(ANA, "Ana", 100);
+            store.blocks().share(ANA, "human", "coach", MemoryPermission.READ_WRITE);
+            assertThat(store.blocks().unshare(ANA, "human", "coach")).isTrue();
+            assertThat(store.blocks().unshare(ANA, "human", "coach")).isFalse();
+            assertThat(store.blocks().get(ANA_COACH, "human")).isEmpty();
+        }
+
+        @Test
+        void sharingNeverCrossesUsers() {
+            human(ANA, "Ana", 100);
+            store.blocks().share(ANA, "human", "helper2", MemoryPermission.ADMIN);
+            assertThat(store.blocks().get(Scope.of("ben", "helper2"), "human")).isEmpty();
+            assertThat(store.blocks().get(BEN, "human")).isEmpty();
+        }
+
+        @Test
+        void labelClashesAreRejected() {
+            human(ANA, "Ana", 100);
+            human(ANA_COACH, "coach's own", 100);
+            rejectedWithoutChange(DuplicateException.class,
+                    () -> store.blocks().share(ANA, "human", "coach", MemoryPermission.READ_ONLY));
+            store.blocks().create(ANA, NewBlock.builder("plan").build());
+            store.blocks().share(ANA, "plan", "coach", MemoryPermission.READ_ONLY);
+            rejectedWithoutChange(DuplicateException.class, () -> store.blocks().create(ANA_COACH, NewBlock.builder("plan").build()));
+            assertThatThrownBy(() -> store.blocks().share(ANA, "plan", "helper", MemoryPermission.ADMIN))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+
+        @Test
+        void onlyTheOwnerCanShareOrArchive() {
+            human(ANA, "Ana", 100);
+            store.blocks().share(ANA, "human", "coach", MemoryPermission.ADMIN);
+            rejectedWithoutChange(NotFoundException.class,
+                    () -> store.blocks().share(ANA_COACH, "human", "third", MemoryPermission.ADMIN));
+            rejectedWithoutChange(NotFoundException.class, () -> store.blocks().archive(ANA_COACH, "human", false));
+        }
+
+        @Test
+        void deletingTheBlockEndsItsShares() {
+            human(ANA, "Ana", 100);
+            store.blocks().share(ANA, "human", "coach", MemoryPermission.READ_ONLY);
+            store.blocks().delete(ANA, "human", BlockStore.ANY_VERSION);
+            assertThat(store.blocks().get(ANA_COACH, "human")).isEmpty();
+            human(ANA_COACH, "now mine", 100);
+        }
+    }
+
+    @Nested
+    class ArchiveAndLoad {
+        @Test
+        void archiveMovesABlockIntoArchivalMemory() {
+            human(ANA, "Ana likes tea", 100);
+            ArchivalEntry e = store.blocks().archive(ANA, "human", false);
+            assertThat(e.label()).contains("human");
+            assertThat(e.content()).isEqualTo("Ana likes tea");
+            assertThat(store.blocks().get(ANA, "human")).isEmpty();
+            assertThat(store.archival().getByLabel(ANA, "human")).contains(e);
+        }
+
+        @Test
+        void archivingAgainOverwritesTheEntryOfThatLabel() {
+            human(ANA, "first", 100);
+            ArchivalEntry first = store.blocks().archive(ANA, "human", true);
+            store.blocks().replace(ANA, "human", "second", BlockStore.ANY_VERSION);
+            ArchivalEntry second = store.blocks().archive(ANA, "human", true);
+            assertThat(second.id()).isEqualTo(first.id());
+            assertThat(second.content()).isEqualTo("second");
+            assertThat(store.archival().count(ANA)).isEqualTo(1);
+            assertThat(store.blocks().get(ANA, "human")).isPresent();
+        }
+
+        @Test
+        void loadingUnderTheSameLabelConvertsTheEntry() {
+            store.archival().insert(ANA, NewArchivalEntry.labelled("trip", "Lisbon in May", List.of("travel")));
+            Block b = store.blocks().load(ANA, "trip", "trip", 200);
+            assertThat(b.type()).isEqualTo(BlockType.WORKING);
+            assertThat(b.value()).isEqualTo("Lisbon in May");
+            assertThat(store.archival().getByLabel(ANA, "trip")).isEmpty();
+        }
+
+        @Test
+        void loadingUnderAnotherLabelKeepsTheEntry() {
+            store.archival().insert(ANA, NewArchivalEntry.labelled("trip", "Lisbon in May", List.of()));
+            store.blocks().load(ANA, "trip", "current_trip", 200);
+            assertThat(store.archival().getByLabel(ANA, "trip")).isPresent();
+            assertThat(store.blocks().get(ANA, "current_trip")).isPresent();
+        }
+
+        @Test
+        void loadFailuresChangeNothing() {
+            store.archival().insert(ANA, NewArchivalEntry.labelled("trip", "Lisbon in May", List.of()));
+            human(ANA, "x", 10);
+            rejectedWithoutChange(NotFoundException.class, () -> store.blocks().load(ANA, "nope", "nope", 100));
+            rejectedWithoutChange(DuplicateException.class, () -> store.blocks().load(ANA, "trip", "human", 100));
+            LimitExceededException e = rejectedWithoutChange(LimitExceededException.class,
+                    () -> store.blocks().load(ANA, "trip", "trip", 5));
+            assertThat(e.attemptedSize()).isEqualTo(13);
+            assertThat(store.archival().getByLabel(ANA, "trip")).isPresent();
+            assertThat(store.blocks().get(ANA, "trip")).isEmpty();
+        }
+
+        @Test
+        void swapArchivesOneBlockAndLoadsAnother() {
+            human(ANA, "Ana", 100);
+            store.archival().insert(ANA, NewArchivalEntry.labelled("project", "Engram launch", List.of()));
+            BlockStore.Swap swap = store.blocks().swap(ANA, "human", "project", 100);
+            assertThat(swap.archived().content()).isEqualTo("Ana");
+            assertThat(swap.loaded().value()).isEqualTo("Engram launch");
+            assertThat(store.blocks().list(ANA)).extracting(Block::label).containsExactly("project");
+            assertThat(store.archival().getByLabel(ANA, "human")).isPresent();
+        }
+
+        @Test
+        void aFailedSwapChangesNothing() {
+            Block human = human(ANA, "Ana", 100);
+            store.archival().insert(ANA, NewArchivalEntry.labelled("big", "x".repeat(500), List.of()));
+            rejectedWithoutChange(NotFoundException.class, () -> store.blocks().swap(ANA, "human", "missing", 100));
+            rejectedWithoutChange(LimitExceededException.class, () -> store.blocks().swap(ANA, "human", "big", 100));
+            assertThat(store.blocks().get(ANA, "human")).contains(human);
+            assertThat(store.archival().getByLabel(ANA, "human")).isEmpty();
+            assertThat(store.archival().getByLabel(ANA, "big")).isPresent();
+        }
+    }
+
+    @Nested
+    class Archival {
+        @Test
+        void insertedEntriesReadBackByIdAndLabelNewestFirst() {
+            ArchivalEntry a = store.archival().insert(ANA, NewArchivalEntry.of("first fact"));
+            ArchivalEntry b = store.archival().insert(ANA, NewArchivalEntry.labelled("b", "second fact", List.of("x", "y")));
+            assertThat(a.id()).matches("archival-[0-9a-f-]{36}");
+            assertThat(store.archival().get(ANA, a.id())).contains(a);
+            assertThat(store.archival().getByLabel(ANA, "b")).contains(b);
+            assertThat(store.archival().list(ANA, 0, 10)).containsExactly(b, a);
+            assertThat(store.archival().list(ANA, 1, 10)).containsExactly(a);
+            assertThat(store.archival().count(ANA)).isEqualTo(2);
+        }
+
+        @Test
+        void duplicateLabelsAreRejectedAndABatchIsAllOrNothing() {
+            store.archival().insert(ANA, NewArchivalEntry.labelled("a", "x", List.of()));
+            rejectedWithoutChange(DuplicateException.class,
+                    () -> store.archival().insert(ANA, NewArchivalEntry.labelled("a", "y", List.of())));
+            rejectedWithoutChange(DuplicateException.class, () -> store.archival().insertAll(ANA, List.of(
+                    NewArchivalEntry.of("fine"), NewArchivalEntry.labelled("c", "1", List.of()),
+                    NewArchivalEntry.labelled("c", "2", List.of()))));
+            assertThat(store.archival().count(ANA)).isEqualTo(1);
+        }
+
+        @Test
+        void appendExtendsALabelledEntry() {
+            store.archival().insert(ANA, NewArchivalEntry.labelled("log", "day 1", List.of()));
+            assertThat(store.archival().append(ANA, "log", "\nday 2").content()).isEqualTo("day 1\nday 2");
+            rejectedWithoutChange(NotFoundException.class, () -> store.archival().append(ANA, "nope", "x"));
+        }
+
+        @Test
+        void deleteRemovesAndReportsWhetherItExisted() {
+            ArchivalEntry a = store.archival().insert(ANA, NewArchivalEntry.of("fact"));
+            assertThat(store.archival().delete(ANA, a.id())).isTrue();
+            assertThat(store.archival().delete(ANA, a.id())).isFalse();
+            assertThat(store.archival().get(ANA, a.id())).isEmpty();
+        }
+
+        @Test
+        void badInputIsRejected() {
+            assertThatThrownBy(() -> NewArchivalEntry.of(" ")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("archival content must not be null or blank");
+            assertThatThrownBy(() -> store.archival().list(ANA, -1, 5)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.archival().list(ANA, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Nested
+    class Notes {
+        @Test
+        void saveUpdateDeleteKeepTheId() {
+            Note n = store.notes().save("ana", "Prefers mornings");
+            assertThat(n.id()).matches("note-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+            Note updated = store.notes().update("ana", n.id(), "Prefers evenings");
+            assertThat(updated.id()).isEqualTo(n.id());
+            assertThat(updated.createdAt()).isEqualTo(n.createdAt());
+            assertThat(store.notes().get("ana", n.id())).contains(updated);
+            assertThat(store.notes().list("ana", 0, 10)).containsExactly(updated);
+            assertThat(store.notes().count("ana")).isEqualTo(1);
+            assertThat(store.notes().delete("ana", n.id())).isTrue();
+            assertThat(store.notes().get("ana", n.id())).isEmpty();
+        }
+
+        @Test
+        void aNoteBelongsToItsUserOnly() {
+            Note n = store.notes().save("ana", "secret");
+            assertThat(store.notes().get("ben", n.id())).isEmpty();
+            assertThat(store.notes().list("ben", 0, 10)).isEmpty();
+            assertThat(rejectedWithoutChange(NotFoundException.class, () -> store.notes().update("ben", n.id(), "mine now")))
+                    .hasMessage("There is no note '" + n.id() + "' for this user.");
+            assertThat(store.notes().delete("ben", n.id())).isFalse();
+            assertThat(store.notes().get("ana", n.id())).contains(n);
+        }
+
+        @Test
+        void blankNotesAreRejected() {
+            rejectedWithoutChange(IllegalArgumentException.class, () -> store.notes().save("ana", "  "));
+            Note n = store.notes().save("ana", "x");
+            rejectedWithoutChange(IllegalArgumentException.class, () -> store.notes().update("ana", n.id(), ""));
+        }
+    }
+
+    @Nested
+    class Messages {
+        @Test
+        void appendedMessagesListInOrderWithTheirToolCalls() {
+            List<ConversationMessage> turn = store.messages().appendAll(ANA, List.of(
+                    NewMessage.user("s1", "What's the weather?"),
+                    NewMessage.assistant("s1", "", List.of(new MessageToolCall("call_1", "weather", "{\"city\":\"Lisbon\"}"))),
+                    NewMessage.tool("s1", "call_1", "sunny")));
+            assertThat(turn.get(0).id()).isLessThan(turn.get(1).id());
+            assertThat(turn.get(1).id()).isLessThan(turn.get(2).id());
+            List<ConversationMessage> listed = store.messages().list(ANA, MessageQuery.all());
+            assertThat(listed).isEqualTo(turn);
+            assertThat(listed.get(1).toolCalls()).containsExactly(new MessageToolCall("call_1", "weather", "{\"city\":\"Lisbon\"}"));
+            assertThat(listed.get(2).toolCallId()).contains("call_1");
+            assertThat(store.messages().get(ANA, turn.get(0).id())).contains(turn.get(0));
+            assertThat(store.messages().count(ANA)).isEqualTo(3);
+        }
+
+        @Test
+        void listFiltersBySessionIdRangeAndNewest() {
+            List<Long> ids = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                ids.add(store.messages().append(ANA, NewMessage.user(i < 3 ? "s1" : "s2", "m" + i)).id());
+            }
+            assertThat(store.messages().list(ANA, MessageQuery.all().withSession("s2"))).extracting(ConversationMessage::content)
+                    .containsExactly("m3", "m4", "m5");
+            assertThat(store.messages().list(ANA, MessageQuery.all().withIdRange(ids.get(1), ids.get(4))))
+                    .extracting(ConversationMessage::content).containsExactly("m2", "m3");
+            assertThat(store.messages().list(ANA, MessageQuery.all().newest(2))).extracting(ConversationMessage::content)
+                    .containsExactly("m4", "m5");
+            assertThat(store.messages().list(ANA, MessageQuery.all().withLimit(2))).extracting(ConversationMessage::content)
+                    .containsExactly("m0", "m1");
+        }
+
+        @Test
+        void listFiltersByTimeRange() {
+            ConversationMessage m = store.messages().append(ANA, NewMessage.user("s", "hello"));
+            Instant t = m.createdAt();
+            assertThat(store.messages().list(ANA, MessageQuery.all().withTimeRange(t, t.plusMillis(1)))).containsExactly(m);
+            assertThat(store.messages().list(ANA, MessageQuery.all().withTimeRange(t.plusMillis(1), t.plusSeconds(9)))).isEmpty();
+            assertThat(store.messages().list(ANA, MessageQuery.all().withTimeRange(t.minusSeconds(9), t))).isEmpty();
+        }
+
+        @Test
+        void evictedMessagesLeaveTheContextButStayInRecall() {
+            List<ConversationMessage> ms = store.messages().appendAll(ANA, List.of(
+                    NewMessage.user("s", "a"), NewMessage.user("s", "b"), NewMessage.user("s", "c")));
+            ConversationMessage bens = store.messages().append(BEN, NewMessage.user("s", "ben's"));
+            assertThat(store.messages().markOutOfContext(ANA, List.of(ms.get(0).id(), ms.get(1).id(), bens.id()))).isEqualTo(2);
+            assertThat(store.messages().markOutOfContext(ANA, List.of(ms.get(0).id()))).isZero();
+            assertThat(store.messages().list(ANA, MessageQuery.inContext())).extracting(ConversationMessage::content)
+                    .containsExactly("c");
+            assertThat(store.messages().list(ANA, MessageQuery.all())).hasSize(3);
+            assertThat(store.messages().get(BEN, bens.id()).orElseThrow().inContext()).isTrue();
+            MemoryStats stats = store.stats(ANA);
+            assertThat(stats.messages()).isEqualTo(3);
+            assertThat(stats.messagesInContext()).isEqualTo(1);
+        }
+
+        @Test
+        void malformedMessagesAreRejected() {
+            assertThatThrownBy(() -> new NewMessage("s", MessageRole.TOOL, "x", List.of(), Optional.empty()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessage("a tool message needs the id of the tool call it answers");
+            assertThatThrownBy(() -> new NewMessage("s", MessageRole.USER, "x", List.of(new MessageToolCall("1", "t", "{}")),
+                    Optional.empty())).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> NewMessage.user(" ", "x")).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Nested
+    class StatsAndChanges {
+        @Test
+        void statsCountTheScope() {
+            human(ANA, "x", 10);
+            store.archival().insert(ANA, NewArchivalEntry.of("f"));
+            store.notes().save("ana", "n");
+            ConversationMessage last = store.messages().append(ANA, NewMessage.user("s", "hi"));
+            store.messages().append(BEN, NewMessage.user("s", "other"));
+            MemoryStats s = store.stats(ANA);
+            assertThat(s).isEqualTo(new MemoryStats(1, 1, 1, 1, 1, Optional.of(last.createdAt())));
+            assertThat(store.stats(Scope.of("nobody", "none"))).isEqualTo(new MemoryStats(0, 0, 0, 0, 0, Optional.empty()));
+        }
+
+        @Test
+        void everyWriteAppendsToTheChangeLogInOrder() {
+            long start = store.changes().lastSeq();
+            human(ANA, "x", 100);
+            store.blocks().append(ANA, "human", "y", BlockStore.ANY_VERSION);
+            ArchivalEntry e = store.archival().insert(ANA, NewArchivalEntry.of("f"));
+            Note n = store.notes().save("ana", "n");
+            ConversationMessage m = store.messages().append(ANA, NewMessage.user("s", "hi"));
+            store.archival().delete(ANA, e.id());
+            store.blocks().delete(ANA, "human", BlockStore.ANY_VERSION);
+            List<ChangeEvent> events = store.changes().since(start, 100);
+            assertThat(events).extracting(ChangeEvent::entity, ChangeEvent::id, ChangeEvent::op).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple(ChangeEvent.Entity.BLOCK, "human", ChangeEvent.Op.UPSERT),
+                    org.assertj.core.groups.Tuple.tuple(ChangeEvent.Entity.BLOCK, "human", ChangeEvent.Op.UPSERT),
+                    org.assertj.core.groups.Tuple.tuple(ChangeEvent.Entity.ARCHIVAL, e.id(), ChangeEvent.Op.UPSERT),
+                    org.assertj.core.groups.Tuple.tuple(ChangeEvent.Entity.NOTE, n.id(), ChangeEvent.Op.UPSERT),
+                    org.assertj.core.groups.Tuple.tuple(ChangeEvent.Entity.MESSAGE, Long.toString(m.id()), ChangeEvent.Op.UPSERT),
+                    org.assertj.core.groups.Tuple.tuple(ChangeEvent.Entity.ARCHIVAL, e.id(), ChangeEvent.Op.DELETE),
+                    org.assertj.core.groups.Tuple.tuple(ChangeEvent.Entity.BLOCK, "human", ChangeEvent.Op.DELETE));
+            for (int i = 1; i < events.size(); i++) {
+                assertThat(events.get(i).seq()).isGreaterThan(events.get(i - 1).seq());
+            }
+            assertThat(events.get(0).userId()).isEqualTo("ana");
+            assertThat(events.get(0).agentId()).contains("helper");
+            assertThat(events.get(3).agentId()).isEmpty();
+            assertThat(store.changes().lastSeq()).isEqualTo(events.get(events.size() - 1).seq());
+            assertThat(store.changes().since(start, 2)).hasSize(2);
+            assertThat(store.changes().since(store.changes().lastSeq(), 10)).isEmpty();
+        }
+
+        @Test
+        void aClosedStoreRefusesWork() {
+            store.close();
+            assertThatThrownBy(() -> store.blocks().list(ANA)).isInstanceOf(MemoryException.class)
+                    .hasMessage("The memory store is closed.");
+            store.close();
+        }
+    }
+
+    /** An attacker knows other users' ids and labels and tries them from its own scope. */
+    @Nested
+    class Isolation {
+        @Test
+        void noScopeEverSeesAnotherScopesMemory() {
+            Random random = new Random(42);
+            List<Scope> scopes = new ArrayList<>();
+            for (int u = 0; u < 4; u++) {
+                for (int a = 0; a < 3; a++) {
+                    scopes.add(Scope.of("user" + u, "agent" + a));
+                }
+            }
+            record Owned(Scope scope, String archivalId, long messageId, String noteId, String secret) {
+            }
+            List<Owned> owned = new ArrayList<>();
+            for (Scope s : scopes) {
+                String secret = "secret-of-" + s.userId() + "-" + s.agentId();
+                store.blocks().create(s, NewBlock.builder("human").value(secret).build());
+                store.blocks().create(s, NewBlock.builder("label-" + random.nextInt(3)).value(secret).build());
+                String archivalId = store.archival().insert(s, NewArchivalEntry.labelled("shared-label", secret, List.of())).id();
+                long messageId = store.messages().append(s, NewMessage.user("session", secret)).id();
+                String noteId = store.notes().save(s.userId(), secret + "-note-" + s.agentId()).id();
+                owned.add(new Owned(s, archivalId, messageId, noteId, secret));
+            }
+            int probes = 0;
+            for (Scope attacker : scopes) {
+                for (Owned victim : owned) {
+                    if (victim.scope().equals(attacker)) {
+                        continue;
+                    }
+                    probes++;
+                    assertThat(store.archival().get(attacker, victim.archivalId())).isEmpty();
+                    assertThat(store.archival().delete(attacker, victim.archivalId())).isFalse();
+                    assertThat(store.messages().get(attacker, victim.messageId())).isEmpty();
+                    assertThat(store.messages().markOutOfContext(attacker, List.of(victim.messageId()))).isZero();
+                    if (!victim.scope().userId().equals(attacker.userId())) {
+                        assertThat(store.notes().get(attacker.userId(), victim.noteId())).isEmpty();
+                        assertThat(store.notes().delete(attacker.userId(), victim.noteId())).isFalse();
+                        assertThatThrownBy(() -> store.notes().update(attacker.userId(), victim.noteId(), "x"))
+                                .isInstanceOf(NotFoundException.class);
+                    }
+                }
+                String mine = "secret-of-" + attacker.userId() + "-" + attacker.agentId();
+                assertThat(store.blocks().list(attacker)).allSatisfy(b -> assertThat(b.value()).isEqualTo(mine));
+                assertThat(store.blocks().get(attacker, "human").orElseThrow().value()).isEqualTo(mine);
+                assertThat(store.archival().list(attacker, 0, 100)).allSatisfy(e -> assertThat(e.content()).isEqualTo(mine));
+                assertThat(store.archival().getByLabel(attacker, "shared-label").orElseThrow().content()).isEqualTo(mine);
+                assertThat(store.messages().list(attacker, MessageQuery.all())).allSatisfy(
+                        m -> assertThat(m.content()).isEqualTo(mine));
+                assertThat(store.notes().list(attacker.userId(), 0, 100)).allSatisfy(
+                        n -> assertThat(n.content()).startsWith("secret-of-" + attacker.userId() + "-"));
+                for (int i = 0; i < 20; i++) {
+                    Scope random1 = Scope.of("user" + random.nextInt(9), "agent" + random.nextInt(9));
+                    String guessedNote = owned.get(random.nextInt(owned.size())).noteId();
+                    store.notes().get(random1.userId(), guessedNote).ifPresent(n -> assertThat(n.userId()).isEqualTo(random1.userId()));
+                    store.blocks().get(random1, "human").ifPresent(
+                            b -> assertThat(b.value()).isEqualTo("secret-of-" + random1.userId() + "-" + random1.agentId()));
+                }
+            }
+            assertThat(probes).isEqualTo(12 * 11);
+            for (Owned o : owned) {
+                assertThat(store.archival().get(o.scope(), o.archivalId())).isPresent();
+                assertThat(store.messages().get(o.scope(), o.messageId()).orElseThrow().inContext()).isTrue();
+                assertThat(store.notes().get(o.scope().userId(), o.noteId())).isPresent();
+            }
+        }
+    }
+
+    @Nested
+    class Concurrency {
+        @Test
+        void appendsFromSixteenThreadsLoseNothing() throws Exception {
+            int threads = 16;
+            int perThread = 25;
+            human(ANA, "", 100_000);
+            try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<?>> futures = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    int thread = t;
+                    futures.add(pool.submit(() -> {
+                        start.await();
+                        for (int i = 0; i < perThread; i++) {
+                            store.blocks().append(ANA, "human", "[" + thread + ":" + i + "]", BlockStore.ANY_VERSION);
+                        }
+                        return null;
+                    }));
+                }
+                start.countDown();
+                for (Future<?> f : futures) {
+                    f.get(60, TimeUnit.SECONDS);
+                }
+            }
+            Block b = store.blocks().get(ANA, "human").orElseThrow();
+            for (int t = 0; t < threads; t++) {
+                for (int i = 0; i < perThread; i++) {
+                    assertThat(b.value()).contains("[" + t + ":" + i + "]");
+                }
+            }
+            assertThat(b.version()).isEqualTo(1 + threads * perThread);
+            assertThat(store.blocks().history(ANA, "human")).hasSize(1 + threads * perThread);
+        }
+
+        @Test
+        void racingOptimisticReplacesHaveOneWinnerAndClearConflicts() throws Exception {
+            human(ANA, "v1", 100);
+            int racers = 8;
+            AtomicInteger wins = new AtomicInteger();
+            ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+            try (ExecutorService pool = Executors.newFixedThreadPool(racers)) {
+                CountDownLatch start = new CountDownLatch(1);
+                for (int r = 0; r < racers; r++) {
+                    int racer = r;
+                    pool.submit(() -> {
+                        start.await();
+                        try {
+                            store.blocks().replace(ANA, "human", "racer " + racer, 1);
+                            wins.incrementAndGet();
+                        } catch (Throwable e) {
+                            failures.add(e);
+                        }
+                        return null;
+                    });
+                }
+                start.countDown();
+            }
+            assertThat(wins).hasValue(1);
+            assertThat(failures).hasSize(racers - 1).allSatisfy(e -> assertThat(e).isInstanceOf(VersionConflictException.class));
+            assertThat(store.blocks().get(ANA, "human").orElseThrow().version()).isEqualTo(2);
+        }
+
+        @Test
+        void readersRunWhileWritersWrite() throws Exception {
+            human(ANA, "", 1_000_000);
+            AtomicBoolean writing = new AtomicBoolean(true);
+            AtomicInteger reads = new AtomicInteger();
+            ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+            try (ExecutorService pool = Executors.newFixedThreadPool(6)) {
+                for (int w = 0; w < 2; w++) {
+                    pool.submit(() -> {
+                        try {
+                            for (int i = 0; i < 150; i++) {
+                                store.blocks().append(ANA, "human", "x", BlockStore.ANY_VERSION);
+                                store.messages().append(ANA, NewMessage.user("s", "m" + i));
+                            }
+                        } catch (Throwable e) {
+                            failures.add(e);
+                        }
+                        return null;
+                    });
+                }
+                for (int r = 0; r < 4; r++) {
+                    pool.submit(() -> {
+                        try {
+                            while (writing.get()) {
+                                Block b = store.blocks().get(ANA, "human").orElseThrow();
+                                // A committed state: the value holds exactly one 'x' per append.
+                                assertThat(b.value().length()).isEqualTo(b.version() - 1);
+                                store.messages().list(ANA, MessageQuery.all().newest(10));
+                                reads.incrementAndGet();
+                            }
+                        } catch (Throwable e) {
+                            failures.add(e);
+                        }
+                        return null;
+                    });
+                }
+                pool.shutdown();
+                // Stop the readers once both writers are done.
+                while (store.messages().count(ANA) < 300 && failures.isEmpty()) {
+                    Thread.sleep(10);
+                }
+                writing.set(false);
+            }
+            assertThat(failures).isEmpty();
+            assertThat(reads.get()).isPositive();
+            assertThat(store.blocks().get(ANA, "human").orElseThrow().value()).hasSize(300);
+        }
+    }
+}
