@@ -300,7 +300,7 @@ final class InMemoryMemoryStore implements MemoryStore {
         if (e.label().isPresent() && entryByLabel(scope, e.label().get()).isPresent()) {
             throw MemoryErrors.duplicateArchival(e.label().get());
         }
-        ArchivalEntry entry = new ArchivalEntry(SqliteBlocks.newId("archival"), e.label(), e.content(), e.tags(), now, now);
+        ArchivalEntry entry = new ArchivalEntry(Ids.next("archival"), e.label(), e.content(), e.tags(), now, now);
         archival.put(entry.id(), new StoredEntry(scope, entry));
         change(ChangeEvent.Entity.ARCHIVAL, entry.id(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());
         return entry;
@@ -436,7 +436,7 @@ final class InMemoryMemoryStore implements MemoryStore {
             MemoryErrors.checkContent(content, "note content");
             return locked(() -> {
                 Instant now = now();
-                Note n = new Note(SqliteBlocks.newId("note"), userId, content, now, now);
+                Note n = new Note(Ids.next("note"), userId, content, now, now);
                 notes.put(n.id(), n);
                 change(ChangeEvent.Entity.NOTE, n.id(), ChangeEvent.Op.UPSERT, userId, null);
                 return n;

@@ -15,6 +15,9 @@ final class JsonColumns {
     }
 
     static String tags(List<String> tags) {
+        if (tags.isEmpty()) {
+            return "[]";
+        }
         ArrayNode array = MAPPER.createArrayNode();
         tags.forEach(array::add);
         return MAPPER.writeValueAsString(array);

@@ -4,9 +4,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.PreparedBatch;
 
 /** {@link ArchivalStore} over the SQLite store. */
 final class SqliteArchival implements ArchivalStore {
@@ -33,7 +36,7 @@ final class SqliteArchival implements ArchivalStore {
         if (entry.label().isPresent() && byLabel(h, scope, entry.label().get()).isPresent()) {
             throw MemoryErrors.duplicateArchival(entry.label().get());
         }
-        String id = SqliteBlocks.newId("archival");
+        String id = Ids.next("archival");
         long micros = SqlTimes.toMicros(now);
         h.createUpdate("""
                 INSERT INTO archival (id, user_id, agent_id, label, content, tags, created_at, updated_at)
@@ -53,15 +56,34 @@ final class SqliteArchival implements ArchivalStore {
     public List<ArchivalEntry> insertAll(Scope scope, List<NewArchivalEntry> entries) {
         Checks.notNull(scope, "scope");
         Checks.noNulls(entries, "entries");
+        if (entries.isEmpty()) {
+            return List.of();
+        }
         return store.write(h -> {
             Instant now = store.now();
+            long micros = SqlTimes.toMicros(now);
+            Set<String> labels = new HashSet<>();
+            for (NewArchivalEntry e : entries) {
+                if (e.label().isPresent() && (!labels.add(e.label().get()) || byLabel(h, scope, e.label().get()).isPresent())) {
+                    throw MemoryErrors.duplicateArchival(e.label().get());
+                }
+            }
+            // One prepared statement per table for the whole batch.
+            PreparedBatch rows = h.prepareBatch("""
+                    INSERT INTO archival (id, user_id, agent_id, label, content, tags, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)""");
+            PreparedBatch changes = h.prepareBatch(SqliteMemoryStore.INSERT_CHANGE);
             List<ArchivalEntry> out = new ArrayList<>(entries.size());
             for (NewArchivalEntry e : entries) {
-                ArchivalEntry inserted = insert(h, scope, e, now);
-                SqliteMemoryStore.recordChange(h, ChangeEvent.Entity.ARCHIVAL, inserted.id(), ChangeEvent.Op.UPSERT,
-                        scope.userId(), scope.agentId());
-                out.add(inserted);
+                String id = Ids.next("archival");
+                rows.bind(0, id).bind(1, scope.userId()).bind(2, scope.agentId()).bind(3, e.label().orElse(null))
+                        .bind(4, e.content()).bind(5, JsonColumns.tags(e.tags())).bind(6, micros).bind(7, micros).add();
+                changes.bind(0, ChangeEvent.Entity.ARCHIVAL.name()).bind(1, id).bind(2, ChangeEvent.Op.UPSERT.name())
+                        .bind(3, scope.userId()).bind(4, scope.agentId()).add();
+                out.add(new ArchivalEntry(id, e.label(), e.content(), e.tags(), now, now));
             }
+            rows.execute();
+            changes.execute();
             return out;
         });
     }

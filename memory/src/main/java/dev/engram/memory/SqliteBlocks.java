@@ -4,9 +4,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.UUID;
 import org.jdbi.v3.core.Handle;
 
 /** {@link BlockStore} over the SQLite store. */
@@ -119,7 +117,7 @@ final class SqliteBlocks implements BlockStore {
         Checks.text(text, "text");
         return store.write(h -> {
             Row row = require(h, scope, label);
-            return update(h, row, row.block().value() + text, expectedVersion, "append");
+            return update(h, scope, row, row.block().value() + text, expectedVersion, "append");
         });
     }
 
@@ -128,10 +126,10 @@ final class SqliteBlocks implements BlockStore {
         Checks.notNull(scope, "scope");
         Checks.notNull(label, "label");
         Checks.text(value, "value");
-        return store.write(h -> update(h, require(h, scope, label), value, expectedVersion, "replace"));
+        return store.write(h -> update(h, scope, require(h, scope, label), value, expectedVersion, "replace"));
     }
 
-    private Block update(Handle h, Row row, String newValue, long expectedVersion, String operation) {
+    private Block update(Handle h, Scope viewer, Row row, String newValue, long expectedVersion, String operation) {
         Block b = row.block();
         MemoryErrors.checkVersion(b.label(), expectedVersion, b.version());
         MemoryErrors.checkLimit(b.label(), newValue, b.limit(), b.size());
@@ -145,14 +143,11 @@ final class SqliteBlocks implements BlockStore {
             throw new VersionConflictException(b.label(), b.version(), -1);
         }
         addVersion(h, row.id(), version, newValue, operation, micros);
+        // Shares never cross users, so the viewer's user owns the block.
         SqliteMemoryStore.recordChange(h, ChangeEvent.Entity.BLOCK, b.label(), ChangeEvent.Op.UPSERT,
-                ownerUser(h, row.id()), row.ownerAgentId());
+                viewer.userId(), row.ownerAgentId());
         return new Block(b.label(), b.description(), newValue, b.limit(), b.type(), b.permission(), b.pinned(), version,
                 b.ownerAgentId(), b.createdAt(), now);
-    }
-
-    private static String ownerUser(Handle h, long blockId) {
-        return h.createQuery("SELECT user_id FROM blocks WHERE id = ?").bind(0, blockId).mapTo(String.class).one();
     }
 
     @Override
@@ -197,7 +192,7 @@ final class SqliteBlocks implements BlockStore {
             String value = h.createQuery("SELECT value FROM block_versions WHERE block_id = ? AND version = ?")
                     .bind(0, row.id()).bind(1, version).mapTo(String.class).findOne()
                     .orElseThrow(() -> MemoryErrors.noVersion(label, version, row.block().version()));
-            return update(h, row, value, expectedVersion, "restore");
+            return update(h, scope, row, value, expectedVersion, "restore");
         });
     }
 
@@ -310,7 +305,4 @@ final class SqliteBlocks implements BlockStore {
         });
     }
 
-    static String newId(String prefix) {
-        return prefix + "-" + UUID.randomUUID().toString().toLowerCase(Locale.ROOT);
-    }
 }

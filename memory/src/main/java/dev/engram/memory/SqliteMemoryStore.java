@@ -167,10 +167,12 @@ final class SqliteMemoryStore implements MemoryStore {
         }
     }
 
+    static final String INSERT_CHANGE = "INSERT INTO changes (entity, entity_id, op, user_id, agent_id) VALUES (?, ?, ?, ?, ?)";
+
     /** Appends one event to the change log, inside the caller's transaction. */
     static void recordChange(Handle h, ChangeEvent.Entity entity, String id, ChangeEvent.Op op, String userId,
             String agentIdOrNull) {
-        h.createUpdate("INSERT INTO changes (entity, entity_id, op, user_id, agent_id) VALUES (?, ?, ?, ?, ?)")
+        h.createUpdate(INSERT_CHANGE)
                 .bind(0, entity.name()).bind(1, id).bind(2, op.name()).bind(3, userId).bind(4, agentIdOrNull)
                 .execute();
     }

@@ -24,7 +24,7 @@ final class SqliteNotes implements NoteStore {
         Checks.id(userId, "user id");
         MemoryErrors.checkContent(content, "note content");
         return store.write(h -> {
-            String id = SqliteBlocks.newId("note");
+            String id = Ids.next("note");
             Instant now = store.now();
             long micros = SqlTimes.toMicros(now);
             h.createUpdate("INSERT INTO notes (id, user_id, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?)")
