@@ -1,0 +1,40 @@
+package dev.engram.memory;
+
+import java.util.List;
+
+/**
+ * Turns text into vectors for semantic search. Implementations must be thread-safe and return
+ * L2-normalised vectors of {@link #dimensions()} components.
+ *
+ * <p>The default, {@link #onnx(EmbeddingModel)}, runs a small sentence-embedding model shipped inside
+ * a Maven artifact, fully offline.
+ */
+public interface Embedder extends AutoCloseable {
+    /** Identifies the model and its settings; an index built with another id must be rebuilt. */
+    String id();
+
+    int dimensions();
+
+    /** Embeds documents in one batch, in order. */
+    List<float[]> embed(List<String> texts);
+
+    /** Embeds a search query; models with a query instruction add it here. */
+    default float[] embedQuery(String query) {
+        return embed(List.of(query)).get(0);
+    }
+
+    /** Releases native resources. */
+    @Override
+    default void close() {
+    }
+
+    /** The ONNX embedder for a bundled model, with as many threads as there are processors. */
+    static Embedder onnx(EmbeddingModel model) {
+        return OnnxEmbedder.builder(model).build();
+    }
+
+    /** all-MiniLM-L6-v2 (quantised): the fast default. */
+    static Embedder onnxDefault() {
+        return onnx(EmbeddingModel.ALL_MINILM_L6_V2_Q);
+    }
+}
