@@ -1,0 +1,533 @@
+package dev.engram.memory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link MemorySearch} over a Lucene index: one document per archival entry, message, note and
+ * block, with the text analysed by Lucene's {@link EnglishAnalyzer} (standard tokenizer, lower-case,
+ * English stop words, possessive removal, Porter stemming) for BM25, and the embedding in an HNSW
+ * vector field (dot product on unit vectors). Scope and the other filters are Lucene filter clauses
+ * inside both retrievers; for a filter that matches few documents Lucene's k-NN scores them exactly.
+ */
+public final class LuceneMemorySearch implements MemorySearch {
+    private static final Logger LOG = LoggerFactory.getLogger(LuceneMemorySearch.class);
+
+    static final String KEY = "key";
+    static final String USER = "user";
+    static final String AGENT = "agent";
+    static final String DOMAIN = "domain";
+    static final String ID = "id";
+    static final String TIME = "time";
+    static final String TAG = "tag";
+    static final String ROLE = "role";
+    static final String TEXT = "text";
+    static final String VECTOR = "vector";
+    static final String SEQ_DATA = "engram.seq";
+    static final String EMBEDDER_DATA = "engram.embedder";
+
+    private final MemoryStore store;
+    private final Embedder embedder;
+    private final int candidates;
+    private final int batchEvents;
+    private final Analyzer analyzer = new EnglishAnalyzer();
+    private final Directory directory;
+    private final IndexWriter writer;
+    private final SearcherManager searchers;
+    private final ReentrantLock indexLock = new ReentrantLock();
+    private final Thread background;
+    private volatile long appliedSeq;
+    private volatile boolean closed;
+
+    private LuceneMemorySearch(Builder b) {
+        this.store = b.store;
+        this.embedder = b.embedder;
+        this.candidates = b.candidates;
+        this.batchEvents = b.batchEvents;
+        try {
+            this.directory = b.directory == null ? new ByteBuffersDirectory() : FSDirectory.open(b.directory);
+            IndexWriterConfig config = new IndexWriterConfig(analyzer);
+            config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+            config.setRAMBufferSizeMB(64);
+            this.writer = new IndexWriter(directory, config);
+            this.searchers = new SearcherManager(writer, null);
+        } catch (IOException e) {
+            throw new MemoryException("Cannot open the search index" + (b.directory == null ? "" : " in " + b.directory)
+                    + ": " + e.getMessage(), e);
+        }
+        Map<String, String> data = new HashMap<>();
+        writer.getLiveCommitData().forEach(e -> data.put(e.getKey(), e.getValue()));
+        long committed = Long.parseLong(data.getOrDefault(SEQ_DATA, "0"));
+        String builtWith = data.get(EMBEDDER_DATA);
+        long storeSeq = store.changes().lastSeq();
+        if (builtWith != null && !builtWith.equals(embedder.id())) {
+            LOG.info("Search index was built with embedder {}, now {}: rebuilding it", builtWith, embedder.id());
+            reindex((d, t) -> { });
+        } else if (committed > storeSeq) {
+            LOG.warn("Search index is ahead of the memory store (sequence {} > {}): the store was restored or replaced; "
+                    + "rebuilding the index", committed, storeSeq);
+            reindex((d, t) -> { });
+        } else {
+            this.appliedSeq = committed;
+        }
+        if (b.backgroundInterval.isZero()) {
+            this.background = null;
+        } else {
+            long sleep = b.backgroundInterval.toMillis();
+            this.background = Thread.ofPlatform().daemon().name("engram-indexer").start(() -> followLog(sleep));
+        }
+    }
+
+    /** Starts a builder; by default the index lives in memory. */
+    public static Builder builder(MemoryStore store, Embedder embedder) {
+        return new Builder(store, embedder);
+    }
+
+    private void followLog(long sleepMillis) {
+        while (!closed) {
+            try {
+                Thread.sleep(sleepMillis);
+                if (!closed && store.changes().lastSeq() > appliedSeq) {
+                    awaitIndexed();
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                if (!closed) {
+                    LOG.warn("Background indexing failed; it will be retried", e);
+                }
+            }
+        }
+    }
+
+    @Override
+    public long indexedSeq() {
+        return appliedSeq;
+    }
+
+    @Override
+    public long awaitIndexed() {
+        checkOpen();
+        indexLock.lock();
+        try {
+            catchUp((d, t) -> { });
+            return appliedSeq;
+        } finally {
+            indexLock.unlock();
+        }
+    }
+
+    @Override
+    public void reindex(ProgressListener progress) {
+        Objects.requireNonNull(progress, "progress");
+        indexLock.lock();
+        try {
+            writer.deleteAll();
+            appliedSeq = 0;
+            commit();
+            catchUp(progress);
+        } catch (IOException e) {
+            throw new UncheckedIOException("rebuilding the search index failed", e);
+        } finally {
+            indexLock.unlock();
+        }
+    }
+
+    /** Applies the log from {@link #appliedSeq} to its end. Caller holds {@link #indexLock}. */
+    private void catchUp(ProgressListener progress) {
+        long target = store.changes().lastSeq();
+        if (target <= appliedSeq) {
+            return;
+        }
+        long start = appliedSeq;
+        try {
+            long sinceCommit = 0;
+            while (true) {
+                List<ChangeEvent> events = store.changes().since(appliedSeq, batchEvents);
+                if (events.isEmpty()) {
+                    break;
+                }
+                apply(events);
+                appliedSeq = events.get(events.size() - 1).seq();
+                sinceCommit += events.size();
+                progress.progress(appliedSeq - start, Math.max(target, appliedSeq) - start);
+                if (sinceCommit >= 20_000) {
+                    commit();
+                    sinceCommit = 0;
+                }
+            }
+            commit();
+            searchers.maybeRefreshBlocking();
+        } catch (IOException e) {
+            throw new UncheckedIOException("updating the search index failed", e);
+        }
+    }
+
+    private void commit() throws IOException {
+        writer.setLiveCommitData(Map.of(SEQ_DATA, Long.toString(appliedSeq), EMBEDDER_DATA, embedder.id()).entrySet());
+        writer.commit();
+    }
+
+    /** The current state of one changed item, or empty if it no longer exists (or has no text). */
+    private record Item(String key, SearchDomain domain, String id, String userId, String agentId, String text,
+            Instant time, List<String> tags, Optional<MessageRole> role) {
+    }
+
+    private void apply(List<ChangeEvent> events) throws IOException {
+        // Only the last event per item matters: the current state is fetched from the store.
+        Map<String, ChangeEvent> latest = new LinkedHashMap<>();
+        for (ChangeEvent e : events) {
+            latest.remove(key(e));
+            latest.put(key(e), e);
+        }
+        List<Item> upserts = new ArrayList<>();
+        for (Map.Entry<String, ChangeEvent> entry : latest.entrySet()) {
+            Optional<Item> item = entry.getValue().op() == ChangeEvent.Op.DELETE ? Optional.empty() : load(entry.getValue());
+            if (item.isPresent()) {
+                upserts.add(item.get());
+            } else {
+                writer.deleteDocuments(new Term(KEY, entry.getKey()));
+            }
+        }
+        if (upserts.isEmpty()) {
+            return;
+        }
+        List<float[]> vectors = embedder.embed(upserts.stream().map(Item::text).toList());
+        for (int i = 0; i < upserts.size(); i++) {
+            writer.updateDocument(new Term(KEY, upserts.get(i).key()), document(upserts.get(i), vectors.get(i)));
+        }
+    }
+
+    private static String key(ChangeEvent e) {
+        return e.entity().name() + '\u0000' + e.userId() + '\u0000' + e.agentId().orElse("") + '\u0000' + e.id();
+    }
+
+    private Optional<Item> load(ChangeEvent e) {
+        String key = key(e);
+        SearchDomain domain = SearchDomain.of(e.entity());
+        if (e.entity() == ChangeEvent.Entity.NOTE) {
+            return store.notes().get(e.userId(), e.id()).filter(n -> !n.content().isBlank())
+                    .map(n -> new Item(key, domain, n.id(), n.userId(), "", n.content(), n.updatedAt(), List.of(), Optional.empty()));
+        }
+        Scope scope = Scope.of(e.userId(), e.agentId().orElseThrow());
+        return switch (e.entity()) {
+            case ARCHIVAL -> store.archival().get(scope, e.id()).map(a -> new Item(key, domain, a.id(), e.userId(),
+                    scope.agentId(), a.content(), a.updatedAt(), a.tags(), Optional.empty()));
+            case MESSAGE -> store.messages().get(scope, Long.parseLong(e.id())).filter(m -> !m.content().isBlank())
+                    .map(m -> new Item(key, domain, Long.toString(m.id()), e.userId(), scope.agentId(), m.content(),
+                            m.createdAt(), List.of(), Optional.of(m.role())));
+            case BLOCK -> store.blocks().get(scope, e.id()).filter(b -> !b.isShared(scope) && !b.value().isBlank())
+                    .map(b -> new Item(key, domain, b.label(), e.userId(), scope.agentId(), b.value(), b.updatedAt(),
+                            List.of(), Optional.empty()));
+            case NOTE -> throw new IllegalStateException("handled above");
+        };
+    }
+
+    private static Document document(Item item, float[] vector) {
+        Document d = new Document();
+        d.add(new StringField(KEY, item.key(), Field.Store.NO));
+        d.add(new StringField(USER, item.userId(), Field.Store.NO));
+        d.add(new StringField(AGENT, item.agentId(), Field.Store.NO));
+        d.add(new StringField(DOMAIN, item.domain().key(), Field.Store.YES));
+        d.add(new StoredField(ID, item.id()));
+        long micros = SqlTimes.toMicros(item.time());
+        d.add(new LongPoint(TIME, micros));
+        d.add(new StoredField(TIME, micros));
+        for (String tag : item.tags()) {
+            d.add(new StringField(TAG, tag, Field.Store.NO));
+        }
+        item.role().ifPresent(r -> d.add(new StringField(ROLE, r.name(), Field.Store.NO)));
+        d.add(new TextField(TEXT, item.text(), Field.Store.YES));
+        d.add(new KnnFloatVectorField(VECTOR, vector, VectorSimilarityFunction.DOT_PRODUCT));
+        return d;
+    }
+
+    @Override
+    public List<SearchHit> search(SearchRequest request) {
+        Objects.requireNonNull(request, "request");
+        awaitIndexed();
+        try {
+            IndexSearcher searcher = searchers.acquire();
+            try {
+                return search(searcher, request);
+            } finally {
+                searchers.release(searcher);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("search failed", e);
+        }
+    }
+
+    private record Ranked(int doc, double score) {
+    }
+
+    private List<SearchHit> search(IndexSearcher searcher, SearchRequest request) throws IOException {
+        Query filter = filter(request);
+        int k = request.k();
+        int depth = request.mode() == SearchMode.HYBRID ? Math.max(k, candidates) : k;
+        List<Ranked> lexical = request.mode() == SearchMode.VECTOR ? List.of() : bm25(searcher, request.query(), filter, depth);
+        List<Ranked> semantic = request.mode() == SearchMode.BM25 ? List.of()
+                : knn(searcher, request.query(), filter, Math.max(depth, candidates), depth);
+
+        Map<Integer, double[]> fused = new LinkedHashMap<>();
+        Map<Integer, SearchHit.Component> lexicalRank = new HashMap<>();
+        Map<Integer, SearchHit.Component> semanticRank = new HashMap<>();
+        record(lexical, lexicalRank);
+        record(semantic, semanticRank);
+        Fusion fusion = request.fusion();
+        if (request.mode() != SearchMode.HYBRID) {
+            for (Ranked r : lexical.isEmpty() ? semantic : lexical) {
+                fused.put(r.doc(), new double[] {r.score()});
+            }
+        } else if (fusion.kind() == Fusion.Kind.RRF) {
+            for (List<Ranked> list : List.of(lexical, semantic)) {
+                for (int i = 0; i < list.size(); i++) {
+                    fused.computeIfAbsent(list.get(i).doc(), d -> new double[1])[0] += 1.0 / (fusion.rrfK() + i + 1);
+                }
+            }
+        } else {
+            addNormalised(lexical, fusion.ftsWeight(), fused);
+            addNormalised(semantic, fusion.vectorWeight(), fused);
+        }
+        List<Map.Entry<Integer, double[]>> ordered = new ArrayList<>(fused.entrySet());
+        ordered.sort(Comparator.comparingDouble((Map.Entry<Integer, double[]> e) -> -e.getValue()[0])
+                .thenComparingInt(Map.Entry::getKey));
+        List<SearchHit> hits = new ArrayList<>(Math.min(k, ordered.size()));
+        for (Map.Entry<Integer, double[]> e : ordered.subList(0, Math.min(k, ordered.size()))) {
+            Document d = searcher.storedFields().document(e.getKey());
+            hits.add(new SearchHit(d.get(ID), SearchDomain.valueOf(d.get(DOMAIN).toUpperCase(java.util.Locale.ROOT)),
+                    d.get(TEXT), SqlTimes.fromMicros(d.getField(TIME).numericValue().longValue()), e.getValue()[0],
+                    Optional.ofNullable(lexicalRank.get(e.getKey())), Optional.ofNullable(semanticRank.get(e.getKey()))));
+        }
+        return hits;
+    }
+
+    private static void record(List<Ranked> list, Map<Integer, SearchHit.Component> ranks) {
+        for (int i = 0; i < list.size(); i++) {
+            ranks.put(list.get(i).doc(), new SearchHit.Component(i + 1, list.get(i).score()));
+        }
+    }
+
+    /** Min-max normalises a list's scores to [0, 1] and adds them, weighted. */
+    private static void addNormalised(List<Ranked> list, double weight, Map<Integer, double[]> fused) {
+        if (list.isEmpty()) {
+            return;
+        }
+        double max = list.get(0).score();
+        double min = list.get(list.size() - 1).score();
+        for (Ranked r : list) {
+            double norm = max == min ? 1.0 : (r.score() - min) / (max - min);
+            fused.computeIfAbsent(r.doc(), d -> new double[1])[0] += weight * norm;
+        }
+    }
+
+    private List<Ranked> bm25(IndexSearcher searcher, String text, Query filter, int depth) throws IOException {
+        BooleanQuery.Builder terms = new BooleanQuery.Builder();
+        int count = 0;
+        try (TokenStream ts = analyzer.tokenStream(TEXT, text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken() && count < IndexSearcher.getMaxClauseCount() - 1) {
+                terms.add(new TermQuery(new Term(TEXT, term.toString())), BooleanClause.Occur.SHOULD);
+                count++;
+            }
+            ts.end();
+        }
+        if (count == 0) {
+            return List.of();
+        }
+        Query query = new BooleanQuery.Builder().add(terms.build(), BooleanClause.Occur.MUST)
+                .add(filter, BooleanClause.Occur.FILTER).build();
+        return ranked(searcher.search(query, depth));
+    }
+
+    private List<Ranked> knn(IndexSearcher searcher, String text, Query filter, int beam, int depth) throws IOException {
+        float[] vector = embedder.embedQuery(text);
+        TopDocs top = searcher.search(new KnnFloatVectorQuery(VECTOR, vector, beam, filter), beam);
+        List<Ranked> all = ranked(top);
+        return all.subList(0, Math.min(depth, all.size()));
+    }
+
+    private static List<Ranked> ranked(TopDocs top) {
+        List<Ranked> out = new ArrayList<>(top.scoreDocs.length);
+        for (ScoreDoc sd : top.scoreDocs) {
+            out.add(new Ranked(sd.doc, sd.score));
+        }
+        return out;
+    }
+
+    /** Scope, domains and the optional filters, as one filter query used inside both retrievers. */
+    static Query filter(SearchRequest r) {
+        BooleanQuery.Builder f = new BooleanQuery.Builder();
+        f.add(new TermQuery(new Term(USER, r.scope().userId())), BooleanClause.Occur.FILTER);
+        BooleanQuery.Builder domains = new BooleanQuery.Builder();
+        for (SearchDomain d : r.orderedDomains()) {
+            Query domain = new TermQuery(new Term(DOMAIN, d.key()));
+            if (d == SearchDomain.NOTES) {
+                domains.add(domain, BooleanClause.Occur.SHOULD);
+            } else {
+                domains.add(new BooleanQuery.Builder().add(domain, BooleanClause.Occur.FILTER)
+                        .add(new TermQuery(new Term(AGENT, r.scope().agentId())), BooleanClause.Occur.FILTER).build(),
+                        BooleanClause.Occur.SHOULD);
+            }
+        }
+        f.add(domains.build(), BooleanClause.Occur.FILTER);
+        if (r.from().isPresent() || r.until().isPresent()) {
+            long lo = r.from().map(SqlTimes::toMicros).orElse(Long.MIN_VALUE);
+            long hi = r.until().map(u -> SqlTimes.toMicros(u) - 1).orElse(Long.MAX_VALUE);
+            f.add(LongPoint.newRangeQuery(TIME, lo, hi), BooleanClause.Occur.FILTER);
+        }
+        if (!r.tags().isEmpty()) {
+            f.add(new TermInSetQuery(TAG, r.tags().stream().map(BytesRef::new).toList()), BooleanClause.Occur.FILTER);
+        }
+        if (!r.roles().isEmpty()) {
+            Query roleIn = new TermInSetQuery(ROLE, r.roles().stream().map(x -> new BytesRef(x.name())).toList());
+            Query notConversation = new BooleanQuery.Builder().add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
+                    .add(new TermQuery(new Term(DOMAIN, SearchDomain.CONVERSATIONS.key())), BooleanClause.Occur.MUST_NOT)
+                    .build();
+            f.add(new BooleanQuery.Builder().add(roleIn, BooleanClause.Occur.SHOULD)
+                    .add(notConversation, BooleanClause.Occur.SHOULD).build(), BooleanClause.Occur.FILTER);
+        }
+        return f.build();
+    }
+
+    /** Documents in the index (for tests and reports). */
+    int documentCount() throws IOException {
+        try (DirectoryReader reader = DirectoryReader.open(writer)) {
+            return reader.numDocs();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new MemoryException("The search index is closed.");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (background != null) {
+            background.interrupt();
+            try {
+                background.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        indexLock.lock();
+        try {
+            searchers.close();
+            writer.close();
+            directory.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("closing the search index failed", e);
+        } finally {
+            indexLock.unlock();
+        }
+    }
+
+    /** Configures a {@link LuceneMemorySearch}. */
+    public static final class Builder {
+        private final MemoryStore store;
+        private final Embedder embedder;
+        private Path directory;
+        private int candidates = 100;
+        private int batchEvents = 256;
+        private Duration backgroundInterval = Duration.ofMillis(250);
+
+        private Builder(MemoryStore store, Embedder embedder) {
+            this.store = Objects.requireNonNull(store, "store must not be null");
+            this.embedder = Objects.requireNonNull(embedder, "embedder must not be null");
+        }
+
+        /** Where the index lives; without one it is held in memory and rebuilt from the store on open. */
+        public Builder directory(Path directory) {
+            this.directory = Objects.requireNonNull(directory, "directory must not be null");
+            return this;
+        }
+
+        /**
+         * How deep each retriever looks before a hybrid search fuses (and the k-NN beam width);
+         * default 100, at least 10.
+         */
+        public Builder candidates(int candidates) {
+            if (candidates < 10 || candidates > 10_000) {
+                throw new IllegalArgumentException("candidates must be between 10 and 10000, got " + candidates);
+            }
+            this.candidates = candidates;
+            return this;
+        }
+
+        /** Change-log events embedded per batch while indexing; default 256. */
+        public Builder batchEvents(int batchEvents) {
+            if (batchEvents < 1) {
+                throw new IllegalArgumentException("batch events must be at least 1, got " + batchEvents);
+            }
+            this.batchEvents = batchEvents;
+            return this;
+        }
+
+        /** How often the background indexer checks the change log; {@link Duration#ZERO} turns it off. Default 250 ms. */
+        public Builder backgroundInterval(Duration interval) {
+            Objects.requireNonNull(interval, "interval must not be null");
+            if (interval.isNegative()) {
+                throw new IllegalArgumentException("background interval must not be negative, got " + interval);
+            }
+            this.backgroundInterval = interval;
+            return this;
+        }
+
+        public LuceneMemorySearch build() {
+            return new LuceneMemorySearch(this);
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package dev.engram.memory;
+
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A memory search, always within one scope. Filters apply inside both retrievers, so a filtered
+ * search returns k hits whenever k matching items exist.
+ *
+ * @param scope   whose memory; notes are matched by the scope's user
+ * @param domains where to look; not empty
+ * @param query   the query text; not blank
+ * @param k       how many hits, 1 to 1000
+ * @param mode    BM25, vector or hybrid
+ * @param fusion  how hybrid merges its lists
+ * @param from    only items at or after this time
+ * @param until   only items before this time
+ * @param tags    only archival entries with at least one of these tags (when not empty)
+ * @param roles   only conversation messages with one of these roles (when not empty); other domains are not affected
+ */
+public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query, int k, SearchMode mode, Fusion fusion,
+        Optional<Instant> from, Optional<Instant> until, Set<String> tags, Set<MessageRole> roles) {
+    public static final int MAX_K = 1_000;
+
+    public SearchRequest {
+        Objects.requireNonNull(scope, "a search needs a scope");
+        Objects.requireNonNull(domains, "domains must not be null");
+        if (domains.isEmpty()) {
+            throw new IllegalArgumentException("a search needs at least one domain");
+        }
+        domains = Set.copyOf(domains);
+        if (query == null || query.isBlank()) {
+            throw new IllegalArgumentException("the search query must not be blank");
+        }
+        if (k < 1 || k > MAX_K) {
+            throw new IllegalArgumentException("k must be between 1 and " + MAX_K + ", got " + k);
+        }
+        Objects.requireNonNull(mode, "mode must not be null");
+        Objects.requireNonNull(fusion, "fusion must not be null");
+        Objects.requireNonNull(from, "from must not be null");
+        Objects.requireNonNull(until, "until must not be null");
+        if (from.isPresent() && until.isPresent() && !from.get().isBefore(until.get())) {
+            throw new IllegalArgumentException("the time range is empty: from " + from.get() + " is not before until " + until.get());
+        }
+        tags = Set.copyOf(tags);
+        roles = Set.copyOf(roles);
+    }
+
+    public static Builder builder(Scope scope, String query) {
+        return new Builder(scope, query);
+    }
+
+    /** Builds a {@link SearchRequest}; defaults: all domains, k = 10, hybrid with RRF. */
+    public static final class Builder {
+        private final Scope scope;
+        private final String query;
+        private Set<SearchDomain> domains = SearchDomain.all();
+        private int k = 10;
+        private SearchMode mode = SearchMode.HYBRID;
+        private Fusion fusion = Fusion.rrf();
+        private Instant from;
+        private Instant until;
+        private Set<String> tags = Set.of();
+        private Set<MessageRole> roles = Set.of();
+
+        private Builder(Scope scope, String query) {
+            this.scope = scope;
+            this.query = query;
+        }
+
+        public Builder domains(Set<SearchDomain> domains) {
+            this.domains = domains;
+            return this;
+        }
+
+        public Builder domains(SearchDomain first, SearchDomain... rest) {
+            this.domains = EnumSet.of(first, rest);
+            return this;
+        }
+
+        public Builder k(int k) {
+            this.k = k;
+            return this;
+        }
+
+        public Builder mode(SearchMode mode) {
+            this.mode = mode;
+            return this;
+        }
+
+        public Builder fusion(Fusion fusion) {
+            this.fusion = fusion;
+            return this;
+        }
+
+        public Builder from(Instant from) {
+            this.from = from;
+            return this;
+        }
+
+        public Builder until(Instant until) {
+            this.until = until;
+            return this;
+        }
+
+        public Builder tags(Set<String> tags) {
+            this.tags = tags;
+            return this;
+        }
+
+        public Builder roles(Set<MessageRole> roles) {
+            this.roles = roles;
+            return this;
+        }
+
+        public SearchRequest build() {
+            return new SearchRequest(scope, domains, query, k, mode, fusion, Optional.ofNullable(from),
+                    Optional.ofNullable(until), tags, roles);
+        }
+    }
+
+    /** The domains, in a stable order. */
+    List<SearchDomain> orderedDomains() {
+        return EnumSet.copyOf(domains).stream().toList();
+    }
+}
