@@ -1,0 +1,87 @@
+package dev.engram.bench;
+
+import dev.engram.memory.EmbeddingModel;
+import dev.engram.memory.Fusion;
+import dev.engram.memory.OnnxEmbedder;
+import dev.engram.memory.SearchMode;
+import dev.engram.memory.eval.EvalSetup;
+import dev.engram.memory.eval.EvalTables;
+import dev.engram.memory.eval.LoCoMoEval;
+import dev.engram.memory.eval.SciFactEval;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+
+/**
+ * Retrieval quality on SciFact and LoCoMo, BM25, vector and hybrid side by side for each embedding
+ * model. Usage:
+ *
+ * <pre>
+ * java -cp bench/target/benchmarks.jar dev.engram.bench.RetrievalQuality [scifact|locomo|all]
+ *      [--data DIR] [--models minilm,bge-small] [--fusion rrf[:K]|weighted:FTS,VEC] [--candidates N]
+ *      [--turns text|caption] [--context N]
+ * </pre>
+ */
+public final class RetrievalQuality {
+    private RetrievalQuality() {
+    }
+
+    public static void main(String[] args) {
+        String which = "all";
+        Path data = Path.of("../shared/data");
+        List<EmbeddingModel> models = List.of(EmbeddingModel.values());
+        Fusion fusion = Fusion.rrf();
+        int candidates = 100;
+        int context = 0;
+        LoCoMoEval.TurnFormat turns = LoCoMoEval.TurnFormat.SPEAKER_TEXT_CAPTION;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--data" -> data = Path.of(args[++i]);
+                case "--models" -> models = List.of(args[++i].split(",")).stream().map(EmbeddingModel::byName).toList();
+                case "--fusion" -> fusion = parseFusion(args[++i]);
+                case "--candidates" -> candidates = Integer.parseInt(args[++i]);
+                case "--context" -> context = Integer.parseInt(args[++i]);
+                case "--turns" -> turns = args[++i].equals("text") ? LoCoMoEval.TurnFormat.SPEAKER_TEXT
+                        : LoCoMoEval.TurnFormat.SPEAKER_TEXT_CAPTION;
+                default -> which = args[i];
+            }
+        }
+        Path scifact = data.resolve("scifact");
+        Path locomo = data.resolve("locomo/locomo-dev.json");
+        List<String> headlines = new ArrayList<>();
+        for (EmbeddingModel model : models) {
+            try (OnnxEmbedder embedder = OnnxEmbedder.builder(model).build()) {
+                EvalSetup setup = new EvalSetup(embedder, EnumSet.allOf(SearchMode.class), fusion, candidates, context);
+                if ((which.equals("all") || which.equals("scifact")) && Files.isDirectory(scifact)) {
+                    SciFactEval.Report report = SciFactEval.run(scifact, scifact.resolve("qrels/train.tsv"), setup, (d, t) -> { });
+                    System.out.println(EvalTables.sciFact(model.shortName(), report));
+                    headlines.add("SciFact " + model.shortName() + " hybrid " + EvalTables.sciFactHeadline(report));
+                }
+                if ((which.equals("all") || which.equals("locomo")) && Files.isRegularFile(locomo)) {
+                    LoCoMoEval.Report report = LoCoMoEval.run(locomo, setup, turns, (d, t) -> { });
+                    System.out.println(EvalTables.loCoMo(model.shortName(), report));
+                    headlines.add("LoCoMo " + model.shortName() + " hybrid " + EvalTables.loCoMoHeadline(report));
+                }
+            }
+        }
+        if (headlines.isEmpty()) {
+            System.err.println("No data set found under " + data.toAbsolutePath() + " (expected scifact/ and locomo/locomo-dev.json).");
+            System.exit(1);
+        }
+        System.out.println("fusion " + fusion + ", candidates " + candidates + ", conversation context " + context);
+        headlines.forEach(System.out::println);
+    }
+
+    static Fusion parseFusion(String spec) {
+        if (spec.startsWith("weighted:")) {
+            String[] w = spec.substring(9).split(",");
+            return Fusion.weighted(Double.parseDouble(w[0]), Double.parseDouble(w[1]));
+        }
+        if (spec.startsWith("rrf:")) {
+            return Fusion.rrf(Integer.parseInt(spec.substring(4)));
+        }
+        return Fusion.rrf();
+    }
+}
