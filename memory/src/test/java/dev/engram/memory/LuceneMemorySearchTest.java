@@ -305,6 +305,27 @@ class LuceneMemorySearchTest {
     }
 
     @Test
+    void conversationContextMakesARepliesFindableByItsQuestion() {
+        store.messages().appendAll(ANA, List.of(
+                NewMessage.user("s1", "Which city did you move to last spring?"),
+                NewMessage.assistant("s1", "Porto, and I love it there.", List.of()),
+                NewMessage.user("s2", "Any plans for the weekend?")));
+        List<SearchHit> plain = search.search(SearchRequest.builder(ANA, "which city did she move to").mode(SearchMode.BM25).build());
+        assertThat(plain).extracting(SearchHit::text).doesNotContain("Porto, and I love it there.");
+        search.close();
+        search = LuceneMemorySearch.builder(store, embedder).conversationContext(2).backgroundInterval(Duration.ZERO).build();
+        List<SearchHit> withContext = search.search(SearchRequest.builder(ANA, "which city did she move to").mode(SearchMode.BM25).build());
+        assertThat(withContext).extracting(SearchHit::text).contains("Porto, and I love it there.");
+        // Context never crosses sessions, and hits show the message alone.
+        assertThat(search.search(SearchRequest.builder(ANA, "weekend").mode(SearchMode.BM25).build()))
+                .extracting(SearchHit::text).containsExactly("Any plans for the weekend?");
+        assertThat(search.search(SearchRequest.builder(ANA, "city").mode(SearchMode.BM25).k(5).build()))
+                .extracting(SearchHit::text).doesNotContain("Any plans for the weekend?");
+        assertThatThrownBy(() -> LuceneMemorySearch.builder(store, embedder).conversationContext(11))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void aClosedIndexRefusesWork() {
         search.close();
         assertThatThrownBy(() -> find(ANA, "x")).isInstanceOf(MemoryException.class).hasMessage("The search index is closed.");
