@@ -156,6 +156,10 @@ public final class LuceneMemorySearch implements MemorySearch {
     @Override
     public long awaitIndexed() {
         checkOpen();
+        // The common case, nothing new: no lock, so concurrent searches do not queue here.
+        if (store.changes().lastSeq() <= appliedSeq) {
+            return appliedSeq;
+        }
         indexLock.lock();
         try {
             catchUp((d, t) -> { });

@@ -1,0 +1,611 @@
+package dev.engram.bench;
+
+import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.Embedder;
+import dev.engram.memory.EmbeddingModel;
+import dev.engram.memory.LuceneMemorySearch;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.NewArchivalEntry;
+import dev.engram.memory.OnnxEmbedder;
+import dev.engram.memory.Scope;
+import dev.engram.memory.SearchDomain;
+import dev.engram.memory.SearchHit;
+import dev.engram.memory.SearchMode;
+import dev.engram.memory.SearchRequest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Search speed at two scales, through Engram's own store and index, next to SQLite FTS5 bm25() and
+ * exact cosine over vectors stored in SQLite, in the same run. Usage:
+ *
+ * <pre>
+ * java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -Xmx12g \
+ *      -cp bench/target/benchmarks.jar dev.engram.bench.SearchSpeed [--data ../shared/data] [--work DIR]
+ *      [--passages 100000] [--million 1000000] [--scopes 1000] [--queries 300] [--skip-million]
+ * </pre>
+ *
+ * <p>Passages are real text (SciFact sentences and sentence pairs, LoCoMo turns) with real MiniLM
+ * vectors. The 1M set reuses those vectors with small Gaussian perturbations (renormalised), because
+ * uniform random vectors make HNSW behave unlike real data. "Without query embedding" replays
+ * precomputed query vectors; "with" runs MiniLM on the query.
+ */
+public final class SearchSpeed {
+    private static final Pattern SUFFIX = Pattern.compile("\\(p(\\d+)\\)\\s*$");
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+    private SearchSpeed() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path data = Path.of("../shared/data");
+        Path work = Files.createTempDirectory("engram-search-speed");
+        int passages = 100_000;
+        int million = 1_000_000;
+        int scopes = 1_000;
+        int queries = 300;
+        boolean skipMillion = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--data" -> data = Path.of(args[++i]);
+                case "--work" -> work = Path.of(args[++i]);
+                case "--passages" -> passages = Integer.parseInt(args[++i]);
+                case "--million" -> million = Integer.parseInt(args[++i]);
+                case "--scopes" -> scopes = Integer.parseInt(args[++i]);
+                case "--queries" -> queries = Integer.parseInt(args[++i]);
+                case "--skip-million" -> skipMillion = true;
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+            }
+        }
+        Files.createDirectories(work);
+        List<String> texts = loadPassages(data, passages);
+        List<String> queryTexts = loadQueries(data, queries);
+        System.out.printf(Locale.ROOT, "passages %d, queries %d, work dir %s%n", texts.size(), queryTexts.size(), work);
+
+        try (OnnxEmbedder model = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).build()) {
+            // Raw embedder throughput, batched, on a sample: the yardstick for ingest.
+            List<String> sample = texts.subList(0, Math.min(4_096, texts.size()));
+            model.embed(sample.subList(0, 256));
+            long t0 = System.nanoTime();
+            for (int from = 0; from < sample.size(); from += 256) {
+                model.embed(sample.subList(from, Math.min(sample.size(), from + 256)));
+            }
+            double rawPerSecond = sample.size() / ((System.nanoTime() - t0) / 1e9);
+            System.out.printf(Locale.ROOT, "raw MiniLM embedding: %.0f passages/s (batches of 256, %d threads)%n",
+                    rawPerSecond, Runtime.getRuntime().availableProcessors());
+
+            Map<String, float[]> queryVectors = new HashMap<>();
+            for (String q : queryTexts) {
+                queryVectors.put(q, model.embedQuery(q));
+            }
+
+            // ---- scale 1: every passage in one scope, embedded for real during ingest
+            float[][] vectors = new float[texts.size()][];
+            Recording recording = new Recording(model, vectors);
+            Scope one = Scope.of("bench", "single");
+            Path dir1 = work.resolve("single");
+            List<String> withIds = new ArrayList<>(texts.size());
+            for (int i = 0; i < texts.size(); i++) {
+                withIds.add(texts.get(i) + " (p" + i + ")");
+            }
+            try (MemoryStore store = MemoryStore.sqlite(dir1.resolve("memory.db"))) {
+                long ingestStart = System.nanoTime();
+                for (int from = 0; from < withIds.size(); from += 5_000) {
+                    store.archival().insertAll(one, withIds.subList(from, Math.min(withIds.size(), from + 5_000)).stream()
+                            .map(NewArchivalEntry::of).toList());
+                }
+                try (LuceneMemorySearch search = LuceneMemorySearch.builder(store, recording).directory(dir1.resolve("index"))
+                        .backgroundInterval(Duration.ZERO).batchEvents(512).build()) {
+                    search.awaitIndexed();
+                    double seconds = (System.nanoTime() - ingestStart) / 1e9;
+                    double perSecond = texts.size() / seconds;
+                    System.out.printf(Locale.ROOT, "%nscale: %,d passages in one scope%n", texts.size());
+                    System.out.printf(Locale.ROOT, "ingest with embeddings (store + index): %.0f passages/s = %.0f%% of raw embedding; "
+                            + "index size %s%n", perSecond, 100 * perSecond / rawPerSecond, size(dir1.resolve("index")));
+                }
+                Supplier<Scope> scopeOfQuery = () -> one;
+                measure(store, dir1, recording, model, queryTexts, queryVectors, scopeOfQuery, vectors, null);
+                sqliteBaselines(work.resolve("baseline-single.db"), texts, vectors, 1, queryTexts, queryVectors);
+            }
+
+            if (skipMillion) {
+                return;
+            }
+            // ---- scale 2: a million passages over many scopes, perturbed real vectors
+            int n = million;
+            int scopeCount = scopes;
+            Perturbed perturbed = new Perturbed(vectors, queryVectors);
+            Path dir2 = work.resolve("million");
+            try (MemoryStore store = MemoryStore.sqlite(dir2.resolve("memory.db"))) {
+                long start = System.nanoTime();
+                int batch = 10_000;
+                for (int from = 0; from < n; from += batch) {
+                    Map<Integer, List<NewArchivalEntry>> byScope = new HashMap<>();
+                    for (int i = from; i < Math.min(n, from + batch); i++) {
+                        byScope.computeIfAbsent(i % scopeCount, k -> new ArrayList<>())
+                                .add(NewArchivalEntry.of(texts.get(i % texts.size()) + " (p" + i + ")"));
+                    }
+                    for (Map.Entry<Integer, List<NewArchivalEntry>> e : byScope.entrySet()) {
+                        store.archival().insertAll(Scope.of("user" + e.getKey(), "agent"), e.getValue());
+                    }
+                }
+                double storeSeconds = (System.nanoTime() - start) / 1e9;
+                try (LuceneMemorySearch search = LuceneMemorySearch.builder(store, perturbed).directory(dir2.resolve("index"))
+                        .backgroundInterval(Duration.ZERO).batchEvents(2_048).build()) {
+                    search.awaitIndexed();
+                }
+                double seconds = (System.nanoTime() - start) / 1e9;
+                System.out.printf(Locale.ROOT, "%nscale: %,d passages over %,d scopes%n", n, scopeCount);
+                System.out.printf(Locale.ROOT, "ingest without embedding (replayed vectors): store %.0f s, store + index %.0f s "
+                        + "(%.0f passages/s); index size %s%n", storeSeconds, seconds, n / seconds, size(dir2.resolve("index")));
+                Random pick = new Random(5);
+                Supplier<Scope> randomScope = () -> Scope.of("user" + pick.nextInt(scopeCount), "agent");
+                measure(store, dir2, perturbed, model, queryTexts, queryVectors, randomScope, null, perturbed);
+            }
+            sqliteBaselinesMillion(work.resolve("baseline-million.db"), texts, perturbed, n, scopeCount, queryTexts, queryVectors);
+        }
+    }
+
+    /** Latencies of the three modes, without and with query embedding, and HNSW recall against exact search. */
+    private static void measure(MemoryStore store, Path dir, Embedder indexEmbedder, OnnxEmbedder model, List<String> queries,
+            Map<String, float[]> queryVectors, Supplier<Scope> scopeOfQuery, float[][] singleScopeVectors, Perturbed perturbed)
+            throws IOException {
+        Embedder replayQueries = new QueryReplay(indexEmbedder, queryVectors);
+        Embedder realQueries = new QueryReal(indexEmbedder, model);
+        System.out.printf(Locale.ROOT, "%-34s %9s %9s%n", "query (k=10, scoped)", "p50 ms", "p99 ms");
+        for (boolean embedQuery : new boolean[] {false, true}) {
+            try (LuceneMemorySearch search = LuceneMemorySearch.builder(store, embedQuery ? realQueries : replayQueries)
+                    .directory(dir.resolve("index")).backgroundInterval(Duration.ZERO).build()) {
+                for (SearchMode mode : SearchMode.values()) {
+                    if (embedQuery && mode == SearchMode.BM25) {
+                        continue;
+                    }
+                    for (int warm = 0; warm < Math.min(100, queries.size()); warm++) {
+                        search.search(SearchRequest.builder(scopeOfQuery.get(), queries.get(warm)).mode(mode)
+                                .domains(SearchDomain.ARCHIVAL).build());
+                    }
+                    long[] nanos = new long[queries.size() * 2];
+                    for (int i = 0; i < nanos.length; i++) {
+                        SearchRequest r = SearchRequest.builder(scopeOfQuery.get(), queries.get(i % queries.size())).mode(mode)
+                                .domains(SearchDomain.ARCHIVAL).build();
+                        long t = System.nanoTime();
+                        search.search(r);
+                        nanos[i] = System.nanoTime() - t;
+                    }
+                    Arrays.sort(nanos);
+                    System.out.printf(Locale.ROOT, "%-34s %9.3f %9.3f%n", "engram " + mode.name().toLowerCase(Locale.ROOT)
+                            + (embedQuery ? " + MiniLM query" : ""), nanos[nanos.length / 2] / 1e6,
+                            nanos[(int) (nanos.length * 0.99)] / 1e6);
+                }
+                if (!embedQuery) {
+                    recall(search, queries, queryVectors, scopeOfQuery, singleScopeVectors, perturbed, store);
+                }
+            }
+        }
+    }
+
+    /** HNSW recall@10: the vector mode's top 10 against exact top 10 by brute force over the scope's vectors. */
+    private static void recall(LuceneMemorySearch search, List<String> queries, Map<String, float[]> queryVectors,
+            Supplier<Scope> scopeOfQuery, float[][] singleScopeVectors, Perturbed perturbed, MemoryStore store) {
+        double total = 0;
+        int count = Math.min(100, queries.size());
+        for (int q = 0; q < count; q++) {
+            Scope scope = scopeOfQuery.get();
+            float[] qv = queryVectors.get(queries.get(q));
+            List<SearchHit> hits = search.search(SearchRequest.builder(scope, queries.get(q)).mode(SearchMode.VECTOR)
+                    .domains(SearchDomain.ARCHIVAL).k(10).build());
+            Set<Integer> got = new LinkedHashSet<>();
+            for (SearchHit h : hits) {
+                got.add(passageId(h.text()));
+            }
+            List<Integer> exact;
+            if (singleScopeVectors != null) {
+                exact = topK(qv, singleScopeVectors.length, i -> singleScopeVectors[i], i -> i, 10);
+            } else {
+                List<ArchivalEntry> all = new ArrayList<>();
+                for (int off = 0; ; off += 1_000) {
+                    List<ArchivalEntry> page = store.archival().list(scope, off, 1_000);
+                    all.addAll(page);
+                    if (page.size() < 1_000) {
+                        break;
+                    }
+                }
+                int[] ids = all.stream().mapToInt(a -> passageId(a.content())).toArray();
+                exact = topK(qv, ids.length, i -> perturbed.vector(ids[i]), i -> ids[i], 10);
+            }
+            total += exact.stream().filter(got::contains).count() / 10.0;
+        }
+        System.out.printf(Locale.ROOT, "%-34s %9.4f%n", "HNSW recall@10 vs exact", total / count);
+    }
+
+    private static List<Integer> topK(float[] q, int n, java.util.function.IntFunction<float[]> vector,
+            java.util.function.IntUnaryOperator id, int k) {
+        PriorityQueue<double[]> heap = new PriorityQueue<>(Comparator.comparingDouble(a -> a[0]));
+        for (int i = 0; i < n; i++) {
+            double s = dot(q, vector.apply(i));
+            if (heap.size() < k) {
+                heap.add(new double[] {s, id.applyAsInt(i)});
+            } else if (s > heap.peek()[0]) {
+                heap.poll();
+                heap.add(new double[] {s, id.applyAsInt(i)});
+            }
+        }
+        List<Integer> out = new ArrayList<>();
+        heap.forEach(a -> out.add((int) a[1]));
+        return out;
+    }
+
+    static double dot(float[] a, float[] b) {
+        double s = 0;
+        for (int i = 0; i < a.length; i++) {
+            s += a[i] * b[i];
+        }
+        return s;
+    }
+
+    private static void sqliteBaselines(Path file, List<String> texts, float[][] vectors, int scopeCount,
+            List<String> queries, Map<String, float[]> queryVectors) throws SQLException {
+        try (Connection c = openBaseline(file)) {
+            PreparedStatement fts = c.prepareStatement("INSERT INTO fts (rowid, text, scope) VALUES (?, ?, ?)");
+            PreparedStatement vec = c.prepareStatement("INSERT INTO vec (id, scope, v) VALUES (?, ?, ?)");
+            c.setAutoCommit(false);
+            for (int i = 0; i < texts.size(); i++) {
+                String scope = "s" + (i % scopeCount);
+                fts.setInt(1, i);
+                fts.setString(2, texts.get(i));
+                fts.setString(3, scope);
+                fts.addBatch();
+                vec.setInt(1, i);
+                vec.setString(2, scope);
+                vec.setBytes(3, bytes(vectors[i]));
+                vec.addBatch();
+                if (i % 10_000 == 9_999) {
+                    fts.executeBatch();
+                    vec.executeBatch();
+                }
+            }
+            fts.executeBatch();
+            vec.executeBatch();
+            c.commit();
+            c.setAutoCommit(true);
+            Random r = new Random(3);
+            runBaselineQueries(c, queries, queryVectors, () -> "s" + r.nextInt(scopeCount));
+        }
+    }
+
+    private static void sqliteBaselinesMillion(Path file, List<String> texts, Perturbed perturbed, int n, int scopeCount,
+            List<String> queries, Map<String, float[]> queryVectors) throws SQLException {
+        try (Connection c = openBaseline(file)) {
+            PreparedStatement fts = c.prepareStatement("INSERT INTO fts (rowid, text, scope) VALUES (?, ?, ?)");
+            PreparedStatement vec = c.prepareStatement("INSERT INTO vec (id, scope, v) VALUES (?, ?, ?)");
+            c.setAutoCommit(false);
+            for (int i = 0; i < n; i++) {
+                String scope = "s" + (i % scopeCount);
+                fts.setInt(1, i);
+                fts.setString(2, texts.get(i % texts.size()));
+                fts.setString(3, scope);
+                fts.addBatch();
+                vec.setInt(1, i);
+                vec.setString(2, scope);
+                vec.setBytes(3, bytes(perturbed.vector(i)));
+                vec.addBatch();
+                if (i % 10_000 == 9_999) {
+                    fts.executeBatch();
+                    vec.executeBatch();
+                    c.commit();
+                }
+            }
+            fts.executeBatch();
+            vec.executeBatch();
+            c.commit();
+            c.setAutoCommit(true);
+            Random r = new Random(3);
+            runBaselineQueries(c, queries, queryVectors, () -> "s" + r.nextInt(scopeCount));
+        }
+    }
+
+    private static Connection openBaseline(Path file) throws SQLException {
+        Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
+        try (Statement s = c.createStatement()) {
+            s.execute("PRAGMA journal_mode=WAL");
+            s.execute("PRAGMA synchronous=NORMAL");
+            s.execute("CREATE VIRTUAL TABLE fts USING fts5(text, scope)");
+            s.execute("CREATE TABLE vec (id INTEGER PRIMARY KEY, scope TEXT NOT NULL, v BLOB NOT NULL)");
+            s.execute("CREATE INDEX vec_scope ON vec (scope)");
+        }
+        return c;
+    }
+
+    private static void runBaselineQueries(Connection c, List<String> queries, Map<String, float[]> queryVectors,
+            Supplier<String> scope) throws SQLException {
+        PreparedStatement fts = c.prepareStatement(
+                "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? ORDER BY bm25(fts) LIMIT 10");
+        PreparedStatement vec = c.prepareStatement("SELECT id, v FROM vec WHERE scope = ?");
+        long[] ftsNanos = new long[queries.size()];
+        long[] vecNanos = new long[queries.size()];
+        for (int i = 0; i < queries.size(); i++) {
+            String s = scope.get();
+            String match = "scope:\"" + s + "\" AND (" + ftsTerms(queries.get(i)) + ")";
+            long t = System.nanoTime();
+            fts.setString(1, match);
+            try (ResultSet rs = fts.executeQuery()) {
+                while (rs.next()) {
+                    rs.getInt(1);
+                }
+            }
+            ftsNanos[i] = System.nanoTime() - t;
+            float[] q = queryVectors.get(queries.get(i));
+            t = System.nanoTime();
+            vec.setString(1, s);
+            PriorityQueue<double[]> heap = new PriorityQueue<>(Comparator.comparingDouble(a -> a[0]));
+            try (ResultSet rs = vec.executeQuery()) {
+                while (rs.next()) {
+                    double score = dot(q, floats(rs.getBytes(2)));
+                    if (heap.size() < 10) {
+                        heap.add(new double[] {score, rs.getInt(1)});
+                    } else if (score > heap.peek()[0]) {
+                        heap.poll();
+                        heap.add(new double[] {score, rs.getInt(1)});
+                    }
+                }
+            }
+            vecNanos[i] = System.nanoTime() - t;
+        }
+        Arrays.sort(ftsNanos);
+        Arrays.sort(vecNanos);
+        System.out.printf(Locale.ROOT, "%-34s %9.3f %9.3f%n", "sqlite fts5 bm25()", ftsNanos[ftsNanos.length / 2] / 1e6,
+                ftsNanos[(int) (ftsNanos.length * 0.99)] / 1e6);
+        System.out.printf(Locale.ROOT, "%-34s %9.3f %9.3f%n", "sqlite exact cosine (vectors in rows)",
+                vecNanos[vecNanos.length / 2] / 1e6, vecNanos[(int) (vecNanos.length * 0.99)] / 1e6);
+    }
+
+    /** Every word quoted and OR-ed: FTS5 treats {@code user's}, {@code e-mail}, {@code C++} as syntax otherwise. */
+    static String ftsTerms(String text) {
+        List<String> words = new ArrayList<>();
+        for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+            if (w.length() > 2) {
+                words.add("\"" + w + "\"");
+            }
+        }
+        return words.isEmpty() ? "\"the\"" : String.join(" OR ", words);
+    }
+
+    static byte[] bytes(float[] v) {
+        ByteBuffer b = ByteBuffer.allocate(v.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        for (float f : v) {
+            b.putFloat(f);
+        }
+        return b.array();
+    }
+
+    static float[] floats(byte[] bytes) {
+        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        float[] v = new float[bytes.length / 4];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = b.getFloat();
+        }
+        return v;
+    }
+
+    static int passageId(String text) {
+        Matcher m = SUFFIX.matcher(text);
+        if (!m.find()) {
+            throw new IllegalStateException("passage without id: " + text);
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    private static String size(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            long bytes = files.filter(Files::isRegularFile).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).sum();
+            return String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
+        }
+    }
+
+    /** Real sentences: SciFact sentences and consecutive sentence pairs, and LoCoMo turns. */
+    static List<String> loadPassages(Path data, int n) throws IOException {
+        Set<String> out = new LinkedHashSet<>();
+        List<String> pairs = new ArrayList<>();
+        try (Stream<String> lines = Files.lines(data.resolve("scifact/corpus.jsonl"), StandardCharsets.UTF_8)) {
+            for (String line : (Iterable<String>) lines::iterator) {
+                JsonNode doc = MAPPER.readTree(line);
+                String[] sentences = doc.path("text").asString("").split("(?<=[.!?])\\s+");
+                for (int i = 0; i < sentences.length; i++) {
+                    if (sentences[i].length() > 30) {
+                        out.add(sentences[i]);
+                    }
+                    if (i + 1 < sentences.length) {
+                        pairs.add(sentences[i] + " " + sentences[i + 1]);
+                    }
+                }
+            }
+        }
+        Path locomo = data.resolve("locomo/locomo-dev.json");
+        if (Files.isRegularFile(locomo)) {
+            for (JsonNode conv : MAPPER.readTree(locomo.toFile())) {
+                for (String name : conv.path("conversation").propertyNames()) {
+                    JsonNode session = conv.path("conversation").get(name);
+                    if (session.isArray()) {
+                        session.forEach(t -> out.add(t.path("speaker").asString() + ": " + t.path("text").asString()));
+                    }
+                }
+            }
+        }
+        for (String p : pairs) {
+            if (out.size() >= n) {
+                break;
+            }
+            out.add(p);
+        }
+        List<String> list = new ArrayList<>(out);
+        return list.subList(0, Math.min(n, list.size()));
+    }
+
+    static List<String> loadQueries(Path data, int n) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (Stream<String> lines = Files.lines(data.resolve("scifact/queries.jsonl"), StandardCharsets.UTF_8)) {
+            for (String line : (Iterable<String>) lines::iterator) {
+                out.add(MAPPER.readTree(line).path("text").asString());
+                if (out.size() >= n) {
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Embeds for real and remembers each passage's vector by its id, for exact search later. */
+    private record Recording(OnnxEmbedder model, float[][] vectors) implements Embedder {
+        @Override
+        public String id() {
+            return model.id();
+        }
+
+        @Override
+        public int dimensions() {
+            return model.dimensions();
+        }
+
+        @Override
+        public List<float[]> embed(List<String> texts) {
+            List<float[]> out = model.embed(texts);
+            for (int i = 0; i < texts.size(); i++) {
+                vectors[passageId(texts.get(i))] = out.get(i);
+            }
+            return out;
+        }
+
+        @Override
+        public float[] embedQuery(String query) {
+            return model.embedQuery(query);
+        }
+    }
+
+    /** Perturbed copies of the real vectors, generated deterministically from the passage id. */
+    private static final class Perturbed implements Embedder {
+        private final float[][] base;
+        private final Map<String, float[]> queries;
+
+        Perturbed(float[][] base, Map<String, float[]> queries) {
+            this.base = base;
+            this.queries = new ConcurrentHashMap<>(queries);
+        }
+
+        float[] vector(int id) {
+            float[] b = base[id % base.length];
+            Random r = new Random(id * 2654435761L);
+            float[] v = new float[b.length];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = b[i] + (float) (r.nextGaussian() * 0.02);
+            }
+            double norm = Math.sqrt(dot(v, v));
+            for (int i = 0; i < v.length; i++) {
+                v[i] /= (float) norm;
+            }
+            return v;
+        }
+
+        @Override
+        public String id() {
+            return "onnx:minilm:384";
+        }
+
+        @Override
+        public int dimensions() {
+            return 384;
+        }
+
+        @Override
+        public List<float[]> embed(List<String> texts) {
+            return texts.stream().map(t -> vector(passageId(t))).toList();
+        }
+
+        @Override
+        public float[] embedQuery(String query) {
+            return Optional.ofNullable(queries.get(query)).orElseThrow();
+        }
+    }
+
+    /** The index's embedder for documents, replayed query vectors: search time without query embedding. */
+    private record QueryReplay(Embedder documents, Map<String, float[]> queries) implements Embedder {
+        @Override
+        public String id() {
+            return documents.id();
+        }
+
+        @Override
+        public int dimensions() {
+            return documents.dimensions();
+        }
+
+        @Override
+        public List<float[]> embed(List<String> texts) {
+            return documents.embed(texts);
+        }
+
+        @Override
+        public float[] embedQuery(String query) {
+            return queries.get(query);
+        }
+    }
+
+    /** The index's embedder for documents, MiniLM for queries: search time with query embedding. */
+    private record QueryReal(Embedder documents, OnnxEmbedder model) implements Embedder {
+        @Override
+        public String id() {
+            return documents.id();
+        }
+
+        @Override
+        public int dimensions() {
+            return documents.dimensions();
+        }
+
+        @Override
+        public List<float[]> embed(List<String> texts) {
+            return documents.embed(texts);
+        }
+
+        @Override
+        public float[] embedQuery(String query) {
+            return model.embedQuery(query);
+        }
+    }
+}
