@@ -1,0 +1,200 @@
+package dev.engram.framework.model;
+
+import dev.engram.framework.ToolCall;
+import dev.engram.framework.ToolDefinition;
+import dev.engram.framework.ToolFormat;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Anthropic Messages: the system prompt as a top-level field, {@code tool_use} and
+ * {@code tool_result} content blocks, and the results of one turn's tool calls grouped into one user
+ * message.
+ */
+final class AnthropicChatModel implements ChatModel {
+    static final String VERSION = "2023-06-01";
+    /** Anthropic requires max_tokens; this is used when the request sets none. */
+    static final int DEFAULT_MAX_TOKENS = 4_096;
+
+    private final ModelSpec spec;
+    private final ModelHttp http;
+    private final URI endpoint;
+
+    AnthropicChatModel(ModelSpec spec) {
+        this.spec = spec;
+        this.http = new ModelHttp("anthropic", spec.timeout(), spec.retry());
+        this.endpoint = URI.create(spec.baseUrl().toString().replaceAll("/+$", "") + "/v1/messages");
+    }
+
+    @Override
+    public String name() {
+        return "anthropic:" + spec.model();
+    }
+
+    private Map<String, String> headers() {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("x-api-key", spec.apiKey().orElse(""));
+        h.put("anthropic-version", VERSION);
+        return h;
+    }
+
+    ObjectNode body(ChatRequest request, boolean stream) {
+        ObjectNode body = ModelJson.object();
+        body.put("model", spec.model());
+        body.put("max_tokens", request.options().maxTokens().orElse(DEFAULT_MAX_TOKENS));
+        StringBuilder system = new StringBuilder();
+        ArrayNode messages = ModelJson.MAPPER.createArrayNode();
+        ArrayNode pendingResults = null;
+        for (ChatMessage m : request.messages()) {
+            if (!(m instanceof ChatMessage.ToolResult)) {
+                pendingResults = null;
+            }
+            switch (m) {
+                case ChatMessage.System s -> {
+                    if (!system.isEmpty()) {
+                        system.append("\n\n");
+                    }
+                    system.append(s.text());
+                }
+                case ChatMessage.User u -> {
+                    ObjectNode o = messages.addObject().put("role", "user");
+                    o.putArray("content").addObject().put("type", "text").put("text", u.text());
+                }
+                case ChatMessage.Assistant a -> {
+                    ObjectNode o = messages.addObject().put("role", "assistant");
+                    ArrayNode content = o.putArray("content");
+                    if (!a.text().isEmpty()) {
+                        content.addObject().put("type", "text").put("text", a.text());
+                    }
+                    for (ToolCall c : a.toolCalls()) {
+                        ObjectNode input = ModelJson.argumentsObject(c.arguments());
+                        if (input == null) {
+                            // The model sent arguments that are not an object; keep them so the history stays truthful.
+                            input = ModelJson.object().put("raw_arguments", c.arguments());
+                        }
+                        content.addObject().put("type", "tool_use").put("id", c.id()).put("name", c.name()).set("input", input);
+                    }
+                }
+                case ChatMessage.ToolResult r -> {
+                    if (pendingResults == null) {
+                        pendingResults = messages.addObject().put("role", "user").putArray("content");
+                    }
+                    ObjectNode block = pendingResults.addObject().put("type", "tool_result").put("tool_use_id", r.toolCallId())
+                            .put("content", r.content());
+                    if (r.isError()) {
+                        block.put("is_error", true);
+                    }
+                }
+            }
+        }
+        if (!system.isEmpty()) {
+            body.put("system", system.toString());
+        }
+        body.set("messages", messages);
+        if (!request.tools().isEmpty()) {
+            ArrayNode tools = body.putArray("tools");
+            for (ToolDefinition t : request.tools()) {
+                tools.add(t.toJson(ToolFormat.ANTHROPIC));
+            }
+            ToolChoice choice = request.options().toolChoice();
+            ObjectNode tc = body.putObject("tool_choice");
+            switch (choice.mode()) {
+                case AUTO -> tc.put("type", "auto");
+                case REQUIRED -> tc.put("type", "any");
+                case NONE -> tc.put("type", "none");
+                case NAMED -> tc.put("type", "tool").put("name", choice.tool().orElseThrow());
+            }
+            if (!request.options().parallelToolCalls() && choice.mode() != ToolChoice.Mode.NONE) {
+                tc.put("disable_parallel_tool_use", true);
+            }
+        }
+        request.options().temperature().ifPresent(t -> body.put("temperature", Math.min(1.0, t)));
+        if (stream) {
+            body.put("stream", true);
+        }
+        return body;
+    }
+
+    @Override
+    public ChatResponse chat(ChatRequest request) {
+        JsonNode json = http.post(endpoint, headers(), body(request, false));
+        StringBuilder text = new StringBuilder();
+        List<ToolCall> calls = new ArrayList<>();
+        for (JsonNode block : json.path("content")) {
+            switch (block.path("type").asString("")) {
+                case "text" -> text.append(block.path("text").asString(""));
+                case "tool_use" -> calls.add(new ToolCall(block.path("id").asString(""), block.path("name").asString(""),
+                        ModelJson.write(block.path("input"))));
+                default -> { }
+            }
+        }
+        JsonNode u = json.path("usage");
+        return new ChatResponse(new ChatMessage.Assistant(text.toString(), calls),
+                new ChatResponse.Usage(u.path("input_tokens").asInt(0), u.path("output_tokens").asInt(0)),
+                stopReason(json.path("stop_reason").asString("")));
+    }
+
+    @Override
+    public ChatResponse stream(ChatRequest request, StreamListener listener) {
+        StringBuilder text = new StringBuilder();
+        ToolCallAccumulator calls = new ToolCallAccumulator();
+        String[] stop = {""};
+        int[] tokens = {0, 0};
+        http.stream(endpoint, headers(), body(request, true), event -> {
+            JsonNode e = ModelJson.MAPPER.readTree(event.data());
+            switch (e.path("type").asString(event.event())) {
+                case "message_start" -> {
+                    JsonNode u = e.path("message").path("usage");
+                    tokens[0] = u.path("input_tokens").asInt(0);
+                    tokens[1] = u.path("output_tokens").asInt(0);
+                }
+                case "content_block_start" -> {
+                    JsonNode block = e.path("content_block");
+                    if (block.path("type").asString("").equals("tool_use")) {
+                        calls.add(e.path("index").asInt(), block.path("id").asString(""), block.path("name").asString(""), null);
+                    }
+                }
+                case "content_block_delta" -> {
+                    JsonNode delta = e.path("delta");
+                    switch (delta.path("type").asString("")) {
+                        case "text_delta" -> {
+                            String piece = delta.path("text").asString("");
+                            text.append(piece);
+                            listener.onText(piece);
+                        }
+                        case "input_json_delta" -> calls.add(e.path("index").asInt(), null, null,
+                                delta.path("partial_json").asString(""));
+                        default -> { }
+                    }
+                }
+                case "message_delta" -> {
+                    stop[0] = e.path("delta").path("stop_reason").asString(stop[0]);
+                    tokens[1] = e.path("usage").path("output_tokens").asInt(tokens[1]);
+                }
+                case "error" -> throw new ModelException("anthropic reported an error mid-stream: "
+                        + e.path("error").path("message").asString(event.data()));
+                default -> { }
+            }
+        });
+        List<ToolCall> complete = calls.calls();
+        complete.forEach(listener::onToolCall);
+        return new ChatResponse(new ChatMessage.Assistant(text.toString(), complete),
+                new ChatResponse.Usage(tokens[0], tokens[1]), stopReason(stop[0]));
+    }
+
+    private static ChatResponse.StopReason stopReason(String reason) {
+        return switch (reason) {
+            case "end_turn", "stop_sequence" -> ChatResponse.StopReason.END_TURN;
+            case "tool_use" -> ChatResponse.StopReason.TOOL_CALLS;
+            case "max_tokens" -> ChatResponse.StopReason.MAX_TOKENS;
+            case "refusal" -> ChatResponse.StopReason.CONTENT_FILTER;
+            default -> ChatResponse.StopReason.OTHER;
+        };
+    }
+}

@@ -1,0 +1,50 @@
+package dev.engram.framework.model;
+
+import dev.engram.framework.ToolCall;
+import java.util.List;
+import java.util.Objects;
+
+/** One message of a conversation with a model: a closed set of four kinds. */
+public sealed interface ChatMessage {
+    /** Instructions for the model; adapters move it where each provider wants it. */
+    record System(String text) implements ChatMessage {
+        public System {
+            Objects.requireNonNull(text, "text");
+        }
+    }
+
+    /** What the user said. */
+    record User(String text) implements ChatMessage {
+        public User {
+            Objects.requireNonNull(text, "text");
+        }
+    }
+
+    /** What the model answered: text, tool calls, or both. */
+    record Assistant(String text, List<ToolCall> toolCalls) implements ChatMessage {
+        public Assistant {
+            Objects.requireNonNull(text, "text");
+            toolCalls = List.copyOf(toolCalls);
+        }
+
+        public static Assistant text(String text) {
+            return new Assistant(text, List.of());
+        }
+    }
+
+    /**
+     * A tool's result, answering the assistant's call {@code toolCallId}.
+     *
+     * @param toolCallId the id of the call it answers
+     * @param toolName   the tool (Gemini needs it)
+     * @param content    the result text
+     * @param isError    whether the call failed
+     */
+    record ToolResult(String toolCallId, String toolName, String content, boolean isError) implements ChatMessage {
+        public ToolResult {
+            Objects.requireNonNull(toolCallId, "toolCallId");
+            Objects.requireNonNull(toolName, "toolName");
+            Objects.requireNonNull(content, "content");
+        }
+    }
+}

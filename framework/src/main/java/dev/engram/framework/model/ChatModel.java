@@ -1,0 +1,61 @@
+package dev.engram.framework.model;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * A language model that chats and calls tools. One small interface for every provider; get one from
+ * a spec string ({@link #of(String)}), a typed factory, or {@link #scripted(Path)} for tests.
+ *
+ * <p>Calls block; interrupting the calling thread aborts the HTTP exchange and raises
+ * {@link ModelCancelledException}. Transient failures (429, 5xx, timeouts) are retried with
+ * exponential backoff and jitter, honouring {@code Retry-After}; other 4xx fail at once with the
+ * provider's message ({@link ModelHttpException}), and a too-long prompt raises
+ * {@link ContextLengthExceededException} so that an agent can compact its context and retry.
+ */
+public interface ChatModel {
+    /** A description such as {@code openai:gpt-4o-mini}; never contains a key. */
+    String name();
+
+    ChatResponse chat(ChatRequest request);
+
+    /**
+     * Streams the answer to {@code listener} as it arrives and returns it whole at the end. The
+     * default does not stream: it calls {@link #chat} and reports the result in one piece.
+     */
+    default ChatResponse stream(ChatRequest request, StreamListener listener) {
+        ChatResponse response = chat(request);
+        if (!response.message().text().isEmpty()) {
+            listener.onText(response.message().text());
+        }
+        response.message().toolCalls().forEach(listener::onToolCall);
+        return response;
+    }
+
+    /**
+     * A model from a spec: {@code openai:gpt-4o-mini}, {@code anthropic:claude-sonnet-4-5},
+     * {@code gemini:gemini-2.5-flash}, {@code ollama:llama3.1}, {@code http://host:port/v1#model}
+     * (any OpenAI-compatible server), or {@code script:FILE}. Keys come from the standard environment
+     * variables.
+     *
+     * @throws IllegalArgumentException if the spec is malformed or a needed key is missing, saying which
+     */
+    static ChatModel of(String spec) {
+        return of(ModelSpec.parse(spec, System.getenv()));
+    }
+
+    /** A model from a parsed spec. */
+    static ChatModel of(ModelSpec spec) {
+        return Providers.create(spec);
+    }
+
+    /** A model from a spec, with keys and URLs from {@code environment} instead of the process environment. */
+    static ChatModel of(String spec, Map<String, String> environment) {
+        return of(ModelSpec.parse(spec, environment));
+    }
+
+    /** The scripted model of a JSON script file; see {@link ScriptedChatModel}. */
+    static ScriptedChatModel scripted(Path script) {
+        return ScriptedChatModel.fromFile(script);
+    }
+}

@@ -1,0 +1,158 @@
+package dev.engram.framework.model;
+
+import dev.engram.framework.ToolCall;
+import dev.engram.framework.ToolDefinition;
+import dev.engram.framework.ToolFormat;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** OpenAI Chat Completions, and every server that speaks it (Ollama, vLLM, llama.cpp, LM Studio). */
+final class OpenAiChatModel implements ChatModel {
+    private final ModelSpec spec;
+    private final ModelHttp http;
+    private final URI endpoint;
+
+    OpenAiChatModel(ModelSpec spec) {
+        this.spec = spec;
+        this.http = new ModelHttp("openai-compatible server " + spec.baseUrl().getAuthority(), spec.timeout(), spec.retry());
+        String base = spec.baseUrl().toString().replaceAll("/+$", "");
+        this.endpoint = URI.create(base + "/chat/completions");
+    }
+
+    @Override
+    public String name() {
+        return "openai:" + spec.model();
+    }
+
+    private Map<String, String> headers() {
+        Map<String, String> h = new LinkedHashMap<>();
+        spec.apiKey().ifPresent(k -> h.put("Authorization", "Bearer " + k));
+        return h;
+    }
+
+    ObjectNode body(ChatRequest request, boolean stream) {
+        ObjectNode body = ModelJson.object();
+        body.put("model", spec.model());
+        ArrayNode messages = body.putArray("messages");
+        for (ChatMessage m : request.messages()) {
+            ObjectNode o = messages.addObject();
+            switch (m) {
+                case ChatMessage.System s -> o.put("role", "system").put("content", s.text());
+                case ChatMessage.User u -> o.put("role", "user").put("content", u.text());
+                case ChatMessage.Assistant a -> {
+                    o.put("role", "assistant");
+                    if (a.text().isEmpty() && !a.toolCalls().isEmpty()) {
+                        o.putNull("content");
+                    } else {
+                        o.put("content", a.text());
+                    }
+                    if (!a.toolCalls().isEmpty()) {
+                        ArrayNode calls = o.putArray("tool_calls");
+                        for (ToolCall c : a.toolCalls()) {
+                            ObjectNode call = calls.addObject().put("id", c.id()).put("type", "function");
+                            call.putObject("function").put("name", c.name()).put("arguments", c.arguments());
+                        }
+                    }
+                }
+                case ChatMessage.ToolResult r -> o.put("role", "tool").put("tool_call_id", r.toolCallId())
+                        .put("content", r.content());
+            }
+        }
+        if (!request.tools().isEmpty()) {
+            ArrayNode tools = body.putArray("tools");
+            for (ToolDefinition t : request.tools()) {
+                tools.add(t.toJson(ToolFormat.OPENAI));
+            }
+            ToolChoice choice = request.options().toolChoice();
+            switch (choice.mode()) {
+                case AUTO -> body.put("tool_choice", "auto");
+                case REQUIRED -> body.put("tool_choice", "required");
+                case NONE -> body.put("tool_choice", "none");
+                case NAMED -> body.putObject("tool_choice").put("type", "function")
+                        .putObject("function").put("name", choice.tool().orElseThrow());
+            }
+            body.put("parallel_tool_calls", request.options().parallelToolCalls());
+        }
+        request.options().temperature().ifPresent(t -> body.put("temperature", t));
+        request.options().maxTokens().ifPresent(t -> body.put("max_tokens", t));
+        if (stream) {
+            body.put("stream", true);
+            body.putObject("stream_options").put("include_usage", true);
+        }
+        return body;
+    }
+
+    @Override
+    public ChatResponse chat(ChatRequest request) {
+        JsonNode json = http.post(endpoint, headers(), body(request, false));
+        JsonNode choice = json.path("choices").path(0);
+        JsonNode message = choice.path("message");
+        List<ToolCall> calls = new ArrayList<>();
+        for (JsonNode c : message.path("tool_calls")) {
+            JsonNode f = c.path("function");
+            JsonNode args = f.path("arguments");
+            calls.add(new ToolCall(c.path("id").asString(""), f.path("name").asString(""),
+                    args.isString() ? args.asString() : ModelJson.write(args)));
+        }
+        return new ChatResponse(new ChatMessage.Assistant(message.path("content").asString(""), calls),
+                usage(json.path("usage")), stopReason(choice.path("finish_reason").asString(""), !calls.isEmpty()));
+    }
+
+    @Override
+    public ChatResponse stream(ChatRequest request, StreamListener listener) {
+        StringBuilder text = new StringBuilder();
+        ToolCallAccumulator calls = new ToolCallAccumulator();
+        String[] finish = {""};
+        ChatResponse.Usage[] usage = {ChatResponse.Usage.NONE};
+        http.stream(endpoint, headers(), body(request, true), event -> {
+            if (event.data().equals("[DONE]")) {
+                return;
+            }
+            JsonNode chunk = ModelJson.MAPPER.readTree(event.data());
+            if (chunk.path("usage").isObject()) {
+                usage[0] = usage(chunk.path("usage"));
+            }
+            for (JsonNode choice : chunk.path("choices")) {
+                JsonNode delta = choice.path("delta");
+                String piece = delta.path("content").asString("");
+                if (!piece.isEmpty()) {
+                    text.append(piece);
+                    listener.onText(piece);
+                }
+                for (JsonNode c : delta.path("tool_calls")) {
+                    JsonNode f = c.path("function");
+                    calls.add(c.path("index").asInt(0), c.path("id").asString(null), f.path("name").asString(null),
+                            f.path("arguments").asString(null));
+                }
+                String reason = choice.path("finish_reason").asString("");
+                if (!reason.isEmpty()) {
+                    finish[0] = reason;
+                }
+            }
+        });
+        List<ToolCall> complete = calls.calls();
+        complete.forEach(listener::onToolCall);
+        return new ChatResponse(new ChatMessage.Assistant(text.toString(), complete), usage[0],
+                stopReason(finish[0], !complete.isEmpty()));
+    }
+
+    private static ChatResponse.Usage usage(JsonNode u) {
+        return new ChatResponse.Usage(u.path("prompt_tokens").asInt(0), u.path("completion_tokens").asInt(0));
+    }
+
+    private static ChatResponse.StopReason stopReason(String reason, boolean hasCalls) {
+        return switch (reason) {
+            case "stop" -> hasCalls ? ChatResponse.StopReason.TOOL_CALLS : ChatResponse.StopReason.END_TURN;
+            case "tool_calls", "function_call" -> ChatResponse.StopReason.TOOL_CALLS;
+            case "length" -> ChatResponse.StopReason.MAX_TOKENS;
+            case "content_filter" -> ChatResponse.StopReason.CONTENT_FILTER;
+            default -> hasCalls ? ChatResponse.StopReason.TOOL_CALLS : ChatResponse.StopReason.OTHER;
+        };
+    }
+}
