@@ -53,10 +53,10 @@ import tools.jackson.databind.json.JsonMapper;
  * <pre>
  * java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -Xmx12g \
  *      -cp bench/target/benchmarks.jar dev.engram.bench.SearchSpeed [--data ../shared/data] [--work DIR]
- *      [--passages 100000] [--million 1000000] [--scopes 1000] [--queries 300] [--skip-million]
+ *      [--passages 100000] [--million 1000000] [--scopes 1000] [--queries 300] [--candidates 100] [--skip-million]
  * </pre>
  *
- * <p>Passages are real text (SciFact sentences and sentence pairs, LoCoMo turns) with real MiniLM
+ * <p>Passages are real text (SciFact sentences, sentence pairs and triples, LoCoMo turns) with real MiniLM
  * vectors. The 1M set reuses those vectors with small Gaussian perturbations (renormalised), because
  * uniform random vectors make HNSW behave unlike real data. "Without query embedding" replays
  * precomputed query vectors; "with" runs MiniLM on the query.
@@ -76,6 +76,7 @@ public final class SearchSpeed {
         int scopes = 1_000;
         int queries = 300;
         boolean skipMillion = false;
+        int candidates = 100;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
@@ -85,6 +86,7 @@ public final class SearchSpeed {
                 case "--scopes" -> scopes = Integer.parseInt(args[++i]);
                 case "--queries" -> queries = Integer.parseInt(args[++i]);
                 case "--skip-million" -> skipMillion = true;
+                case "--candidates" -> candidates = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -135,7 +137,7 @@ public final class SearchSpeed {
                             + "index size %s%n", perSecond, 100 * perSecond / rawPerSecond, size(dir1.resolve("index")));
                 }
                 Supplier<Scope> scopeOfQuery = () -> one;
-                measure(store, dir1, recording, model, queryTexts, queryVectors, scopeOfQuery, vectors, null);
+                measure(store, dir1, recording, model, queryTexts, queryVectors, scopeOfQuery, vectors, null, candidates);
                 sqliteBaselines(work.resolve("baseline-single.db"), texts, vectors, 1, queryTexts, queryVectors);
             }
 
@@ -171,7 +173,7 @@ public final class SearchSpeed {
                         + "(%.0f passages/s); index size %s%n", storeSeconds, seconds, n / seconds, size(dir2.resolve("index")));
                 Random pick = new Random(5);
                 Supplier<Scope> randomScope = () -> Scope.of("user" + pick.nextInt(scopeCount), "agent");
-                measure(store, dir2, perturbed, model, queryTexts, queryVectors, randomScope, null, perturbed);
+                measure(store, dir2, perturbed, model, queryTexts, queryVectors, randomScope, null, perturbed, candidates);
             }
             sqliteBaselinesMillion(work.resolve("baseline-million.db"), texts, perturbed, n, scopeCount, queryTexts, queryVectors);
         }
@@ -179,14 +181,15 @@ public final class SearchSpeed {
 
     /** Latencies of the three modes, without and with query embedding, and HNSW recall against exact search. */
     private static void measure(MemoryStore store, Path dir, Embedder indexEmbedder, OnnxEmbedder model, List<String> queries,
-            Map<String, float[]> queryVectors, Supplier<Scope> scopeOfQuery, float[][] singleScopeVectors, Perturbed perturbed)
-            throws IOException {
+            Map<String, float[]> queryVectors, Supplier<Scope> scopeOfQuery, float[][] singleScopeVectors, Perturbed perturbed,
+            int candidates) throws IOException {
+        System.out.printf(Locale.ROOT, "(candidates %d)%n", candidates);
         Embedder replayQueries = new QueryReplay(indexEmbedder, queryVectors);
         Embedder realQueries = new QueryReal(indexEmbedder, model);
         System.out.printf(Locale.ROOT, "%-34s %9s %9s%n", "query (k=10, scoped)", "p50 ms", "p99 ms");
         for (boolean embedQuery : new boolean[] {false, true}) {
             try (LuceneMemorySearch search = LuceneMemorySearch.builder(store, embedQuery ? realQueries : replayQueries)
-                    .directory(dir.resolve("index")).backgroundInterval(Duration.ZERO).build()) {
+                    .directory(dir.resolve("index")).candidates(candidates).backgroundInterval(Duration.ZERO).build()) {
                 for (SearchMode mode : SearchMode.values()) {
                     if (embedQuery && mode == SearchMode.BM25) {
                         continue;
@@ -443,6 +446,7 @@ public final class SearchSpeed {
     static List<String> loadPassages(Path data, int n) throws IOException {
         Set<String> out = new LinkedHashSet<>();
         List<String> pairs = new ArrayList<>();
+        List<String> triples = new ArrayList<>();
         try (Stream<String> lines = Files.lines(data.resolve("scifact/corpus.jsonl"), StandardCharsets.UTF_8)) {
             for (String line : (Iterable<String>) lines::iterator) {
                 JsonNode doc = MAPPER.readTree(line);
@@ -453,6 +457,9 @@ public final class SearchSpeed {
                     }
                     if (i + 1 < sentences.length) {
                         pairs.add(sentences[i] + " " + sentences[i + 1]);
+                    }
+                    if (i + 2 < sentences.length) {
+                        triples.add(sentences[i] + " " + sentences[i + 1] + " " + sentences[i + 2]);
                     }
                 }
             }
@@ -468,6 +475,7 @@ public final class SearchSpeed {
                 }
             }
         }
+        pairs.addAll(triples);
         for (String p : pairs) {
             if (out.size() >= n) {
                 break;

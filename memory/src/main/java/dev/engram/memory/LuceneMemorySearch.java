@@ -82,6 +82,8 @@ public final class LuceneMemorySearch implements MemorySearch {
     private final IndexWriter writer;
     private final SearcherManager searchers;
     private final ReentrantLock indexLock = new ReentrantLock();
+    /** Embeds the next batch while one is indexed, and runs k-NN beside BM25 in a hybrid search. */
+    private final java.util.concurrent.ExecutorService workers = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
     private final Thread background;
     private volatile long appliedSeq;
     private volatile boolean closed;
@@ -96,7 +98,7 @@ public final class LuceneMemorySearch implements MemorySearch {
             this.directory = b.directory == null ? new ByteBuffersDirectory() : FSDirectory.open(b.directory);
             IndexWriterConfig config = new IndexWriterConfig(analyzer);
             config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-            config.setRAMBufferSizeMB(64);
+            config.setRAMBufferSizeMB(256);
             this.writer = new IndexWriter(directory, config);
             this.searchers = new SearcherManager(writer, null);
         } catch (IOException e) {
@@ -185,7 +187,11 @@ public final class LuceneMemorySearch implements MemorySearch {
         }
     }
 
-    /** Applies the log from {@link #appliedSeq} to its end. Caller holds {@link #indexLock}. */
+    /**
+     * Applies the log from {@link #appliedSeq} to its end. Caller holds {@link #indexLock}. While one
+     * batch is written to Lucene, the next is read from the store and embedded on another thread, so
+     * that embedding and graph building overlap.
+     */
     private void catchUp(ProgressListener progress) {
         long target = store.changes().lastSeq();
         if (target <= appliedSeq) {
@@ -194,14 +200,16 @@ public final class LuceneMemorySearch implements MemorySearch {
         long start = appliedSeq;
         try {
             long sinceCommit = 0;
+            java.util.concurrent.CompletableFuture<Batch> next = prepareAsync(appliedSeq);
             while (true) {
-                List<ChangeEvent> events = store.changes().since(appliedSeq, batchEvents);
-                if (events.isEmpty()) {
+                Batch batch = join(next);
+                if (batch.events().isEmpty()) {
                     break;
                 }
-                apply(events);
-                appliedSeq = events.get(events.size() - 1).seq();
-                sinceCommit += events.size();
+                next = prepareAsync(batch.lastSeq());
+                write(batch);
+                appliedSeq = batch.lastSeq();
+                sinceCommit += batch.events().size();
                 progress.progress(appliedSeq - start, Math.max(target, appliedSeq) - start);
                 if (sinceCommit >= 20_000) {
                     commit();
@@ -212,6 +220,60 @@ public final class LuceneMemorySearch implements MemorySearch {
             searchers.maybeRefreshBlocking();
         } catch (IOException e) {
             throw new UncheckedIOException("updating the search index failed", e);
+        }
+    }
+
+    /** A batch of change-log events with the current state of their items, embedded, ready to write. */
+    private record Batch(List<ChangeEvent> events, List<String> deletes, List<Item> upserts, List<float[]> vectors) {
+        long lastSeq() {
+            return events.get(events.size() - 1).seq();
+        }
+    }
+
+    private java.util.concurrent.CompletableFuture<Batch> prepareAsync(long afterSeq) {
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> prepare(afterSeq), workers);
+    }
+
+    private static <T> T join(java.util.concurrent.CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    /** Reads the next events and the current state of their items, and embeds the items. */
+    private Batch prepare(long afterSeq) {
+        List<ChangeEvent> events = store.changes().since(afterSeq, batchEvents);
+        // Only the last event per item matters: the current state is fetched from the store.
+        Map<String, ChangeEvent> latest = new LinkedHashMap<>();
+        for (ChangeEvent e : events) {
+            latest.remove(key(e));
+            latest.put(key(e), e);
+        }
+        List<String> deletes = new ArrayList<>();
+        List<Item> upserts = new ArrayList<>();
+        for (Map.Entry<String, ChangeEvent> entry : latest.entrySet()) {
+            Optional<Item> item = entry.getValue().op() == ChangeEvent.Op.DELETE ? Optional.empty() : load(entry.getValue());
+            if (item.isPresent()) {
+                upserts.add(item.get());
+            } else {
+                deletes.add(entry.getKey());
+            }
+        }
+        List<float[]> vectors = upserts.isEmpty() ? List.of() : embedder.embed(upserts.stream().map(Item::indexed).toList());
+        return new Batch(events, deletes, upserts, vectors);
+    }
+
+    private void write(Batch batch) throws IOException {
+        for (String key : batch.deletes()) {
+            writer.deleteDocuments(new Term(KEY, key));
+        }
+        for (int i = 0; i < batch.upserts().size(); i++) {
+            writer.updateDocument(new Term(KEY, batch.upserts().get(i).key()), document(batch.upserts().get(i), batch.vectors().get(i)));
         }
     }
 
@@ -226,31 +288,6 @@ public final class LuceneMemorySearch implements MemorySearch {
      */
     private record Item(String key, SearchDomain domain, String id, String userId, String agentId, String text,
             String indexed, Instant time, List<String> tags, Optional<MessageRole> role) {
-    }
-
-    private void apply(List<ChangeEvent> events) throws IOException {
-        // Only the last event per item matters: the current state is fetched from the store.
-        Map<String, ChangeEvent> latest = new LinkedHashMap<>();
-        for (ChangeEvent e : events) {
-            latest.remove(key(e));
-            latest.put(key(e), e);
-        }
-        List<Item> upserts = new ArrayList<>();
-        for (Map.Entry<String, ChangeEvent> entry : latest.entrySet()) {
-            Optional<Item> item = entry.getValue().op() == ChangeEvent.Op.DELETE ? Optional.empty() : load(entry.getValue());
-            if (item.isPresent()) {
-                upserts.add(item.get());
-            } else {
-                writer.deleteDocuments(new Term(KEY, entry.getKey()));
-            }
-        }
-        if (upserts.isEmpty()) {
-            return;
-        }
-        List<float[]> vectors = embedder.embed(upserts.stream().map(Item::indexed).toList());
-        for (int i = 0; i < upserts.size(); i++) {
-            writer.updateDocument(new Term(KEY, upserts.get(i).key()), document(upserts.get(i), vectors.get(i)));
-        }
     }
 
     private static String key(ChangeEvent e) {
@@ -339,9 +376,18 @@ public final class LuceneMemorySearch implements MemorySearch {
         Query filter = filter(request);
         int k = request.k();
         int depth = request.mode() == SearchMode.HYBRID ? Math.max(k, candidates) : k;
+        // Hybrid: the query embedding and k-NN run on another thread while BM25 runs here.
+        java.util.concurrent.CompletableFuture<List<Ranked>> knnFuture = request.mode() == SearchMode.BM25
+                ? java.util.concurrent.CompletableFuture.completedFuture(List.of())
+                : java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return knn(searcher, request.query(), filter, Math.max(depth, candidates), depth);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }, workers);
         List<Ranked> lexical = request.mode() == SearchMode.VECTOR ? List.of() : bm25(searcher, request.query(), filter, depth);
-        List<Ranked> semantic = request.mode() == SearchMode.BM25 ? List.of()
-                : knn(searcher, request.query(), filter, Math.max(depth, candidates), depth);
+        List<Ranked> semantic = join(knnFuture);
 
         Map<Integer, double[]> fused = new LinkedHashMap<>();
         Map<Integer, SearchHit.Component> lexicalRank = new HashMap<>();
@@ -494,6 +540,7 @@ public final class LuceneMemorySearch implements MemorySearch {
         }
         indexLock.lock();
         try {
+            workers.close();
             searchers.close();
             writer.close();
             directory.close();

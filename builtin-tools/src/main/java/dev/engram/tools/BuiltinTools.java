@@ -1,0 +1,123 @@
+package dev.engram.tools;
+
+import dev.engram.framework.AiTool;
+import dev.engram.framework.DynamicTool;
+import dev.engram.memory.Fusion;
+import dev.engram.memory.MemoryPermission;
+import dev.engram.memory.MemorySearch;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.NewBlock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The tools every Engram agent is born with, one call per group:
+ *
+ * <pre>{@code
+ * registry.registerAll(BuiltinTools.memory(store, search, PermissionBroker.denyAll()));   // block, recall, search
+ * registry.registerAll(BuiltinTools.notes(store, search));                              // memory_search/save/update/delete
+ * registry.register(BuiltinTools.sendMessage(router));                                  // send_message
+ * registry.registerAll(BuiltinTools.files(Workspace.of(dir)));                          // file_*
+ * registry.register(BuiltinTools.shell(workspace, ShellOptions.host("git", "ls")));    // shell_exec
+ * registry.registerAll(BuiltinTools.web(WebFetcher.http(), List.of()));                // web_fetch, web_search
+ * }</pre>
+ *
+ * Every tool takes its user and agent from the call's {@code ToolContext}; a call without the
+ * identity it needs gets an error result.
+ */
+public final class BuiltinTools {
+    private BuiltinTools() {
+    }
+
+    /** {@code block}, {@code recall} and {@code search}, with default {@link MemoryToolOptions}. */
+    public static List<DynamicTool> memory(MemoryStore store, MemorySearch search, PermissionBroker broker) {
+        return memory(store, search, broker, MemoryToolOptions.defaults());
+    }
+
+    public static List<DynamicTool> memory(MemoryStore store, MemorySearch search, PermissionBroker broker,
+            MemoryToolOptions options) {
+        Objects.requireNonNull(store, "store must not be null");
+        Objects.requireNonNull(search, "search must not be null");
+        Objects.requireNonNull(broker, "broker must not be null");
+        Objects.requireNonNull(options, "options must not be null");
+        return wrap(List.of(new BlockTool(store, broker, options.consentTimeout(), options.loadLimit()),
+                new RecallTool(store, options.archivalPermission()), new SearchTool(search, options.fusion())));
+    }
+
+    /** The note tools, searching with weighted fusion (0.4 BM25, 0.6 vector). */
+    public static List<DynamicTool> notes(MemoryStore store, MemorySearch search) {
+        return notes(store, search, 0.4, 0.6);
+    }
+
+    /** The note tools, with the hybrid weights of {@code memory_search}. */
+    public static List<DynamicTool> notes(MemoryStore store, MemorySearch search, double ftsWeight, double vectorWeight) {
+        Objects.requireNonNull(store, "store must not be null");
+        Objects.requireNonNull(search, "search must not be null");
+        return wrap(NoteTools.all(store, search, Fusion.weighted(ftsWeight, vectorWeight)));
+    }
+
+    public static DynamicTool sendMessage(MessageRouter router) {
+        Objects.requireNonNull(router, "router must not be null");
+        return DynamicTool.from(new SendMessageTool(router));
+    }
+
+    /** {@code file_read}, {@code file_list}, {@code file_search}, {@code file_write}, {@code file_edit}, {@code file_delete}. */
+    public static List<DynamicTool> files(Workspace workspace) {
+        Objects.requireNonNull(workspace, "workspace must not be null");
+        return wrap(FileTools.all(workspace));
+    }
+
+    /** {@code shell_exec}. */
+    public static DynamicTool shell(Workspace workspace, ShellOptions options) {
+        Objects.requireNonNull(workspace, "workspace must not be null");
+        Objects.requireNonNull(options, "options must not be null");
+        return DynamicTool.from(new ShellTool(workspace, options));
+    }
+
+    /** {@code web_fetch} and {@code web_search} (which answers with an error while {@code providers} is empty). */
+    public static List<DynamicTool> web(WebFetcher fetcher, List<SearchProvider> providers) {
+        Objects.requireNonNull(fetcher, "fetcher must not be null");
+        Objects.requireNonNull(providers, "providers must not be null");
+        return wrap(List.of(WebTools.fetch(fetcher), WebTools.search(providers)));
+    }
+
+    private static List<DynamicTool> wrap(List<? extends AiTool<?, ?>> tools) {
+        return tools.stream().map(DynamicTool::from).toList();
+    }
+
+    /**
+     * Settings of the memory tools.
+     *
+     * @param consentTimeout     how long {@code block} waits for the permission broker
+     * @param archivalPermission the agent's permission over its archival memory ({@code recall})
+     * @param loadLimit          the character limit of a block loaded from archival memory
+     * @param fusion             how {@code search} fuses BM25 and vector results
+     */
+    public record MemoryToolOptions(Duration consentTimeout, MemoryPermission archivalPermission, int loadLimit, Fusion fusion) {
+        public MemoryToolOptions {
+            Objects.requireNonNull(consentTimeout, "consentTimeout");
+            Objects.requireNonNull(archivalPermission, "archivalPermission");
+            Objects.requireNonNull(fusion, "fusion");
+            if (consentTimeout.isNegative() || consentTimeout.isZero()) {
+                throw new IllegalArgumentException("consent timeout must be positive, got " + consentTimeout);
+            }
+            if (loadLimit < 1) {
+                throw new IllegalArgumentException("load limit must be positive, got " + loadLimit);
+            }
+        }
+
+        /** 2 minutes for consent, read_write archival memory, 5,000-character loaded blocks, RRF. */
+        public static MemoryToolOptions defaults() {
+            return new MemoryToolOptions(Duration.ofMinutes(2), MemoryPermission.READ_WRITE, NewBlock.DEFAULT_LIMIT, Fusion.rrf());
+        }
+
+        public MemoryToolOptions withConsentTimeout(Duration timeout) {
+            return new MemoryToolOptions(timeout, archivalPermission, loadLimit, fusion);
+        }
+
+        public MemoryToolOptions withArchivalPermission(MemoryPermission permission) {
+            return new MemoryToolOptions(consentTimeout, permission, loadLimit, fusion);
+        }
+    }
+}

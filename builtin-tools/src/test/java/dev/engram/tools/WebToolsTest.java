@@ -1,0 +1,159 @@
+package dev.engram.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.engram.framework.ApprovalMode;
+import dev.engram.framework.ToolCall;
+import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolExecutor;
+import dev.engram.framework.ToolRegistry;
+import dev.engram.framework.ToolResult;
+import dev.engram.framework.ToolStatus;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The web tools against a local JDK HttpServer serving HTML fixtures (loopback allowed explicitly). */
+class WebToolsTest {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private HttpServer server;
+    private String base;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        Map<String, String[]> pages = Map.of(
+                "/article", new String[] {"text/html; charset=utf-8", """
+                        <html><head><title>Tea Guide</title><script>alert('x')</script><style>p{}</style></head>
+                        <body><h1>Green tea</h1><p>Brew at <b>80 °C</b> for <a href="/time">two minutes</a>.</p>
+                        <ul><li>Sencha</li><li>Gyokuro</li></ul></body></html>"""},
+                "/plain", new String[] {"text/plain", "just text"},
+                "/image", new String[] {"image/png", "\u0089PNG"});
+        pages.forEach((path, page) -> server.createContext(path, ex -> {
+            byte[] body = page[1].getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().add("Content-Type", page[0]);
+            ex.sendResponseHeaders(200, body.length);
+            ex.getResponseBody().write(body);
+            ex.close();
+        }));
+        server.createContext("/long", ex -> {
+            StringBuilder html = new StringBuilder("<html><body>");
+            for (int i = 0; i < 400; i++) {
+                html.append("<p>Paragraph ").append(i).append(" about tea and its long history in many countries.</p>");
+            }
+            byte[] body = html.append("</body></html>").toString().getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().add("Content-Type", "text/html");
+            ex.sendResponseHeaders(200, body.length);
+            ex.getResponseBody().write(body);
+            ex.close();
+        });
+        server.createContext("/loop", ex -> {
+            ex.getResponseHeaders().add("Location", "/loop");
+            ex.sendResponseHeaders(302, -1);
+            ex.close();
+        });
+        server.createContext("/moved", ex -> {
+            ex.getResponseHeaders().add("Location", "/plain");
+            ex.sendResponseHeaders(301, -1);
+            ex.close();
+        });
+        server.createContext("/missing", ex -> {
+            ex.sendResponseHeaders(404, -1);
+            ex.close();
+        });
+        server.start();
+        base = "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    private ToolResult call(WebFetcher fetcher, List<SearchProvider> providers, String tool, String args) {
+        ToolRegistry registry = ToolRegistry.create().registerAll(BuiltinTools.web(fetcher, providers));
+        return ToolExecutor.builder(registry).approvalMode(ApprovalMode.YOLO).build().execute(ToolCall.of(tool, args), ToolContext.empty());
+    }
+
+    private ToolResult fetch(String path) {
+        return call(WebFetcher.http(WebFetcherOptions.defaults().allowingPrivateAddresses()), List.of(), "web_fetch",
+                "{\"url\":\"" + base + path + "\"}");
+    }
+
+    @Test
+    void htmlBecomesMarkdown() {
+        ToolResult r = fetch("/article");
+        assertThat(r.status()).isEqualTo(ToolStatus.SUCCESS);
+        assertThat(r.content()).startsWith("# Tea Guide\n" + base + "/article\n\n").contains("Green tea", "**80 °C**",
+                "[two minutes](" + base + "/time)", "* Sencha").doesNotContain("alert", "<p>");
+    }
+
+    @Test
+    void longPagesComeInPagesWithTheOffsetToContinueFrom() {
+        String first = fetch("/long").content();
+        assertThat(first).contains("Paragraph 0").doesNotContain("Paragraph 399");
+        String offset = first.replaceAll("(?s).*continue_from=(\\d+) for more]$", "$1");
+        ToolResult next = call(WebFetcher.http(WebFetcherOptions.defaults().allowingPrivateAddresses()), List.of(), "web_fetch",
+                "{\"url\":\"" + base + "/long\",\"continue_from\":" + offset + "}");
+        assertThat(next.content()).doesNotContain("Paragraph 0 ").contains("Paragraph 1");
+    }
+
+    @Test
+    void loopbackAndPrivateAddressesAreBlockedByDefault() {
+        ToolResult r = call(WebFetcher.http(), List.of(), "web_fetch", "{\"url\":\"" + base + "/article\"}");
+        assertThat(r.status()).isEqualTo(ToolStatus.TOOL_ERROR);
+        assertThat(r.content()).isEqualTo("Fetching 127.0.0.1 is blocked: it resolves to a private, loopback or otherwise non-public address.");
+        assertThat(call(WebFetcher.http(), List.of(), "web_fetch", "{\"url\":\"http://10.1.2.3/\"}").content()).contains("is blocked");
+        assertThat(call(WebFetcher.http(), List.of(), "web_fetch", "{\"url\":\"http://[::1]/\"}").content()).contains("is blocked");
+        assertThat(call(WebFetcher.http(), List.of(), "web_fetch", "{\"url\":\"file:///etc/passwd\"}").content())
+                .isEqualTo("Only http and https URLs can be fetched, not 'file:///etc/passwd'.");
+    }
+
+    @Test
+    void redirectsAreFollowedUpToTheLimitAndOtherFailuresAreClear() {
+        assertThat(fetch("/moved").content()).contains(base + "/plain\n\njust text");
+        assertThat(fetch("/loop").content()).isEqualTo("Fetching " + base + "/loop redirected more than 5 times.");
+        assertThat(fetch("/image").content()).contains("is image/png, not text");
+        assertThat(fetch("/missing").content()).isEqualTo("Fetching " + base + "/missing failed with HTTP 404.");
+    }
+
+    @Test
+    void webSearchNeedsAProviderAndFallsBackAlongTheChain() throws Exception {
+        assertThat(call(WebFetcher.http(), List.of(), "web_search", "{\"query\":\"tea\"}").content())
+                .startsWith("web_search is not available: no search provider is configured");
+        SearchProvider broken = new SearchProvider() {
+            @Override
+            public String name() {
+                return "broken";
+            }
+
+            @Override
+            public List<WebResult> search(String query, int limit) {
+                throw new IllegalStateException("down");
+            }
+        };
+        SearchProvider working = new SearchProvider() {
+            @Override
+            public String name() {
+                return "working";
+            }
+
+            @Override
+            public List<WebResult> search(String query, int limit) {
+                return List.of(new WebResult("Tea", "https://example.org/tea", "All about " + query));
+            }
+        };
+        ToolResult r = call(WebFetcher.http(), List.of(broken, working), "web_search", "{\"query\":\"tea\",\"limit\":3}");
+        assertThat(JSON.readTree(r.content())).isEqualTo(JSON.readTree(
+                "[{\"title\":\"Tea\",\"url\":\"https://example.org/tea\",\"snippet\":\"All about tea\"}]"));
+        assertThat(call(WebFetcher.http(), List.of(broken), "web_search", "{\"query\":\"tea\"}").content())
+                .isEqualTo("No search provider returned results (broken: failed).");
+    }
+}

@@ -1,0 +1,201 @@
+package dev.engram.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.engram.framework.ApprovalDecision;
+import dev.engram.framework.ApprovalMode;
+import dev.engram.framework.ApprovalRequest;
+import dev.engram.framework.ToolCall;
+import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolExecutor;
+import dev.engram.framework.ToolRegistry;
+import dev.engram.framework.ToolResult;
+import dev.engram.framework.ToolStatus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.json.JsonMapper;
+
+class WorkspaceToolsTest {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @TempDir
+    Path tmp;
+
+    private Path root;
+    private Path outside;
+    private ToolRegistry registry;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        root = Files.createDirectories(tmp.resolve("ws"));
+        outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(outside.resolve("secret.txt"), "top secret");
+        Files.writeString(root.resolve("notes.md"), "# Notes\nbuy milk\ncall Ana\n");
+        registry = ToolRegistry.create().registerAll(BuiltinTools.files(Workspace.of(root)));
+    }
+
+    private ToolResult call(String tool, Object... keyValues) {
+        java.util.Map<String, Object> args = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            args.put((String) keyValues[i], keyValues[i + 1]);
+        }
+        return ToolExecutor.builder(registry).approvalMode(ApprovalMode.YOLO).build()
+                .execute(ToolCall.of(tool, JSON.writeValueAsString(args)), ToolContext.empty());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"../outside/secret.txt", "sub/../../outside/secret.txt", "/etc/passwd", "..", "notes\u202e.md",
+            "notes.md\u0000.txt", "\u200bnotes.md"})
+    void escapesAndOddCharactersAreRejectedAndNothingOutsideIsTouched(String path) throws Exception {
+        for (String tool : List.of("file_read", "file_delete", "file_list")) {
+            ToolResult r = call(tool, "path", path);
+            assertThat(r.status()).as(tool + " " + path).isIn(ToolStatus.TOOL_ERROR, ToolStatus.INVALID_ARGUMENTS);
+            assertThat(r.content()).doesNotContain("top secret", "root:");
+        }
+        ToolResult write = call("file_write", "path", path, "content", "pwned");
+        assertThat(write.isError()).isTrue();
+        assertThat(Files.readString(outside.resolve("secret.txt"))).isEqualTo("top secret");
+        try (var files = Files.list(outside)) {
+            assertThat(files).hasSize(1);
+        }
+    }
+
+    @Test
+    void symlinksThatLeaveTheWorkspaceAreRejected() throws Exception {
+        Files.createSymbolicLink(root.resolve("link.txt"), outside.resolve("secret.txt"));
+        Files.createSymbolicLink(root.resolve("linkdir"), outside);
+        Files.createSymbolicLink(root.resolve("dangling"), outside.resolve("new.txt"));
+        assertThat(call("file_read", "path", "link.txt").content()).contains("leads outside the workspace");
+        assertThat(call("file_read", "path", "linkdir/secret.txt").content()).contains("leads outside the workspace");
+        assertThat(call("file_write", "path", "linkdir/new.txt", "content", "x").content()).contains("leads outside");
+        assertThat(call("file_write", "path", "dangling", "content", "x").content()).contains("leads outside");
+        assertThat(call("file_delete", "path", "linkdir/secret.txt").isError()).isTrue();
+        assertThat(outside.resolve("new.txt")).doesNotExist();
+        assertThat(outside.resolve("secret.txt")).exists();
+        Files.createSymbolicLink(root.resolve("inside-link.md"), root.resolve("notes.md"));
+        assertThat(call("file_read", "path", "inside-link.md").content()).contains("buy milk");
+    }
+
+    @Test
+    void readReturnsNumberedLinesAndLargeFilesInParts() throws Exception {
+        assertThat(call("file_read", "path", "notes.md").content())
+                .isEqualTo("notes.md (3 lines; showing 1-3)\n     1\t# Notes\n     2\tbuy milk\n     3\tcall Ana\n");
+        StringBuilder big = new StringBuilder();
+        for (int i = 1; i <= 1_000; i++) {
+            big.append("line ").append(i).append('\n');
+        }
+        Files.writeString(root.resolve("big.txt"), big);
+        String first = call("file_read", "path", "big.txt").content();
+        assertThat(first).startsWith("big.txt (1000 lines; showing 1-400)")
+                .endsWith("... 600 more lines. Call file_read with start_line=401 to continue.\n");
+        assertThat(call("file_read", "path", "big.txt", "start_line", 990).content()).startsWith("big.txt (1000 lines; showing 990-1000)")
+                .contains("  1000\tline 1000");
+        assertThat(call("file_read", "path", "big.txt", "start_line", 2000).content()).isEqualTo("start_line must be between 1 and 1000, got 2000.");
+        Files.write(root.resolve("image.bin"), new byte[] {1, 0, 2, 3});
+        assertThat(call("file_read", "path", "image.bin").content()).contains("looks like a binary file");
+        assertThat(call("file_read", "path", "missing.txt").content()).isEqualTo("There is no file 'missing.txt'.");
+    }
+
+    @Test
+    void listShowsDirectoriesAndCapsLongListings() throws Exception {
+        Files.createDirectories(root.resolve("docs/deep"));
+        Files.writeString(root.resolve("docs/a.md"), "a");
+        Files.writeString(root.resolve("docs/deep/b.md"), "b");
+        assertThat(call("file_list").content()).isEqualTo("docs/\nnotes.md");
+        assertThat(call("file_list", "recursive", true, "glob", "**.md").content()).isEqualTo("docs/a.md\ndocs/deep/b.md\nnotes.md");
+        Path many = Files.createDirectories(root.resolve("many"));
+        for (int i = 0; i < 1_100; i++) {
+            Files.writeString(many.resolve(String.format("f%04d.txt", i)), "");
+        }
+        String listing = call("file_list", "path", "many").content();
+        assertThat(listing.lines().count()).isEqualTo(501);
+        assertThat(listing).endsWith("... 600 more (1100 entries in all); narrow it with path or glob.");
+    }
+
+    @Test
+    void searchRespectsGitignoreAndCapsManyMatches() throws Exception {
+        Files.writeString(root.resolve(".gitignore"), "build/\n*.log\n!keep.log\n");
+        Files.createDirectories(root.resolve("build"));
+        Files.createDirectories(root.resolve("src"));
+        Files.writeString(root.resolve("build/out.txt"), "needle in build");
+        Files.writeString(root.resolve("app.log"), "needle in log");
+        Files.writeString(root.resolve("keep.log"), "needle kept");
+        Files.writeString(root.resolve("src/Main.java"), "class Main { /* NEEDLE */ }");
+        Files.writeString(root.resolve("src/.gitignore"), "generated.java\n");
+        Files.writeString(root.resolve("src/generated.java"), "needle generated");
+        assertThat(call("file_search", "pattern", "needle").content()).isEqualTo("keep.log:1: needle kept\nsrc/Main.java:1: class Main { /* NEEDLE */ }");
+        assertThat(call("file_search", "pattern", "needle", "case_sensitive", true).content()).isEqualTo("keep.log:1: needle kept");
+        assertThat(call("file_search", "pattern", "N[E]+DLE", "regex", true, "case_sensitive", true).content())
+                .isEqualTo("src/Main.java:1: class Main { /* NEEDLE */ }");
+        assertThat(call("file_search", "pattern", "(unclosed", "regex", true).content())
+                .startsWith("pattern is not a valid regular expression");
+        StringBuilder hay = new StringBuilder();
+        for (int i = 0; i < 150; i++) {
+            hay.append("hay needle ").append(i).append('\n');
+        }
+        Files.writeString(root.resolve("src/hay.txt"), hay);
+        String many = call("file_search", "pattern", "hay needle", "glob", "src/*.txt").content();
+        assertThat(many.lines().count()).isEqualTo(51);
+        assertThat(many).endsWith("... 100 more matches (150 in all); narrow it with path, glob or a longer pattern.");
+    }
+
+    @Test
+    void writeEditDelete() throws Exception {
+        assertThat(call("file_write", "path", "new/dir/todo.md", "content", "- a\n- b\n").content())
+                .isEqualTo("Wrote 8 bytes to new/dir/todo.md.");
+        assertThat(root.resolve("new/dir/todo.md")).hasContent("- a\n- b\n");
+        ToolResult edit = call("file_edit", "path", "new/dir/todo.md", "old_text", "- b", "new_text", "- c");
+        assertThat(edit.content()).isEqualTo("--- a/new/dir/todo.md\n+++ b/new/dir/todo.md\n@@ -1,3 +1,3 @@\n - a\n-- b\n+- c\n ");
+        assertThat(root.resolve("new/dir/todo.md")).hasContent("- a\n- c\n");
+        assertThat(call("file_edit", "path", "new/dir/todo.md", "old_text", "- z", "new_text", "x").content())
+                .startsWith("old_text was not found in new/dir/todo.md. Closest lines:");
+        assertThat(call("file_edit", "path", "new/dir/todo.md", "old_text", "- ", "new_text", "x").content())
+                .contains("occurs more than once");
+        assertThat(call("file_delete", "path", "new/dir").content()).contains("is a directory that is not empty");
+        assertThat(call("file_delete", "path", "new/dir/todo.md").content()).isEqualTo("Deleted new/dir/todo.md.");
+        assertThat(call("file_delete", "path", ".").content()).isEqualTo("The workspace root cannot be deleted.");
+    }
+
+    @Test
+    void theApprovalPromptShowsTheDiff() throws Exception {
+        List<ApprovalRequest> asked = new ArrayList<>();
+        ToolContext ctx = ToolContext.builder().approvalHandler(r -> {
+            asked.add(r);
+            return CompletableFuture.completedFuture(ApprovalDecision.deny("not now"));
+        }).build();
+        ToolResult r = ToolExecutor.builder(registry).approvalMode(ApprovalMode.ASK).build().execute(
+                ToolCall.of("file_edit", "{\"path\":\"notes.md\",\"old_text\":\"buy milk\",\"new_text\":\"buy oat milk\"}"), ctx);
+        assertThat(r.status()).isEqualTo(ToolStatus.APPROVAL_DENIED);
+        assertThat(asked.get(0).preview().orElseThrow()).contains("-buy milk\n+buy oat milk");
+        assertThat(root.resolve("notes.md")).hasContent("# Notes\nbuy milk\ncall Ana\n");
+    }
+
+    @Test
+    void writingToolsOnlySeeTheWritableRoots() throws Exception {
+        Files.createDirectories(root.resolve("scratch"));
+        ToolRegistry limited = ToolRegistry.create().registerAll(BuiltinTools.files(Workspace.builder(root).writable("scratch").build()));
+        ToolExecutor ex = ToolExecutor.builder(limited).approvalMode(ApprovalMode.YOLO).build();
+        assertThat(ex.execute(ToolCall.of("file_write", "{\"path\":\"notes.md\",\"content\":\"x\"}"), ToolContext.empty()).content())
+                .isEqualTo("'notes.md' is in a read-only part of the workspace; writable: [scratch].");
+        assertThat(ex.execute(ToolCall.of("file_write", "{\"path\":\"scratch/a.txt\",\"content\":\"x\"}"), ToolContext.empty()).status())
+                .isEqualTo(ToolStatus.SUCCESS);
+        assertThat(ex.execute(ToolCall.of("file_read", "{\"path\":\"notes.md\"}"), ToolContext.empty()).status())
+                .isEqualTo(ToolStatus.SUCCESS);
+        ToolRegistry readOnly = ToolRegistry.create().registerAll(BuiltinTools.files(Workspace.builder(root).readOnly().build()));
+        assertThat(ToolExecutor.builder(readOnly).approvalMode(ApprovalMode.YOLO).build()
+                .execute(ToolCall.of("file_delete", "{\"path\":\"notes.md\"}"), ToolContext.empty()).content())
+                .isEqualTo("The workspace is read-only; 'notes.md' cannot be changed.");
+        assertThat(root.resolve("notes.md")).exists();
+        assertThatThrownBy(() -> Workspace.of(root.resolve("notes.md"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageEndingWith("is not a directory");
+    }
+}
