@@ -33,7 +33,7 @@ public final class RetrievalQuality {
         Path data = Path.of("../shared/data");
         List<EmbeddingModel> models = List.of(EmbeddingModel.values());
         Fusion fusion = Fusion.rrf();
-        int candidates = 100;
+        int candidates = 50;
         int context = 0;
         LoCoMoEval.TurnFormat turns = LoCoMoEval.TurnFormat.SPEAKER_TEXT_CAPTION;
         for (int i = 0; i < args.length; i++) {

@@ -53,7 +53,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <pre>
  * java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -Xmx12g \
  *      -cp bench/target/benchmarks.jar dev.engram.bench.SearchSpeed [--data ../shared/data] [--work DIR]
- *      [--passages 100000] [--million 1000000] [--scopes 1000] [--queries 300] [--candidates 100] [--skip-million]
+ *      [--passages 100000] [--million 1000000] [--scopes 1000] [--queries 300] [--candidates 50] [--skip-million] [--reuse]
  * </pre>
  *
  * <p>Passages are real text (SciFact sentences, sentence pairs and triples, LoCoMo turns) with real MiniLM
@@ -76,7 +76,8 @@ public final class SearchSpeed {
         int scopes = 1_000;
         int queries = 300;
         boolean skipMillion = false;
-        int candidates = 100;
+        int candidates = 50;
+        boolean reuse = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
@@ -87,12 +88,17 @@ public final class SearchSpeed {
                 case "--queries" -> queries = Integer.parseInt(args[++i]);
                 case "--skip-million" -> skipMillion = true;
                 case "--candidates" -> candidates = Integer.parseInt(args[++i]);
+                case "--reuse" -> reuse = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
         Files.createDirectories(work);
         List<String> texts = loadPassages(data, passages);
         List<String> queryTexts = loadQueries(data, queries);
+        if (reuse) {
+            queriesOnly(work, queryTexts, scopes, candidates);
+            return;
+        }
         System.out.printf(Locale.ROOT, "passages %d, queries %d, work dir %s%n", texts.size(), queryTexts.size(), work);
 
         try (OnnxEmbedder model = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).build()) {
@@ -138,7 +144,8 @@ public final class SearchSpeed {
                 }
                 Supplier<Scope> scopeOfQuery = () -> one;
                 measure(store, dir1, recording, model, queryTexts, queryVectors, scopeOfQuery, vectors, null, candidates);
-                sqliteBaselines(work.resolve("baseline-single.db"), texts, vectors, 1, queryTexts, queryVectors);
+                sqliteBaselines(work.resolve("baseline-single.db"), texts.size(), texts::get, i -> vectors[i], 1, queryTexts,
+                        queryVectors);
             }
 
             if (skipMillion) {
@@ -175,7 +182,35 @@ public final class SearchSpeed {
                 Supplier<Scope> randomScope = () -> Scope.of("user" + pick.nextInt(scopeCount), "agent");
                 measure(store, dir2, perturbed, model, queryTexts, queryVectors, randomScope, null, perturbed, candidates);
             }
-            sqliteBaselinesMillion(work.resolve("baseline-million.db"), texts, perturbed, n, scopeCount, queryTexts, queryVectors);
+            sqliteBaselines(work.resolve("baseline-million.db"), n, i -> texts.get(i % texts.size()), perturbed::vector, scopeCount,
+                    queryTexts, queryVectors);
+        }
+    }
+
+    /**
+     * {@code --reuse}: only the query latencies, against the stores and indexes an earlier run left in
+     * {@code work} (recall needs the vectors recorded at ingest, so it is not measured here).
+     */
+    private static void queriesOnly(Path work, List<String> queryTexts, int scopeCount, int candidates) throws IOException {
+        try (OnnxEmbedder model = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).build()) {
+            Map<String, float[]> queryVectors = new HashMap<>();
+            for (String q : queryTexts) {
+                queryVectors.put(q, model.embedQuery(q));
+            }
+            Embedder documents = new QueryEmbedder(model, queryVectors::get);
+            for (String scale : List.of("single", "million")) {
+                Path dir = work.resolve(scale);
+                if (!Files.isDirectory(dir.resolve("index"))) {
+                    continue;
+                }
+                try (MemoryStore store = MemoryStore.sqlite(dir.resolve("memory.db"))) {
+                    Random pick = new Random(5);
+                    Supplier<Scope> scope = scale.equals("single") ? () -> Scope.of("bench", "single")
+                            : () -> Scope.of("user" + pick.nextInt(scopeCount), "agent");
+                    System.out.printf(Locale.ROOT, "%nscale: %s (reused)%n", scale);
+                    measure(store, dir, documents, model, queryTexts, queryVectors, scope, null, null, candidates);
+                }
+            }
         }
     }
 
@@ -184,8 +219,8 @@ public final class SearchSpeed {
             Map<String, float[]> queryVectors, Supplier<Scope> scopeOfQuery, float[][] singleScopeVectors, Perturbed perturbed,
             int candidates) throws IOException {
         System.out.printf(Locale.ROOT, "(candidates %d)%n", candidates);
-        Embedder replayQueries = new QueryReplay(indexEmbedder, queryVectors);
-        Embedder realQueries = new QueryReal(indexEmbedder, model);
+        Embedder replayQueries = new QueryEmbedder(indexEmbedder, queryVectors::get);
+        Embedder realQueries = new QueryEmbedder(indexEmbedder, model::embedQuery);
         System.out.printf(Locale.ROOT, "%-34s %9s %9s%n", "query (k=10, scoped)", "p50 ms", "p99 ms");
         for (boolean embedQuery : new boolean[] {false, true}) {
             try (LuceneMemorySearch search = LuceneMemorySearch.builder(store, embedQuery ? realQueries : replayQueries)
@@ -211,7 +246,7 @@ public final class SearchSpeed {
                             + (embedQuery ? " + MiniLM query" : ""), nanos[nanos.length / 2] / 1e6,
                             nanos[(int) (nanos.length * 0.99)] / 1e6);
                 }
-                if (!embedQuery) {
+                if (!embedQuery && (singleScopeVectors != null || perturbed != null)) {
                     recall(search, queries, queryVectors, scopeOfQuery, singleScopeVectors, perturbed, store);
                 }
             }
@@ -277,38 +312,10 @@ public final class SearchSpeed {
         return s;
     }
 
-    private static void sqliteBaselines(Path file, List<String> texts, float[][] vectors, int scopeCount,
-            List<String> queries, Map<String, float[]> queryVectors) throws SQLException {
-        try (Connection c = openBaseline(file)) {
-            PreparedStatement fts = c.prepareStatement("INSERT INTO fts (rowid, text, scope) VALUES (?, ?, ?)");
-            PreparedStatement vec = c.prepareStatement("INSERT INTO vec (id, scope, v) VALUES (?, ?, ?)");
-            c.setAutoCommit(false);
-            for (int i = 0; i < texts.size(); i++) {
-                String scope = "s" + (i % scopeCount);
-                fts.setInt(1, i);
-                fts.setString(2, texts.get(i));
-                fts.setString(3, scope);
-                fts.addBatch();
-                vec.setInt(1, i);
-                vec.setString(2, scope);
-                vec.setBytes(3, bytes(vectors[i]));
-                vec.addBatch();
-                if (i % 10_000 == 9_999) {
-                    fts.executeBatch();
-                    vec.executeBatch();
-                }
-            }
-            fts.executeBatch();
-            vec.executeBatch();
-            c.commit();
-            c.setAutoCommit(true);
-            Random r = new Random(3);
-            runBaselineQueries(c, queries, queryVectors, () -> "s" + r.nextInt(scopeCount));
-        }
-    }
-
-    private static void sqliteBaselinesMillion(Path file, List<String> texts, Perturbed perturbed, int n, int scopeCount,
-            List<String> queries, Map<String, float[]> queryVectors) throws SQLException {
+    /** Loads passage {@code i}'s text and vector into FTS5 and a vector table, then times both baselines. */
+    private static void sqliteBaselines(Path file, int n, java.util.function.IntFunction<String> text,
+            java.util.function.IntFunction<float[]> vector, int scopeCount, List<String> queries,
+            Map<String, float[]> queryVectors) throws SQLException {
         try (Connection c = openBaseline(file)) {
             PreparedStatement fts = c.prepareStatement("INSERT INTO fts (rowid, text, scope) VALUES (?, ?, ?)");
             PreparedStatement vec = c.prepareStatement("INSERT INTO vec (id, scope, v) VALUES (?, ?, ?)");
@@ -316,12 +323,12 @@ public final class SearchSpeed {
             for (int i = 0; i < n; i++) {
                 String scope = "s" + (i % scopeCount);
                 fts.setInt(1, i);
-                fts.setString(2, texts.get(i % texts.size()));
+                fts.setString(2, text.apply(i));
                 fts.setString(3, scope);
                 fts.addBatch();
                 vec.setInt(1, i);
                 vec.setString(2, scope);
-                vec.setBytes(3, bytes(perturbed.vector(i)));
+                vec.setBytes(3, bytes(vector.apply(i)));
                 vec.addBatch();
                 if (i % 10_000 == 9_999) {
                     fts.executeBatch();
@@ -571,8 +578,11 @@ public final class SearchSpeed {
         }
     }
 
-    /** The index's embedder for documents, replayed query vectors: search time without query embedding. */
-    private record QueryReplay(Embedder documents, Map<String, float[]> queries) implements Embedder {
+    /**
+     * The index's embedder for documents, with queries embedded by {@code queries}: replayed vectors
+     * (search time without query embedding) or the real model (with it).
+     */
+    private record QueryEmbedder(Embedder documents, java.util.function.Function<String, float[]> queries) implements Embedder {
         @Override
         public String id() {
             return documents.id();
@@ -590,30 +600,7 @@ public final class SearchSpeed {
 
         @Override
         public float[] embedQuery(String query) {
-            return queries.get(query);
-        }
-    }
-
-    /** The index's embedder for documents, MiniLM for queries: search time with query embedding. */
-    private record QueryReal(Embedder documents, OnnxEmbedder model) implements Embedder {
-        @Override
-        public String id() {
-            return documents.id();
-        }
-
-        @Override
-        public int dimensions() {
-            return documents.dimensions();
-        }
-
-        @Override
-        public List<float[]> embed(List<String> texts) {
-            return documents.embed(texts);
-        }
-
-        @Override
-        public float[] embedQuery(String query) {
-            return model.embedQuery(query);
+            return queries.apply(query);
         }
     }
 }

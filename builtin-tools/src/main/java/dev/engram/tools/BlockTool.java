@@ -331,9 +331,7 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
         if (store.archival().getByLabel(scope, s.loadLabel()).isEmpty()) {
             throw new ToolException("There is no archival entry labelled '" + s.loadLabel() + "'. Nothing was changed.");
         }
-        Optional<Block> existing = store.blocks().get(scope, s.loadLabel());
-        if (existing.isPresent() && !s.loadLabel().equals(s.archiveLabel())) {
-            authorise(scope, existing.get(), Acl.Operation.OVERWRITE, "replace by swap", ToolContext.empty());
+        if (!s.loadLabel().equals(s.archiveLabel()) && store.blocks().get(scope, s.loadLabel()).isPresent()) {
             throw new ToolException("A block labelled '" + s.loadLabel() + "' already exists; archive it first. Nothing was changed.");
         }
         BlockStore.Swap result = store.blocks().swap(scope, s.archiveLabel(), s.loadLabel(), loadLimit);

@@ -17,7 +17,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -124,9 +123,5 @@ final class SearchTool implements AiTool<SearchTool.Input, List<SearchTool.Hit>>
     static Hit hit(SearchHit h) {
         String domain = h.domain() == SearchDomain.ARCHIVAL ? "archival_memory" : h.domain().key();
         return new Hit(h.text(), domain, Math.round(h.score() * 10_000) / 10_000.0, h.timestamp().toString(), h.id());
-    }
-
-    static String lower(Enum<?> e) {
-        return e.name().toLowerCase(Locale.ROOT);
     }
 }

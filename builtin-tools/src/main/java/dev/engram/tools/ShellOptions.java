@@ -12,7 +12,8 @@ import java.util.Set;
  * @param backend          {@link Backend#HOST} runs processes on this machine; {@link Backend#DISABLED} refuses every call
  * @param allowedCommands  program names a command may start with; empty with {@code anyCommand} false allows none
  * @param anyCommand       allow every program (use with approval)
- * @param shellSyntax      allow {@code ; && || | > < $( ) `} by running through {@code /bin/sh -c}
+ * @param shellSyntax      allow {@code ; && || | > < $( ) `} by running through {@code /bin/sh -c}; then only the
+ *                         first program of the line is checked against the allow-list, so pair it with approval
  * @param environment      names of environment variables passed on; all others are removed
  * @param defaultTimeout   when the call gives none
  * @param maxTimeout       the most a call may ask for

@@ -29,6 +29,10 @@ public final class IndexDurabilityChild {
             out.println(e.id() + " " + token);
             out.flush();
             if (i % 25 == 0) {
+                // Announce the delete first: if the kill comes between its commit and its acknowledgement,
+                // the parent knows the entry may be gone.
+                out.println("deleting " + e.id());
+                out.flush();
                 store.archival().delete(scope, e.id());
                 out.println("deleted " + e.id());
                 out.flush();

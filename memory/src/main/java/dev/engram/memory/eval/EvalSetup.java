@@ -29,9 +29,9 @@ public record EvalSetup(Embedder embedder, Set<SearchMode> modes, Fusion fusion,
         Objects.requireNonNull(fusion, "fusion");
     }
 
-    /** All three modes, RRF, 100 candidates, no conversation context. */
+    /** All three modes, RRF, 50 candidates (the index's default), no conversation context. */
     public static EvalSetup defaults(Embedder embedder) {
-        return new EvalSetup(embedder, EnumSet.allOf(SearchMode.class), Fusion.rrf(), 100, 0);
+        return new EvalSetup(embedder, EnumSet.allOf(SearchMode.class), Fusion.rrf(), 50, 0);
     }
 
     MemorySearch openSearch(dev.engram.memory.MemoryStore store) {
