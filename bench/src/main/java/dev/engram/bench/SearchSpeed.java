@@ -219,6 +219,7 @@ public final class SearchSpeed {
             Map<String, float[]> queryVectors, Supplier<Scope> scopeOfQuery, float[][] singleScopeVectors, Perturbed perturbed,
             int candidates) throws IOException {
         System.out.printf(Locale.ROOT, "(candidates %d)%n", candidates);
+        warm(dir);
         Embedder replayQueries = new QueryEmbedder(indexEmbedder, queryVectors::get);
         Embedder realQueries = new QueryEmbedder(indexEmbedder, model::embedQuery);
         System.out.printf(Locale.ROOT, "%-34s %9s %9s%n", "query (k=10, scoped)", "p50 ms", "p99 ms");
@@ -229,7 +230,7 @@ public final class SearchSpeed {
                     if (embedQuery && mode == SearchMode.BM25) {
                         continue;
                     }
-                    for (int warm = 0; warm < Math.min(100, queries.size()); warm++) {
+                    for (int warm = 0; warm < queries.size(); warm++) {
                         search.search(SearchRequest.builder(scopeOfQuery.get(), queries.get(warm)).mode(mode)
                                 .domains(SearchDomain.ARCHIVAL).build());
                     }
@@ -248,6 +249,23 @@ public final class SearchSpeed {
                 }
                 if (!embedQuery && (singleScopeVectors != null || perturbed != null)) {
                     recall(search, queries, queryVectors, scopeOfQuery, singleScopeVectors, perturbed, store);
+                }
+            }
+        }
+    }
+
+    /**
+     * Reads every file of the store and index once, so that latencies are measured from the page
+     * cache, as a serving process's are: this VM's memory reclaimer evicts pages that go cold.
+     */
+    private static void warm(Path dir) throws IOException {
+        byte[] buffer = new byte[1 << 20];
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                try (java.io.InputStream in = Files.newInputStream(f)) {
+                    while (in.read(buffer) > 0) {
+                        // read to the end
+                    }
                 }
             }
         }
