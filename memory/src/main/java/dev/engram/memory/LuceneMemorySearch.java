@@ -83,9 +83,23 @@ public final class LuceneMemorySearch implements MemorySearch {
     private final IndexWriter writer;
     private final SearcherManager searchers;
     private final ReentrantLock indexLock = new ReentrantLock();
-    /** Embeds the next batch while one is indexed, and runs k-NN beside BM25 in a hybrid search. */
-    private final java.util.concurrent.ExecutorService workers = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
-    private final Thread background;
+    /**
+     * The one thread that writes the index: periodic catch-up, catch-up on behalf of searches and
+     * {@link #awaitIndexed()}, and reindex. Callers wait for it but never run Lucene writes on their own
+     * thread, so interrupting a caller (a timed-out tool, Ctrl-C) cannot interrupt Lucene's I/O, which
+     * closes its channels and breaks the index lock.
+     */
+    private final java.util.concurrent.ScheduledExecutorService writerThread = java.util.concurrent.Executors
+            .newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("engram-index-writer").factory());
+    /**
+     * Embeds the next batch while one is indexed. CPU-bound work runs on platform threads: on
+     * virtual threads it overlapped measurably worse with the caller's own work.
+     */
+    private final java.util.concurrent.ExecutorService indexer = java.util.concurrent.Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().daemon().name("engram-index-prepare").factory());
+    /** Runs k-NN beside BM25 in hybrid searches; as many threads as processors, so searches never queue behind indexing. */
+    private final java.util.concurrent.ExecutorService knnPool = java.util.concurrent.Executors.newFixedThreadPool(
+            Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().daemon().name("engram-knn-", 0).factory());
     private volatile long appliedSeq;
     private volatile boolean closed;
 
@@ -111,6 +125,7 @@ public final class LuceneMemorySearch implements MemorySearch {
         long committed = Long.parseLong(data.getOrDefault(SEQ_DATA, "0"));
         String builtWith = data.get(EMBEDDER_DATA);
         long storeSeq = store.changes().lastSeq();
+        this.appliedSeq = committed;
         if (builtWith != null && !builtWith.equals(embedder.id())) {
             LOG.info("Search index was built with embedder {}, now {}: rebuilding it", builtWith, embedder.id());
             reindex((d, t) -> { });
@@ -118,14 +133,10 @@ public final class LuceneMemorySearch implements MemorySearch {
             LOG.warn("Search index is ahead of the memory store (sequence {} > {}): the store was restored or replaced; "
                     + "rebuilding the index", committed, storeSeq);
             reindex((d, t) -> { });
-        } else {
-            this.appliedSeq = committed;
         }
-        if (b.backgroundInterval.isZero()) {
-            this.background = null;
-        } else {
-            long sleep = b.backgroundInterval.toMillis();
-            this.background = Thread.ofPlatform().daemon().name("engram-indexer").start(() -> followLog(sleep));
+        if (!b.backgroundInterval.isZero()) {
+            long every = b.backgroundInterval.toMillis();
+            writerThread.scheduleWithFixedDelay(this::followLog, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
         }
     }
 
@@ -134,20 +145,46 @@ public final class LuceneMemorySearch implements MemorySearch {
         return new Builder(store, embedder);
     }
 
-    private void followLog(long sleepMillis) {
-        while (!closed) {
-            try {
-                Thread.sleep(sleepMillis);
-                if (!closed && store.changes().lastSeq() > appliedSeq) {
-                    awaitIndexed();
-                }
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                if (!closed) {
-                    LOG.warn("Background indexing failed; it will be retried", e);
-                }
+    /** One round of the background indexer, on the writer thread. */
+    private void followLog() {
+        if (closed) {
+            return;
+        }
+        try {
+            if (store.changes().lastSeq() > appliedSeq) {
+                locked(() -> catchUp((d, t) -> { }));
             }
+        } catch (RuntimeException e) {
+            if (!closed) {
+                LOG.warn("Background indexing failed; it will be retried", e);
+            }
+        }
+    }
+
+    private void locked(Runnable work) {
+        indexLock.lock();
+        try {
+            work.run();
+        } finally {
+            indexLock.unlock();
+        }
+    }
+
+    /** Runs {@code work} on the writer thread and waits for it; an interrupt stops the waiting, not the work. */
+    private void onWriterThread(Runnable work) {
+        java.util.concurrent.Future<?> done = writerThread.submit(() -> locked(work));
+        try {
+            done.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MemoryException("Interrupted while waiting for the search index to catch up.");
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new MemoryException("Updating the search index failed: " + e.getCause(), e.getCause());
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new MemoryException("The search index is closed.");
         }
     }
 
@@ -159,33 +196,27 @@ public final class LuceneMemorySearch implements MemorySearch {
     @Override
     public long awaitIndexed() {
         checkOpen();
-        // The common case, nothing new: no lock, so concurrent searches do not queue here.
+        // The common case, nothing new: no hand-off, so concurrent searches do not queue here.
         if (store.changes().lastSeq() <= appliedSeq) {
             return appliedSeq;
         }
-        indexLock.lock();
-        try {
-            catchUp((d, t) -> { });
-            return appliedSeq;
-        } finally {
-            indexLock.unlock();
-        }
+        onWriterThread(() -> catchUp((d, t) -> { }));
+        return appliedSeq;
     }
 
     @Override
     public void reindex(ProgressListener progress) {
         Objects.requireNonNull(progress, "progress");
-        indexLock.lock();
-        try {
-            writer.deleteAll();
-            appliedSeq = 0;
-            commit();
-            catchUp(progress);
-        } catch (IOException e) {
-            throw new UncheckedIOException("rebuilding the search index failed", e);
-        } finally {
-            indexLock.unlock();
-        }
+        onWriterThread(() -> {
+            try {
+                writer.deleteAll();
+                appliedSeq = 0;
+                commit();
+                catchUp(progress);
+            } catch (IOException e) {
+                throw new UncheckedIOException("rebuilding the search index failed", e);
+            }
+        });
     }
 
     /**
@@ -232,7 +263,7 @@ public final class LuceneMemorySearch implements MemorySearch {
     }
 
     private java.util.concurrent.CompletableFuture<Batch> prepareAsync(long afterSeq) {
-        return java.util.concurrent.CompletableFuture.supplyAsync(() -> prepare(afterSeq), workers);
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> prepare(afterSeq), indexer);
     }
 
     private static <T> T join(java.util.concurrent.CompletableFuture<T> future) {
@@ -386,7 +417,7 @@ public final class LuceneMemorySearch implements MemorySearch {
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
-                }, workers);
+                }, knnPool);
         List<Ranked> lexical = request.mode() == SearchMode.VECTOR ? List.of() : bm25(searcher, request.query(), filter, depth);
         List<Ranked> semantic = join(knnFuture);
 
@@ -533,17 +564,12 @@ public final class LuceneMemorySearch implements MemorySearch {
             return;
         }
         closed = true;
-        if (background != null) {
-            background.interrupt();
-            try {
-                background.join(5_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        // No interrupts: let a running catch-up finish, then stop.
+        writerThread.close();
         indexLock.lock();
         try {
-            workers.close();
+            indexer.close();
+            knnPool.close();
             searchers.close();
             writer.close();
             directory.close();
