@@ -27,6 +27,12 @@ import java.util.Objects;
  * identity it needs gets an error result.
  */
 public final class BuiltinTools {
+    /**
+     * The name of the tool that hands a message to the user (or another agent) and ends the agent's
+     * turn: an agent loop yields after a successful call to it.
+     */
+    public static final String SEND_MESSAGE = SendMessageTool.NAME;
+
     private BuiltinTools() {
     }
 
