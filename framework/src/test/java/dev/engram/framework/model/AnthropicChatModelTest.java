@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -165,17 +164,7 @@ class AnthropicChatModelTest {
     @Test
     void interruptingTheCallerAbortsTheExchange() throws Exception {
         server.answer(FakeProvider.Answer.hanging(List.of()));
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread caller = Thread.ofVirtual().start(() -> {
-            try {
-                model.chat(weatherRequest());
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        });
-        Thread.sleep(300);
-        caller.interrupt();
-        caller.join(Duration.ofSeconds(5));
-        assertThat(failure.get()).isInstanceOf(ModelCancelledException.class);
+        assertThat(FakeProvider.interruptDuring(() -> model.chat(weatherRequest()), 300, Thread.ofVirtual()))
+                .isInstanceOf(ModelCancelledException.class);
     }
 }

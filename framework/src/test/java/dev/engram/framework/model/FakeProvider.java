@@ -107,6 +107,33 @@ final class FakeProvider implements AutoCloseable {
         server.stop(0);
     }
 
+    /**
+     * Runs {@code call} on another (platform) thread, interrupts that thread after {@code afterMillis},
+     * and returns what the call threw (null if it returned); fails if the thread is still alive 5 s later.
+     */
+    static Throwable interruptDuring(Runnable call, long afterMillis) throws InterruptedException {
+        return interruptDuring(call, afterMillis, Thread.ofPlatform());
+    }
+
+    /** As {@link #interruptDuring(Runnable, long)}, on a thread of the given kind (virtual or platform). */
+    static Throwable interruptDuring(Runnable call, long afterMillis, Thread.Builder kind) throws InterruptedException {
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread caller = kind.start(() -> {
+            try {
+                call.run();
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        Thread.sleep(afterMillis);
+        caller.interrupt();
+        caller.join(5_000);
+        if (caller.isAlive()) {
+            throw new AssertionError("the call did not stop within 5 s of the interrupt");
+        }
+        return failure.get();
+    }
+
     static String sseData(String json) {
         return "data: " + json + "\n\n";
     }

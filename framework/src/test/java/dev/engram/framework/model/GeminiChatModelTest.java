@@ -8,7 +8,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -128,17 +127,7 @@ class GeminiChatModelTest {
     @Test
     void interruptingTheCallerAbortsTheExchange() throws Exception {
         server.answer(FakeProvider.Answer.hanging(List.of()));
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread caller = Thread.ofPlatform().start(() -> {
-            try {
-                model.chat(weatherRequest());
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        });
-        Thread.sleep(300);
-        caller.interrupt();
-        caller.join(5_000);
-        assertThat(failure.get()).isInstanceOf(ModelCancelledException.class);
+        assertThat(FakeProvider.interruptDuring(() -> model.chat(weatherRequest()), 300))
+                .isInstanceOf(ModelCancelledException.class);
     }
 }

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -216,45 +215,23 @@ class OpenAiChatModelTest {
     @Test
     void interruptingTheCallerAbortsTheExchange() throws Exception {
         server.answer(FakeProvider.Answer.hanging(List.of()));
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread caller = Thread.ofPlatform().start(() -> {
-            try {
-                model.chat(weatherRequest());
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        });
-        Thread.sleep(300);
-        caller.interrupt();
-        caller.join(5_000);
-        assertThat(caller.isAlive()).isFalse();
-        assertThat(failure.get()).isInstanceOf(ModelCancelledException.class);
+        assertThat(FakeProvider.interruptDuring(() -> model.chat(weatherRequest()), 300))
+                .isInstanceOf(ModelCancelledException.class);
     }
 
     @Test
     void interruptingAStreamAbortsIt() throws Exception {
         server.answer(FakeProvider.Answer.hanging(List.of(
                 FakeProvider.sseData("{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Once upon\"}}]}"))));
-        AtomicReference<Throwable> failure = new AtomicReference<>();
         List<String> deltas = new ArrayList<>();
-        Thread caller = Thread.ofPlatform().start(() -> {
-            try {
-                model.stream(weatherRequest(), new StreamListener() {
-                    @Override
-                    public void onText(String delta) {
-                        deltas.add(delta);
-                    }
-                });
-            } catch (Throwable t) {
-                failure.set(t);
+        Throwable failure = FakeProvider.interruptDuring(() -> model.stream(weatherRequest(), new StreamListener() {
+            @Override
+            public void onText(String delta) {
+                deltas.add(delta);
             }
-        });
-        Thread.sleep(500);
-        caller.interrupt();
-        caller.join(5_000);
-        assertThat(caller.isAlive()).isFalse();
+        }), 500);
         assertThat(deltas).containsExactly("Once upon");
-        assertThat(failure.get()).isInstanceOf(ModelCancelledException.class);
+        assertThat(failure).isInstanceOf(ModelCancelledException.class);
     }
 
     @Test
