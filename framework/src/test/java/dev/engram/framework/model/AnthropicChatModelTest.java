@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.framework.ToolCall;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +20,7 @@ class AnthropicChatModelTest {
     @BeforeEach
     void start() throws Exception {
         server = new FakeProvider();
-        model = ChatModel.of(ModelSpec.parse("anthropic:claude-test", Map.of("ANTHROPIC_API_KEY", "sk-ant"))
-                .withBaseUrl(URI.create(server.base().toString()))
-                .withRetry(new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50))));
+        model = server.model("anthropic:claude-test", Map.of("ANTHROPIC_API_KEY", "sk-ant"));
     }
 
     @AfterEach

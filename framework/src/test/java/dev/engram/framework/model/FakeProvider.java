@@ -67,6 +67,18 @@ final class FakeProvider implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
     }
 
+    /**
+     * The model of {@code spec} (keys from {@code env}), pointed at this server (unless the spec is an
+     * http URL already), with retries fast enough for tests.
+     */
+    ChatModel model(String spec, Map<String, String> env) {
+        ModelSpec parsed = ModelSpec.parse(spec, env);
+        if (!spec.startsWith("http")) {
+            parsed = parsed.withBaseUrl(base());
+        }
+        return ChatModel.of(parsed.withRetry(new RetryPolicy(3, java.time.Duration.ofMillis(10), java.time.Duration.ofMillis(50))));
+    }
+
     FakeProvider answer(Answer a) {
         answers.add(a);
         return this;

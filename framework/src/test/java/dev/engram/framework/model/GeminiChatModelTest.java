@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.framework.ToolCall;
-import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +19,7 @@ class GeminiChatModelTest {
     @BeforeEach
     void start() throws Exception {
         server = new FakeProvider();
-        model = ChatModel.of(ModelSpec.parse("gemini:gemini-test", Map.of("GEMINI_API_KEY", "g-key"))
-                .withBaseUrl(URI.create(server.base().toString()))
-                .withRetry(new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50))));
+        model = server.model("gemini:gemini-test", Map.of("GEMINI_API_KEY", "g-key"));
     }
 
     @AfterEach

@@ -28,8 +28,7 @@ class OpenAiChatModelTest {
     @BeforeEach
     void start() throws Exception {
         server = new FakeProvider();
-        model = ChatModel.of(ModelSpec.parse(server.base() + "/v1#gpt-test", Map.of("OPENAI_API_KEY", "sk-secret"))
-                .withRetry(new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50))));
+        model = server.model(server.base() + "/v1#gpt-test", Map.of("OPENAI_API_KEY", "sk-secret"));
     }
 
     @AfterEach
