@@ -47,6 +47,7 @@ final class InMemoryMemoryStore implements MemoryStore {
     private final Map<Long, StoredBlock> blocks = new LinkedHashMap<>();
     private final Map<String, StoredEntry> archival = new LinkedHashMap<>();
     private final Map<String, Note> notes = new LinkedHashMap<>();
+    private final Map<Scope, AgentRecord> agents = new LinkedHashMap<>();
     private final List<ConversationMessage> messages = new ArrayList<>();
     private final List<ChangeEvent> changes = new ArrayList<>();
     private long nextBlockId = 1;
@@ -429,6 +430,72 @@ final class InMemoryMemoryStore implements MemoryStore {
         }
     };
 
+    private Optional<AgentRecord> agentNamed(String userId, String name) {
+        return agents.values().stream().filter(a -> a.scope().userId().equals(userId) && a.name().equals(name)).findFirst();
+    }
+
+    private final AgentStore agentStore = new AgentStore() {
+        @Override
+        public AgentRecord create(Scope scope, String name, String definition) {
+            Checks.notNull(scope, "scope");
+            MemoryErrors.checkAgent(name, definition);
+            return locked(() -> {
+                if (agents.containsKey(scope)) {
+                    throw MemoryErrors.duplicateAgentId(scope);
+                }
+                if (agentNamed(scope.userId(), name).isPresent()) {
+                    throw MemoryErrors.duplicateAgentName(scope.userId(), name);
+                }
+                Instant now = now();
+                AgentRecord record = new AgentRecord(scope, name, definition, now, now);
+                agents.put(scope, record);
+                return record;
+            });
+        }
+
+        @Override
+        public AgentRecord update(Scope scope, String name, String definition) {
+            Checks.notNull(scope, "scope");
+            MemoryErrors.checkAgent(name, definition);
+            return locked(() -> {
+                AgentRecord existing = Optional.ofNullable(agents.get(scope)).orElseThrow(() -> MemoryErrors.noAgent(scope));
+                Optional<AgentRecord> named = agentNamed(scope.userId(), name);
+                if (named.isPresent() && !named.get().scope().equals(scope)) {
+                    throw MemoryErrors.duplicateAgentName(scope.userId(), name);
+                }
+                AgentRecord record = new AgentRecord(scope, name, definition, existing.createdAt(), now());
+                agents.put(scope, record);
+                return record;
+            });
+        }
+
+        @Override
+        public Optional<AgentRecord> get(Scope scope) {
+            Checks.notNull(scope, "scope");
+            return locked(() -> Optional.ofNullable(agents.get(scope)));
+        }
+
+        @Override
+        public Optional<AgentRecord> findByName(String userId, String name) {
+            Checks.id(userId, "user id");
+            Checks.notNull(name, "agent name");
+            return locked(() -> agentNamed(userId, name));
+        }
+
+        @Override
+        public List<AgentRecord> list(String userId) {
+            Checks.id(userId, "user id");
+            return locked(() -> agents.values().stream().filter(a -> a.scope().userId().equals(userId))
+                    .sorted(Comparator.comparing(AgentRecord::name)).toList());
+        }
+
+        @Override
+        public boolean delete(Scope scope) {
+            Checks.notNull(scope, "scope");
+            return locked(() -> agents.remove(scope) != null);
+        }
+    };
+
     private final NoteStore noteStore = new NoteStore() {
         @Override
         public Note save(String userId, String content) {
@@ -604,6 +671,11 @@ final class InMemoryMemoryStore implements MemoryStore {
     @Override
     public NoteStore notes() {
         return noteStore;
+    }
+
+    @Override
+    public AgentStore agents() {
+        return agentStore;
     }
 
     @Override

@@ -41,6 +41,25 @@ final class MemoryErrors {
         return new IllegalArgumentException("block '" + label + "' cannot be shared with the agent that owns it");
     }
 
+    static DuplicateException duplicateAgentId(Scope scope) {
+        return new DuplicateException("User '" + scope.userId() + "' already has an agent with id '" + scope.agentId()
+                + "'; choose another id or update that agent.");
+    }
+
+    static DuplicateException duplicateAgentName(String userId, String name) {
+        return new DuplicateException("User '" + userId + "' already has an agent named '" + name
+                + "'; choose another name.");
+    }
+
+    static NotFoundException noAgent(Scope scope) {
+        return new NotFoundException("User '" + scope.userId() + "' has no agent with id '" + scope.agentId() + "'.");
+    }
+
+    static void checkAgent(String name, String definition) {
+        Checks.id(name, "agent name");
+        checkContent(definition, "agent definition");
+    }
+
     static MemoryException closed() {
         return new MemoryException("The memory store is closed.");
     }

@@ -26,6 +26,9 @@ public interface MemoryStore extends AutoCloseable {
     /** Notes of each user. */
     NoteStore notes();
 
+    /** Agent definitions, one per scope. */
+    AgentStore agents();
+
     /** Conversation messages (recall memory) of each agent and user. */
     MessageStore messages();
 

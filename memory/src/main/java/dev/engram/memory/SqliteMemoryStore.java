@@ -46,6 +46,7 @@ final class SqliteMemoryStore implements MemoryStore {
     private final SqliteBlocks blocks;
     private final SqliteArchival archival;
     private final SqliteNotes notes;
+    private final SqliteAgents agents;
     private final SqliteMessages messages;
     private final SqliteChanges changes;
 
@@ -58,6 +59,7 @@ final class SqliteMemoryStore implements MemoryStore {
         this.blocks = new SqliteBlocks(this);
         this.archival = new SqliteArchival(this);
         this.notes = new SqliteNotes(this);
+        this.agents = new SqliteAgents(this);
         this.messages = new SqliteMessages(this);
         this.changes = new SqliteChanges(this);
     }
@@ -190,6 +192,11 @@ final class SqliteMemoryStore implements MemoryStore {
     @Override
     public NoteStore notes() {
         return notes;
+    }
+
+    @Override
+    public AgentStore agents() {
+        return agents;
     }
 
     @Override

@@ -396,6 +396,67 @@ public abstract class MemoryStoreConformance {
     }
 
     @Nested
+    class Agents {
+        @Test
+        void createdAgentReadsBackByIdAndName() {
+            AgentRecord created = store.agents().create(ANA, "Helper", "{\"v\":1}");
+            assertThat(store.agents().get(ANA)).contains(created);
+            assertThat(store.agents().findByName("ana", "Helper")).contains(created);
+            assertThat(created.createdAt()).isEqualTo(created.updatedAt());
+        }
+
+        @Test
+        void duplicateIdOrNameIsRejectedAndTheFirstAgentUnchanged() {
+            AgentRecord first = store.agents().create(ANA, "Helper", "{\"v\":1}");
+            assertThatThrownBy(() -> store.agents().create(ANA, "Other", "{}"))
+                    .isInstanceOf(DuplicateException.class).hasMessageContaining("id 'helper'");
+            assertThatThrownBy(() -> store.agents().create(ANA_COACH, "Helper", "{}"))
+                    .isInstanceOf(DuplicateException.class).hasMessageContaining("named 'Helper'");
+            assertThat(store.agents().list("ana")).containsExactly(first);
+        }
+
+        @Test
+        void namesAndIdsAreScopedPerUser() {
+            store.agents().create(ANA, "Helper", "{}");
+            store.agents().create(BEN, "Helper", "{}");
+            assertThat(store.agents().list("ana")).extracting(AgentRecord::scope).containsExactly(ANA);
+            assertThat(store.agents().list("ben")).extracting(AgentRecord::scope).containsExactly(BEN);
+            assertThat(store.agents().get(Scope.of("ben", "coach"))).isEmpty();
+        }
+
+        @Test
+        void updateReplacesDefinitionAndRejectsAnotherAgentsName() {
+            store.agents().create(ANA, "Helper", "{\"v\":1}");
+            store.agents().create(ANA_COACH, "Coach", "{}");
+            AgentRecord updated = store.agents().update(ANA, "Helper 2", "{\"v\":2}");
+            assertThat(store.agents().get(ANA)).contains(updated);
+            assertThat(updated.definition()).isEqualTo("{\"v\":2}");
+            assertThatThrownBy(() -> store.agents().update(ANA, "Coach", "{\"v\":3}"))
+                    .isInstanceOf(DuplicateException.class);
+            assertThatThrownBy(() -> store.agents().update(BEN, "Helper", "{}"))
+                    .isInstanceOf(NotFoundException.class);
+            assertThat(store.agents().get(ANA)).contains(updated);
+        }
+
+        @Test
+        void blankNameOrDefinitionIsRejected() {
+            assertThatThrownBy(() -> store.agents().create(ANA, " ", "{}")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.agents().create(ANA, "Helper", "")).isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.agents().list("ana")).isEmpty();
+        }
+
+        @Test
+        void deleteRemovesTheDefinitionButKeepsTheMemory() {
+            store.agents().create(ANA, "Helper", "{}");
+            human(ANA, "Name: Ana", 100);
+            assertThat(store.agents().delete(ANA)).isTrue();
+            assertThat(store.agents().delete(ANA)).isFalse();
+            assertThat(store.agents().get(ANA)).isEmpty();
+            assertThat(store.blocks().get(ANA, "human")).isPresent();
+        }
+    }
+
+    @Nested
     class Notes {
         @Test
         void saveUpdateDeleteKeepTheId() {
