@@ -34,7 +34,8 @@ final class SendMessageTool implements AiTool<SendMessageTool.Input, Map<String,
     public String description() {
         return "Send a message to the user, which is the only way the user sees what you say, and end your turn. "
                 + "With target_agent_id, send it to another agent of the same user instead. Returns "
-                + "{\"success\": true, \"message\": \"Message sent successfully\"}.";
+                + "{\"success\": true, \"message\": \"Message sent successfully\"}, plus the agent's \"reply\" when another agent "
+                + "answered. A message to another agent does not end your turn.";
     }
 
     @Override
@@ -52,8 +53,15 @@ final class SendMessageTool implements AiTool<SendMessageTool.Input, Map<String,
         if (in.message().isBlank()) {
             throw new ToolException("message is empty; write what to send.");
         }
-        router.deliver(new OutgoingMessage(ctx.requireUserId(), ctx.requireAgentId(), ctx.sessionId().orElse(""),
-                in.targetAgentId().filter(s -> !s.isBlank()), in.message()));
+        Optional<String> reply = router.deliver(new OutgoingMessage(ctx.requireUserId(), ctx.requireAgentId(),
+                ctx.sessionId().orElse(""), in.targetAgentId().filter(s -> !s.isBlank()), in.message()));
+        if (reply.isPresent()) {
+            Map<String, Object> out = new java.util.LinkedHashMap<>();
+            out.put("success", true);
+            out.put("message", "Message sent successfully");
+            out.put("reply", reply.get());
+            return out;
+        }
         return Map.of("success", true, "message", "Message sent successfully");
     }
 }

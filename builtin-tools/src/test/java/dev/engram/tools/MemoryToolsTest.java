@@ -78,7 +78,7 @@ class MemoryToolsTest {
                 .registerAll(BuiltinTools.memory(store, search, broker,
                         BuiltinTools.MemoryToolOptions.defaults().withConsentTimeout(Duration.ofMillis(300))))
                 .registerAll(BuiltinTools.notes(store, search))
-                .register(BuiltinTools.sendMessage(sent::add));
+                .register(BuiltinTools.sendMessage(MessageRouter.to(sent::add)));
     }
 
     @AfterEach
@@ -345,5 +345,16 @@ class MemoryToolsTest {
         call(ANA, "send_message", "{\"message\":\"Please check the calendar.\",\"target_agent_id\":\"planner\"}");
         assertThat(sent.get(1).toAgentId()).contains("planner");
         assertThat(call(ANA, "send_message", "{\"message\":\"  \"}").content()).isEqualTo("message is empty; write what to send.");
+    }
+
+    @Test
+    void sendMessageReturnsTheReplyOfAnAgentThatAnswered() throws Exception {
+        ToolRegistry replying = ToolRegistry.create().register(BuiltinTools.sendMessage(
+                m -> java.util.Optional.of("Planned: " + m.text())));
+        ToolResult r = ToolExecutor.builder(replying).approvalMode(ApprovalMode.YOLO).build().execute(
+                new ToolCall("c1", "send_message", "{\"message\":\"plan a trip\",\"target_agent_id\":\"planner\"}"),
+                ToolContext.builder().userId("ana").agentId("helper").sessionId("s1").build());
+        assertThat(r.status()).isEqualTo(ToolStatus.SUCCESS);
+        assertThat(JSON.readTree(r.content()).path("reply").asString()).isEqualTo("Planned: plan a trip");
     }
 }

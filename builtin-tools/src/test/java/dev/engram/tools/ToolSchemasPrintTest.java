@@ -46,7 +46,7 @@ class ToolSchemasPrintTest {
             ToolRegistry registry = ToolRegistry.create()
                     .registerAll(BuiltinTools.memory(store, search, PermissionBroker.denyAll()))
                     .registerAll(BuiltinTools.notes(store, search))
-                    .register(BuiltinTools.sendMessage(m -> { }))
+                    .register(BuiltinTools.sendMessage(MessageRouter.to(m -> { })))
                     .registerAll(BuiltinTools.files(ws))
                     .register(BuiltinTools.shell(ws, ShellOptions.disabled()))
                     .registerAll(BuiltinTools.web(WebFetcher.http(), List.of()));
