@@ -1,0 +1,47 @@
+package dev.engram.agents;
+
+import dev.engram.framework.ApprovalRequest;
+import dev.engram.framework.ToolCall;
+import dev.engram.framework.ToolResult;
+import dev.engram.memory.Scope;
+import java.util.Optional;
+
+/**
+ * What happens inside an agent, in order, for a UI or a log to follow. Every event names the agent's
+ * {@link Scope}; {@link AgentListener}s receive them on the thread that runs the step.
+ */
+public sealed interface AgentEvent {
+    Scope scope();
+
+    /** A step (one model call and its tool calls) begins. Steps count from 1 within a message received. */
+    record StepStarted(Scope scope, int step) implements AgentEvent {
+    }
+
+    /** A step ended; {@code stopReason} is present when the agent stops after it. */
+    record StepFinished(Scope scope, int step, Optional<AgentStopReason> stopReason) implements AgentEvent {
+    }
+
+    /** The model asked for a tool call; it is about to run. */
+    record ToolCallStarted(Scope scope, ToolCall call) implements AgentEvent {
+    }
+
+    /** A tool call finished (successfully or not). */
+    record ToolCallFinished(Scope scope, ToolResult result) implements AgentEvent {
+    }
+
+    /** The agent sent a message with {@code send_message}: to its user, or to another agent ({@code toAgentId}). */
+    record MessageSent(Scope scope, Optional<String> toAgentId, String text) implements AgentEvent {
+    }
+
+    /** A tool call waits for a human's approval. */
+    record ApprovalRequested(Scope scope, ApprovalRequest request) implements AgentEvent {
+    }
+
+    /** The prompt passed the memory-pressure threshold; a warning was added to it. */
+    record MemoryPressure(Scope scope, int promptTokens, int contextWindowTokens) implements AgentEvent {
+    }
+
+    /** The oldest in-context messages were summarised and moved out of the context window. */
+    record ContextCompacted(Scope scope, int evictedMessages, int tokensBefore, int tokensAfter) implements AgentEvent {
+    }
+}

@@ -1,0 +1,206 @@
+package dev.engram.agents;
+
+import dev.engram.framework.ApprovalMode;
+import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.Block;
+import dev.engram.memory.BlockType;
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryPermission;
+import dev.engram.memory.MessageRole;
+import dev.engram.memory.MessageToolCall;
+import dev.engram.memory.NewArchivalEntry;
+import dev.engram.memory.NewBlock;
+import dev.engram.memory.NewMessage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The JSON forms of agents: the definition document kept in the store, and the agent file that
+ * {@link AgentRuntime#exportAgent} writes: the definition, the current blocks, the archival entries
+ * and every message with its in-context flag.
+ */
+final class AgentFiles {
+    static final String FORMAT = "engram-agent";
+    static final int VERSION = 1;
+
+    private AgentFiles() {
+    }
+
+    /** What an agent file holds. */
+    record Contents(AgentDefinition definition, List<NewBlock> blocks, List<NewArchivalEntry> archival,
+            List<NewMessage> messages, List<Boolean> inContext) {
+    }
+
+    static ObjectNode definitionJson(AgentDefinition d) {
+        ObjectNode o = Heartbeats.JSON.createObjectNode();
+        o.put("id", d.id());
+        o.put("user_id", d.userId());
+        o.put("name", d.name());
+        o.put("system_prompt", d.systemPrompt());
+        o.put("model", d.model());
+        ArrayNode blocks = o.putArray("blocks");
+        d.blocks().forEach(b -> blocks.add(blockJson(b)));
+        strings(o.putArray("tools"), d.tools());
+        strings(o.putArray("allow_tools"), d.allowTools());
+        strings(o.putArray("deny_tools"), d.denyTools());
+        o.put("approval_mode", d.approvalMode().name().toLowerCase(Locale.ROOT));
+        o.put("context_window_tokens", d.contextWindowTokens());
+        o.put("max_steps", d.maxSteps());
+        d.parentAgentId().ifPresent(p -> o.put("parent_agent_id", p));
+        return o;
+    }
+
+    static AgentDefinition definition(JsonNode o, String what) {
+        try {
+            AgentDefinition.Builder b = AgentDefinition.builder(text(o, "user_id", what))
+                    .id(text(o, "id", what)).name(text(o, "name", what))
+                    .systemPrompt(o.path("system_prompt").asString(AgentDefinition.DEFAULT_SYSTEM_PROMPT))
+                    .model(text(o, "model", what))
+                    .tools(strings(o.path("tools")))
+                    .approvalMode(ApprovalMode.valueOf(o.path("approval_mode").asString("auto").toUpperCase(Locale.ROOT)))
+                    .contextWindowTokens(o.path("context_window_tokens").asInt(AgentDefinition.DEFAULT_CONTEXT_WINDOW))
+                    .maxSteps(o.path("max_steps").asInt(AgentDefinition.DEFAULT_MAX_STEPS));
+            for (JsonNode block : o.path("blocks")) {
+                b.block(block(block));
+            }
+            b.allowTools(strings(o.path("allow_tools")).toArray(String[]::new));
+            b.denyTools(strings(o.path("deny_tools")).toArray(String[]::new));
+            if (o.hasNonNull("parent_agent_id")) {
+                b.parentAgentId(o.get("parent_agent_id").asString());
+            }
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new AgentException(what + " is not a valid agent definition: " + e.getMessage(), e);
+        }
+    }
+
+    static String exportJson(AgentDefinition d, List<Block> blocks, List<ArchivalEntry> archival,
+            List<ConversationMessage> messages) {
+        ObjectNode root = Heartbeats.JSON.createObjectNode();
+        root.put("format", FORMAT);
+        root.put("version", VERSION);
+        root.set("agent", definitionJson(d));
+        ArrayNode b = root.putArray("blocks");
+        for (Block block : blocks) {
+            if (block.ownerAgentId().equals(d.id())) {
+                b.add(blockJson(new NewBlock(block.label(), block.description(), block.value(), block.limit(),
+                        block.type(), block.permission(), block.pinned())));
+            }
+        }
+        ArrayNode a = root.putArray("archival");
+        for (ArchivalEntry e : archival) {
+            ObjectNode entry = a.addObject();
+            e.label().ifPresent(l -> entry.put("label", l));
+            entry.put("content", e.content());
+            strings(entry.putArray("tags"), e.tags());
+        }
+        ArrayNode m = root.putArray("messages");
+        for (ConversationMessage msg : messages) {
+            ObjectNode o = m.addObject();
+            o.put("session", msg.sessionId());
+            o.put("role", msg.role().name().toLowerCase(Locale.ROOT));
+            o.put("content", msg.content());
+            if (!msg.toolCalls().isEmpty()) {
+                ArrayNode calls = o.putArray("tool_calls");
+                for (MessageToolCall c : msg.toolCalls()) {
+                    calls.addObject().put("id", c.id()).put("name", c.name()).put("arguments", c.arguments());
+                }
+            }
+            msg.toolCallId().ifPresent(id -> o.put("tool_call_id", id));
+            o.put("created_at", msg.createdAt().toString());
+            o.put("in_context", msg.inContext());
+        }
+        return root.toPrettyString();
+    }
+
+    static Contents parse(String json, String what) {
+        JsonNode root;
+        try {
+            root = Heartbeats.JSON.readTree(json);
+        } catch (JacksonException e) {
+            throw new AgentException(what + " is not valid JSON: " + e.getOriginalMessage());
+        }
+        if (!FORMAT.equals(root.path("format").asString(""))) {
+            throw new AgentException(what + " is not an Engram agent file (its \"format\" is not \"" + FORMAT + "\").");
+        }
+        int version = root.path("version").asInt(-1);
+        if (version != VERSION) {
+            throw new AgentException(what + " has agent-file version " + version + "; this Engram reads version " + VERSION + ".");
+        }
+        AgentDefinition d = definition(root.path("agent"), what);
+        try {
+            List<NewBlock> blocks = new ArrayList<>();
+            for (JsonNode b : root.path("blocks")) {
+                blocks.add(block(b));
+            }
+            List<NewArchivalEntry> archival = new ArrayList<>();
+            for (JsonNode e : root.path("archival")) {
+                archival.add(new NewArchivalEntry(Optional.ofNullable(e.hasNonNull("label") ? e.get("label").asString() : null),
+                        e.path("content").asString(""), strings(e.path("tags"))));
+            }
+            List<NewMessage> messages = new ArrayList<>();
+            List<Boolean> inContext = new ArrayList<>();
+            for (JsonNode m : root.path("messages")) {
+                MessageRole role = MessageRole.valueOf(m.path("role").asString("").toUpperCase(Locale.ROOT));
+                List<MessageToolCall> calls = new ArrayList<>();
+                for (JsonNode c : m.path("tool_calls")) {
+                    calls.add(new MessageToolCall(c.path("id").asString(""), c.path("name").asString(""),
+                            c.path("arguments").asString("")));
+                }
+                messages.add(new NewMessage(m.path("session").asString("default"), role, m.path("content").asString(""), calls,
+                        Optional.ofNullable(m.hasNonNull("tool_call_id") ? m.get("tool_call_id").asString() : null)));
+                inContext.add(m.path("in_context").asBoolean(true));
+            }
+            return new Contents(d, blocks, archival, messages, inContext);
+        } catch (IllegalArgumentException | NullPointerException e) {
+            throw new AgentException(what + " has an invalid entry: " + e.getMessage(), e);
+        }
+    }
+
+    private static ObjectNode blockJson(NewBlock b) {
+        ObjectNode o = Heartbeats.JSON.createObjectNode();
+        o.put("label", b.label());
+        o.put("description", b.description());
+        o.put("value", b.value());
+        o.put("limit", b.limit());
+        o.put("type", b.type().name().toLowerCase(Locale.ROOT));
+        o.put("permission", b.permission().name().toLowerCase(Locale.ROOT));
+        o.put("pinned", b.pinned());
+        return o;
+    }
+
+    private static NewBlock block(JsonNode o) {
+        return NewBlock.builder(o.path("label").asString(""))
+                .description(o.path("description").asString(""))
+                .value(o.path("value").asString(""))
+                .limit(o.path("limit").asInt(NewBlock.DEFAULT_LIMIT))
+                .type(BlockType.valueOf(o.path("type").asString("core").toUpperCase(Locale.ROOT)))
+                .permission(MemoryPermission.valueOf(o.path("permission").asString("read_write").toUpperCase(Locale.ROOT)))
+                .pinned(o.path("pinned").asBoolean(false))
+                .build();
+    }
+
+    private static String text(JsonNode o, String field, String what) {
+        String v = o.path(field).asString("");
+        if (v.isBlank()) {
+            throw new AgentException(what + " has no \"" + field + "\".");
+        }
+        return v;
+    }
+
+    private static void strings(ArrayNode out, List<String> values) {
+        values.forEach(out::add);
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asString()));
+        return out;
+    }
+}

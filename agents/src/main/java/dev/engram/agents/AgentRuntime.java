@@ -1,0 +1,631 @@
+package dev.engram.agents;
+
+import dev.engram.framework.ApprovalHandler;
+import dev.engram.framework.ApprovalMode;
+import dev.engram.framework.ApprovalRule;
+import dev.engram.framework.DynamicTool;
+import dev.engram.framework.SafetyTier;
+import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolExecutor;
+import dev.engram.framework.ToolRegistry;
+import dev.engram.framework.Truncation;
+import dev.engram.framework.model.ChatModel;
+import dev.engram.memory.AgentRecord;
+import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.DuplicateException;
+import dev.engram.memory.MemorySearch;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MessageQuery;
+import dev.engram.memory.NewBlock;
+import dev.engram.memory.NewMessage;
+import dev.engram.memory.Scope;
+import dev.engram.tools.BuiltinTools;
+import dev.engram.tools.PermissionBroker;
+import dev.engram.tools.Workspace;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Creates, loads and runs agents over one {@link MemoryStore} and {@link MemorySearch}.
+ *
+ * <pre>{@code
+ * try (MemoryStore store = MemoryStore.sqlite(Path.of("engram.db"));
+ *      MemorySearch search = MemorySearch.lucene(store, Embedder.onnxDefault(), Path.of("index"));
+ *      AgentRuntime runtime = AgentRuntime.builder(store, search).build()) {
+ *     Agent agent = runtime.create(AgentDefinition.builder("ana").name("helper").model("openai:gpt-4o-mini")
+ *             .block("human", "What I know about the user", "").build());
+ *     System.out.println(agent.send("Hi, I'm Ana and I like tea.").reply().orElse(""));
+ * }
+ * }</pre>
+ *
+ * <p>Agents are persisted when created and loaded lazily, by id, on first use; a runtime opened
+ * tomorrow over the same store finds them with the same blocks and in-context messages. The
+ * runtime owns neither the store nor the search: close those yourself, after the runtime.
+ *
+ * <h2>Tools</h2>
+ * Every agent can be given the built-in tools ({@code send_message}, {@code block}, {@code recall},
+ * {@code search}, {@code memory_search/save/update/delete}), {@code spawn_subagent}, the workspace
+ * tools when the runtime has a {@link Builder#workspace workspace}, and any tool added with
+ * {@link Builder#tool}. An agent names the ones it uses in its definition. In
+ * {@link ApprovalMode#AUTO} the agent's own memory tools ({@link #PRE_APPROVED_IN_AUTO}) run without
+ * asking; every other side-effecting tool asks the runtime's {@link ApprovalHandler}.
+ *
+ * <p>Thread-safe; many agents run in parallel, each one message at a time.
+ */
+public final class AgentRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
+
+    /** Tools that change only the agent's own memory (guarded by block permissions) or talk, pre-approved in AUTO. */
+    public static final List<String> PRE_APPROVED_IN_AUTO = List.of("send_message", "block", "recall", "memory_save",
+            "memory_update", "memory_delete", SubagentTool.NAME);
+
+    private final MemoryStore store;
+    private final MemorySearch search;
+    private final Map<String, DynamicTool> catalog;
+    private final Map<String, ChatModel> models = new ConcurrentHashMap<>();
+    private final Function<String, ChatModel> modelResolver;
+    private final Optional<ApprovalHandler> approvalHandler;
+    private final Optional<Path> workspaceRoot;
+    private final List<AgentListener> listeners = new CopyOnWriteArrayList<>();
+    private final Map<Scope, Agent> loaded = new ConcurrentHashMap<>();
+    private final Function<String, TokenCounter> tokenCounters;
+    private final int maxAgentDepth;
+    private final Duration agentReplyTimeout;
+    private final int maxCorrections;
+    private final int loopBreakerThreshold;
+    private final double memoryPressureThreshold;
+    private volatile boolean closed;
+
+    private AgentRuntime(Builder b) {
+        this.store = b.store;
+        this.search = b.search;
+        this.modelResolver = b.modelResolver;
+        this.models.putAll(b.models);
+        this.approvalHandler = Optional.ofNullable(b.approvalHandler);
+        this.workspaceRoot = Optional.ofNullable(b.workspace).map(Workspace::root);
+        this.listeners.addAll(b.listeners);
+        this.tokenCounters = b.tokenCounters;
+        this.maxAgentDepth = b.maxAgentDepth;
+        this.agentReplyTimeout = b.agentReplyTimeout;
+        this.maxCorrections = b.maxCorrections;
+        this.loopBreakerThreshold = b.loopBreakerThreshold;
+        this.memoryPressureThreshold = b.memoryPressureThreshold;
+
+        Map<String, DynamicTool> tools = new LinkedHashMap<>();
+        List<DynamicTool> builtins = new ArrayList<>();
+        builtins.add(withTimeout(BuiltinTools.sendMessage(new AgentRouter(this)), agentReplyTimeout.multipliedBy(2)));
+        builtins.addAll(BuiltinTools.memory(store, search, b.broker));
+        builtins.addAll(BuiltinTools.notes(store, search));
+        builtins.add(DynamicTool.from(new SubagentTool(this)));
+        if (b.workspace != null) {
+            builtins.addAll(BuiltinTools.files(b.workspace));
+        }
+        for (DynamicTool t : builtins) {
+            tools.put(t.name(), t);
+        }
+        for (DynamicTool t : b.tools) {
+            if (tools.putIfAbsent(t.name(), t) != null) {
+                throw new IllegalArgumentException("tool '" + t.name() + "' is already provided by the runtime; "
+                        + "give yours another name");
+            }
+        }
+        this.catalog = Map.copyOf(tools);
+    }
+
+    /** A builder over {@code store} and {@code search} (which must index that store). */
+    public static Builder builder(MemoryStore store, MemorySearch search) {
+        return new Builder(store, search);
+    }
+
+    /**
+     * Persists a new agent and its blocks, and returns it loaded.
+     *
+     * @throws AgentException if the id or name is taken for the user, or the definition names a tool
+     *                        this runtime does not have; nothing is stored then
+     */
+    public Agent create(AgentDefinition definition) {
+        Objects.requireNonNull(definition, "definition must not be null");
+        checkOpen();
+        return createWithBlocks(definition, definition.blocks());
+    }
+
+    private Agent createWithBlocks(AgentDefinition definition, List<NewBlock> blocks) {
+        ToolExecutor executor = executorFor(definition); // validates the tools before anything is stored
+        Scope scope = definition.scope();
+        for (NewBlock b : blocks) {
+            if (store.blocks().get(scope, b.label()).isPresent()) {
+                throw new AgentException("Agent id '" + definition.id() + "' already has memory in this store (block '"
+                        + b.label() + "'); choose another id, or create the agent without that block to reattach it.");
+            }
+        }
+        try {
+            store.agents().create(scope, definition.name(), AgentFiles.definitionJson(definition).toString());
+        } catch (DuplicateException e) {
+            throw new AgentException(e.getMessage(), e);
+        }
+        try {
+            for (NewBlock b : blocks) {
+                store.blocks().create(scope, b);
+            }
+        } catch (RuntimeException e) {
+            // Undo what was created, so that a failed create leaves nothing behind.
+            for (NewBlock b : blocks) {
+                store.blocks().get(scope, b.label()).ifPresent(x -> store.blocks().delete(scope, b.label(),
+                        dev.engram.memory.BlockStore.ANY_VERSION));
+            }
+            store.agents().delete(scope);
+            throw new AgentException("Agent '" + definition.name() + "' was not created: " + e.getMessage(), e);
+        }
+        Agent agent = new Agent(this, definition, executor, tokenCounters.apply(modelName(definition.model())));
+        loaded.put(scope, agent);
+        return agent;
+    }
+
+    /**
+     * The agent, loaded from the store on first use.
+     *
+     * @throws AgentNotFoundException if the user has no agent with that id
+     */
+    public Agent agent(String userId, String agentId) {
+        Objects.requireNonNull(userId, "user id must not be null");
+        Objects.requireNonNull(agentId, "agent id must not be null");
+        checkOpen();
+        Scope scope = Scope.of(userId, agentId);
+        return loaded.computeIfAbsent(scope, s -> {
+            AgentRecord record = store.agents().get(s).orElseThrow(() -> new AgentNotFoundException(
+                    "User '" + userId + "' has no agent with id '" + agentId + "'."));
+            return load(record);
+        });
+    }
+
+    /** The user's agent with that name, loaded on first use. */
+    public Optional<Agent> findByName(String userId, String name) {
+        checkOpen();
+        return store.agents().findByName(userId, name).map(r -> agent(userId, r.scope().agentId()));
+    }
+
+    /** The user's agents' definitions, by name. */
+    public List<AgentDefinition> list(String userId) {
+        checkOpen();
+        return store.agents().list(userId).stream().map(this::definitionOf).toList();
+    }
+
+    List<String> agentIds(String userId) {
+        return store.agents().list(userId).stream().map(r -> r.scope().agentId()).toList();
+    }
+
+    /**
+     * Deletes an agent's definition. Its blocks, archival memory and messages stay in the store (recall
+     * memory is never deleted); an agent created again with the same id finds them.
+     *
+     * @return whether the agent existed
+     * @throws AgentException if the agent is working on a message
+     */
+    public boolean delete(String userId, String agentId) {
+        checkOpen();
+        Scope scope = Scope.of(userId, agentId);
+        Agent agent = loaded.get(scope);
+        if (agent != null && agent.isBusy()) {
+            throw new AgentException("Agent '" + agentId + "' is working on a message; delete it when it is idle.");
+        }
+        loaded.remove(scope);
+        return store.agents().delete(scope);
+    }
+
+    /** Writes the agent (definition, blocks, archival memory, every message) to a JSON file. */
+    public void exportAgent(String userId, String agentId, Path file) {
+        Objects.requireNonNull(file, "file must not be null");
+        String json = exportAgent(userId, agentId);
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(file, json);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write agent file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The agent file's JSON. */
+    public String exportAgent(String userId, String agentId) {
+        Agent agent = agent(userId, agentId);
+        Scope scope = agent.scope();
+        List<ArchivalEntry> archival = new ArrayList<>();
+        for (int offset = 0; ; offset += 500) {
+            List<ArchivalEntry> page = store.archival().list(scope, offset, 500);
+            archival.addAll(page);
+            if (page.size() < 500) {
+                break;
+            }
+        }
+        java.util.Collections.reverse(archival); // the store lists newest first; import re-inserts in order
+        List<ConversationMessage> messages = new ArrayList<>();
+        long after = 0;
+        while (true) {
+            List<ConversationMessage> page = store.messages().list(scope,
+                    MessageQuery.all().withIdRange(after, Long.MAX_VALUE).withLimit(1_000));
+            messages.addAll(page);
+            if (page.size() < 1_000) {
+                break;
+            }
+            after = page.getLast().id();
+        }
+        return AgentFiles.exportJson(agent.definition(), store.blocks().list(scope), archival, messages);
+    }
+
+    /**
+     * Imports an agent file, under {@code userId} and {@code agentId} when given (the file's otherwise).
+     *
+     * @throws AgentException if the file is not a valid agent file or the id or name is taken; nothing is stored then
+     */
+    public Agent importAgent(Path file, Optional<String> userId, Optional<String> agentId) {
+        Objects.requireNonNull(file, "file must not be null");
+        String json;
+        try {
+            json = Files.readString(file);
+        } catch (IOException e) {
+            throw new AgentException("Cannot read agent file " + file + ": " + e.getMessage(), e);
+        }
+        return importAgent(json, file.toString(), userId, agentId);
+    }
+
+    /** Imports an agent file's JSON; see {@link #importAgent(Path, Optional, Optional)}. */
+    public Agent importAgent(String json, String source, Optional<String> userId, Optional<String> agentId) {
+        checkOpen();
+        AgentFiles.Contents c = AgentFiles.parse(json, "agent file " + source);
+        AgentDefinition.Builder b = AgentDefinition.builder(userId.orElse(c.definition().userId()));
+        AgentDefinition base = c.definition();
+        b.id(agentId.orElse(base.id())).name(base.name()).systemPrompt(base.systemPrompt()).model(base.model())
+                .tools(base.tools()).approvalMode(base.approvalMode()).contextWindowTokens(base.contextWindowTokens())
+                .maxSteps(base.maxSteps()).allowTools(base.allowTools().toArray(String[]::new))
+                .denyTools(base.denyTools().toArray(String[]::new));
+        base.blocks().forEach(b::block);
+        base.parentAgentId().ifPresent(b::parentAgentId);
+        AgentDefinition definition = b.build();
+        if (store.messages().count(definition.scope()) > 0 || store.archival().count(definition.scope()) > 0) {
+            throw new AgentException("Agent id '" + definition.id() + "' already has memory in this store; import it "
+                    + "under another id.");
+        }
+        Agent agent = createWithBlocks(definition, c.blocks());
+        Scope scope = agent.scope();
+        if (!c.archival().isEmpty()) {
+            store.archival().insertAll(scope, c.archival());
+        }
+        if (!c.messages().isEmpty()) {
+            List<ConversationMessage> stored = store.messages().appendAll(scope, c.messages());
+            List<Long> evicted = new ArrayList<>();
+            for (int i = 0; i < stored.size(); i++) {
+                if (!c.inContext().get(i)) {
+                    evicted.add(stored.get(i).id());
+                }
+            }
+            store.messages().markOutOfContext(scope, evicted);
+        }
+        return agent;
+    }
+
+    /** Adds a listener for every agent's events. */
+    public void addListener(AgentListener listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+    }
+
+    public boolean removeListener(AgentListener listener) {
+        return listeners.remove(listener);
+    }
+
+    /** The names of every tool an agent of this runtime can be given. */
+    public List<String> availableTools() {
+        return catalog.keySet().stream().sorted().toList();
+    }
+
+    public MemoryStore store() {
+        return store;
+    }
+
+    public MemorySearch search() {
+        return search;
+    }
+
+    /**
+     * Stops accepting messages. Steps in progress finish; the store and the search stay open (they
+     * are the caller's to close). Idempotent.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        loaded.values().forEach(Agent::cancel);
+        loaded.clear();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // For the agents
+
+    void checkOpen() {
+        if (closed) {
+            throw new AgentException("The agent runtime is closed.");
+        }
+    }
+
+    Optional<Agent> loaded(Scope scope) {
+        return Optional.ofNullable(loaded.get(scope));
+    }
+
+    ChatModel model(String spec) {
+        return models.computeIfAbsent(spec, s -> {
+            try {
+                return modelResolver.apply(s);
+            } catch (RuntimeException e) {
+                throw new AgentException("Cannot use model '" + s + "': " + e.getMessage(), e);
+            }
+        });
+    }
+
+    void emit(AgentEvent event) {
+        for (AgentListener l : listeners) {
+            try {
+                l.onEvent(event);
+            } catch (RuntimeException e) {
+                LOG.warn("Agent listener {} failed on {}", l, event.getClass().getSimpleName(), e);
+            }
+        }
+    }
+
+    Optional<ApprovalHandler> approvalHandler() {
+        return approvalHandler;
+    }
+
+    Optional<Path> workspaceRoot() {
+        return workspaceRoot;
+    }
+
+    int maxAgentDepth() {
+        return maxAgentDepth;
+    }
+
+    Duration agentReplyTimeout() {
+        return agentReplyTimeout;
+    }
+
+    int maxCorrections() {
+        return maxCorrections;
+    }
+
+    int loopBreakerThreshold() {
+        return loopBreakerThreshold;
+    }
+
+    double memoryPressureThreshold() {
+        return memoryPressureThreshold;
+    }
+
+    private Agent load(AgentRecord record) {
+        return new Agent(this, definitionOf(record), executorFor(definitionOf(record)),
+                tokenCounters.apply(modelName(definitionOf(record).model())));
+    }
+
+    private AgentDefinition definitionOf(AgentRecord record) {
+        try {
+            return AgentFiles.definition(Heartbeats.JSON.readTree(record.definition()), "the stored definition of agent '"
+                    + record.scope().agentId() + "'");
+        } catch (RuntimeException e) {
+            throw e instanceof AgentException a ? a : new AgentException("The stored definition of agent '"
+                    + record.scope().agentId() + "' cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    private ToolExecutor executorFor(AgentDefinition d) {
+        ToolRegistry registry = ToolRegistry.create();
+        List<String> missing = new ArrayList<>();
+        for (String name : d.tools()) {
+            DynamicTool tool = catalog.get(name);
+            if (tool == null) {
+                missing.add(name);
+            } else {
+                registry.register(tool);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new AgentException("Agent '" + d.name() + "' names tools this runtime does not have: " + missing
+                    + ". Available: " + availableTools() + " (add your own with AgentRuntime.Builder.tool).");
+        }
+        ToolExecutor.Builder b = ToolExecutor.builder(registry).policy(d.policy()).approvalMode(d.approvalMode());
+        if (d.approvalMode() == ApprovalMode.AUTO) {
+            PRE_APPROVED_IN_AUTO.forEach(name -> b.approvalRule(ApprovalRule.autoApprove(name)));
+        }
+        return b.build();
+    }
+
+    /** The model name within a spec ({@code openai:gpt-4o} gives {@code gpt-4o}), for the token counter. */
+    static String modelName(String spec) {
+        int colon = spec.indexOf(':');
+        String rest = colon >= 0 && !spec.startsWith("http") ? spec.substring(colon + 1) : spec;
+        int hash = rest.lastIndexOf('#');
+        return hash >= 0 ? rest.substring(hash + 1) : rest;
+    }
+
+    private static DynamicTool withTimeout(DynamicTool tool, Duration timeout) {
+        return new DynamicTool() {
+            @Override
+            public String name() {
+                return tool.name();
+            }
+
+            @Override
+            public String description() {
+                return tool.description();
+            }
+
+            @Override
+            public ObjectNode parametersSchema() {
+                return tool.parametersSchema();
+            }
+
+            @Override
+            public SafetyTier safetyTier() {
+                return tool.safetyTier();
+            }
+
+            @Override
+            public Duration timeout() {
+                return timeout;
+            }
+
+            @Override
+            public Truncation truncation() {
+                return tool.truncation();
+            }
+
+            @Override
+            public String execute(String argumentsJson, ToolContext context) throws Exception {
+                return tool.execute(argumentsJson, context);
+            }
+        };
+    }
+
+    /** Configures an {@link AgentRuntime}; every setter validates at once. */
+    public static final class Builder {
+        private final MemoryStore store;
+        private final MemorySearch search;
+        private final Map<String, ChatModel> models = new LinkedHashMap<>();
+        private Function<String, ChatModel> modelResolver = ChatModel::of;
+        private PermissionBroker broker = PermissionBroker.denyAll();
+        private ApprovalHandler approvalHandler;
+        private Workspace workspace;
+        private final List<DynamicTool> tools = new ArrayList<>();
+        private final List<AgentListener> listeners = new ArrayList<>();
+        private Function<String, TokenCounter> tokenCounters = TokenCounter::forModel;
+        private int maxAgentDepth = 3;
+        private Duration agentReplyTimeout = Duration.ofMinutes(5);
+        private int maxCorrections = 3;
+        private int loopBreakerThreshold = 3;
+        private double memoryPressureThreshold = 0.75;
+
+        private Builder(MemoryStore store, MemorySearch search) {
+            this.store = Objects.requireNonNull(store, "store must not be null");
+            this.search = Objects.requireNonNull(search, "search must not be null");
+        }
+
+        /**
+         * Uses {@code model} for agents whose model spec is {@code spec} (e.g. a scripted model in
+         * tests, or a provider client you configured yourself).
+         */
+        public Builder model(String spec, ChatModel model) {
+            Objects.requireNonNull(spec, "model spec must not be null");
+            models.put(spec, Objects.requireNonNull(model, "model must not be null"));
+            return this;
+        }
+
+        /** How other model specs become models; default {@link ChatModel#of(String)} (reads API keys from the environment). */
+        public Builder modelResolver(Function<String, ChatModel> resolver) {
+            this.modelResolver = Objects.requireNonNull(resolver, "model resolver must not be null");
+            return this;
+        }
+
+        /** Who consents to writes of partner and human blocks; default {@link PermissionBroker#denyAll()}. */
+        public Builder permissionBroker(PermissionBroker broker) {
+            this.broker = Objects.requireNonNull(broker, "permission broker must not be null");
+            return this;
+        }
+
+        /** Who approves tool calls that need it; default none, so such calls are denied. */
+        public Builder approvalHandler(ApprovalHandler handler) {
+            this.approvalHandler = Objects.requireNonNull(handler, "approval handler must not be null");
+            return this;
+        }
+
+        /** Makes the file tools ({@code file_read}, ...) available, working in {@code workspace}. */
+        public Builder workspace(Workspace workspace) {
+            this.workspace = Objects.requireNonNull(workspace, "workspace must not be null");
+            return this;
+        }
+
+        /** Makes a tool of your own available to agents that name it. */
+        public Builder tool(DynamicTool tool) {
+            tools.add(Objects.requireNonNull(tool, "tool must not be null"));
+            return this;
+        }
+
+        public Builder tool(dev.engram.framework.AiTool<?, ?> tool) {
+            return tool(DynamicTool.from(tool));
+        }
+
+        public Builder listener(AgentListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+            return this;
+        }
+
+        /** How prompt tokens are counted for a model name; default {@link TokenCounter#forModel}. */
+        public Builder tokenCounters(Function<String, TokenCounter> counters) {
+            this.tokenCounters = Objects.requireNonNull(counters, "token counters must not be null");
+            return this;
+        }
+
+        /** How many agents deep a chain of agent-to-agent messages and subagents may go; default 3. */
+        public Builder maxAgentDepth(int depth) {
+            if (depth < 1) {
+                throw new IllegalArgumentException("agent depth must be at least 1, got " + depth);
+            }
+            this.maxAgentDepth = depth;
+            return this;
+        }
+
+        /** How long a message to another agent waits for that agent to be free; default 5 minutes. */
+        public Builder agentReplyTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "agent reply timeout must not be null");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("agent reply timeout must be positive, got " + timeout);
+            }
+            this.agentReplyTimeout = timeout;
+            return this;
+        }
+
+        /** How many steps in a row may end with a failed tool call before the agent stops; default 3. */
+        public Builder maxCorrections(int corrections) {
+            if (corrections < 0) {
+                throw new IllegalArgumentException("max corrections must not be negative, got " + corrections);
+            }
+            this.maxCorrections = corrections;
+            return this;
+        }
+
+        /** After how many identical calls (same tool, same arguments) within one message the breaker stops the agent; default 3. */
+        public Builder loopBreakerThreshold(int calls) {
+            if (calls < 2) {
+                throw new IllegalArgumentException("loop breaker threshold must be at least 2, got " + calls);
+            }
+            this.loopBreakerThreshold = calls;
+            return this;
+        }
+
+        /** The share of the context window at which the prompt warns of memory pressure; default 0.75. */
+        public Builder memoryPressureThreshold(double fraction) {
+            if (!(fraction > 0 && fraction <= 1)) {
+                throw new IllegalArgumentException("memory pressure threshold must be in (0, 1], got " + fraction);
+            }
+            this.memoryPressureThreshold = fraction;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException if a tool of yours has the name of a built-in one */
+        public AgentRuntime build() {
+            return new AgentRuntime(this);
+        }
+    }
+}

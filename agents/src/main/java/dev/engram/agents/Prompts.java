@@ -1,0 +1,139 @@
+package dev.engram.agents;
+
+import dev.engram.framework.ToolCall;
+import dev.engram.framework.ToolDefinition;
+import dev.engram.framework.model.ChatMessage;
+import dev.engram.memory.Block;
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryStats;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MessageRole;
+import dev.engram.memory.MessageToolCall;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Compiles an agent's prompt: the system message with its memory, then the in-context messages. */
+final class Prompts {
+    static final String SUMMARY_PREFIX = "Summary of the earlier conversation: ";
+
+    private Prompts() {
+    }
+
+    static CompiledPrompt compile(Agent agent, MemoryStore store, List<ConversationMessage> messages,
+            List<ToolDefinition> tools, int toolTokens, boolean pressureWarning) {
+        List<Block> blocks = store.blocks().list(agent.scope());
+        MemoryStats stats = store.stats(agent.scope());
+        StringBuilder system = new StringBuilder(4096);
+        system.append(agent.definition().systemPrompt().strip()).append("\n\n");
+        renderBlocks(system, blocks, agent.id());
+        renderStats(system, stats);
+
+        List<ChatMessage> chat = new ArrayList<>(messages.size() + 1);
+        chat.add(null); // the system message, once its text is complete
+        List<String> summaries = new ArrayList<>();
+        Map<String, String> callNames = new HashMap<>();
+        int messageTokens = 0;
+        for (ConversationMessage m : messages) {
+            switch (m.role()) {
+                case SYSTEM -> summaries.add(m.content());
+                case USER -> chat.add(new ChatMessage.User(m.content()));
+                case ASSISTANT -> {
+                    List<ToolCall> calls = new ArrayList<>(m.toolCalls().size());
+                    for (MessageToolCall c : m.toolCalls()) {
+                        calls.add(new ToolCall(c.id(), c.name(), c.arguments()));
+                        callNames.put(c.id(), c.name());
+                    }
+                    chat.add(new ChatMessage.Assistant(m.content(), calls));
+                }
+                case TOOL -> {
+                    String callId = m.toolCallId().orElse("");
+                    String name = callNames.get(callId);
+                    if (name == null) {
+                        continue; // its call was evicted: a result without its call would be rejected by providers
+                    }
+                    chat.add(new ChatMessage.ToolResult(callId, name, m.content(), m.content().startsWith(Agent.ERROR_PREFIX)));
+                }
+            }
+            messageTokens += agent.tokens(m);
+        }
+        if (!summaries.isEmpty()) {
+            system.append("<conversation_summary>\n");
+            summaries.forEach(s -> system.append(s.strip()).append('\n'));
+            system.append("</conversation_summary>\n\n");
+        }
+        int window = agent.definition().contextWindowTokens();
+        int systemTokens = agent.tokens(system.toString());
+        int total = systemTokens + messageTokens + toolTokens;
+        if (pressureWarning) {
+            int percent = (int) Math.round(100.0 * total / window);
+            String warning = "<memory_pressure>\nThis conversation fills " + percent + "% of your context window. "
+                    + "The oldest messages will soon be summarised and moved to recall memory: save what matters now "
+                    + "with the block tool (facts about the user, your plans) or in archival memory with recall.\n"
+                    + "</memory_pressure>\n";
+            system.append(warning);
+            total += agent.tokens(warning);
+        }
+        chat.set(0, new ChatMessage.System(system.toString().strip()));
+        return new CompiledPrompt(chat, tools, total, window, pressureWarning);
+    }
+
+    static void renderBlocks(StringBuilder out, List<Block> blocks, String agentId) {
+        out.append("<memory_blocks>\nYour core memory, always in this prompt. Edit it with the block tool; ")
+                .append("each block shows its size in characters against its limit, and your permission.\n");
+        for (Block b : blocks) {
+            out.append("<block label=\"").append(b.label()).append("\" chars=\"").append(b.size()).append('/')
+                    .append(b.limit()).append("\" permission=\"").append(b.permission().name().toLowerCase(Locale.ROOT))
+                    .append('"');
+            if (!b.ownerAgentId().equals(agentId)) {
+                out.append(" shared_by=\"").append(b.ownerAgentId()).append('"');
+            }
+            out.append(">\n");
+            if (!b.description().isBlank()) {
+                out.append("<description>").append(b.description()).append("</description>\n");
+            }
+            out.append("<value>\n").append(b.value()).append("\n</value>\n</block>\n");
+        }
+        out.append("</memory_blocks>\n\n");
+    }
+
+    static void renderStats(StringBuilder out, MemoryStats stats) {
+        long earlier = stats.messages() - stats.messagesInContext();
+        out.append("<memory_statistics>\n")
+                .append("- Recall memory: ").append(stats.messages()).append(" messages, ")
+                .append(earlier).append(" of them no longer in this context (find them with search or recall).\n")
+                .append("- Archival memory: ").append(stats.archivalEntries()).append(" entries.\n")
+                .append("- Notes about this user: ").append(stats.notes()).append(".\n")
+                .append("- Last message: ").append(stats.lastMessageAt().map(Object::toString).orElse("none yet")).append(".\n")
+                .append("</memory_statistics>\n\n");
+    }
+
+    /** A plain transcript of messages, for the summariser. */
+    static String transcript(List<ConversationMessage> messages, int maxToolChars) {
+        StringBuilder sb = new StringBuilder();
+        for (ConversationMessage m : messages) {
+            switch (m.role()) {
+                case SYSTEM -> sb.append("[earlier summary] ").append(m.content());
+                case USER -> sb.append("user: ").append(m.content());
+                case ASSISTANT -> {
+                    sb.append("assistant: ").append(m.content());
+                    for (MessageToolCall c : m.toolCalls()) {
+                        sb.append("\n  called ").append(c.name()).append(' ').append(c.arguments());
+                    }
+                }
+                case TOOL -> {
+                    String c = m.content();
+                    sb.append("  result: ").append(c.length() > maxToolChars ? c.substring(0, maxToolChars) + " [...]" : c);
+                }
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    static boolean isSummary(ConversationMessage m) {
+        return m.role() == MessageRole.SYSTEM;
+    }
+}
