@@ -51,7 +51,7 @@ import tools.jackson.databind.JsonNode;
  * through the pipeline (read-only calls in parallel) and persists the assistant message and every
  * tool result in one transaction. The agent continues while a call asks for a heartbeat, a call
  * failed (so the model can correct itself, at most the runtime's correction budget in a row), a
- * memory edit was made, or a message to another agent was answered; it stops on
+ * memory edit was made, or another agent (or a subagent) answered; it stops on
  * {@code send_message} to its user, on a text-only answer, at the step cap, or when the loop
  * breaker sees the same call with the same arguments too often. See {@link AgentStopReason}.
  *
@@ -400,6 +400,8 @@ public final class Agent {
                 } else {
                     o.yielded = true;
                 }
+            } else if (SubagentTool.NAME.equals(r.toolName())) {
+                o.agentAnswered = true;
             } else if (isMemoryEdit(r.toolName(), calls.get(i).arguments())) {
                 o.memoryEdited = true;
             }

@@ -41,16 +41,16 @@ final class AgentRouter implements MessageRouter {
             throw new ToolException("Agent '" + to + "' is waiting for your answer in this conversation; reply to it with "
                     + "send_message without target_agent_id.");
         }
-        if (t.chain.size() >= runtime.maxAgentDepth()) {
-            throw new ToolException("This message is already " + t.chain.size() + " agents deep (" + String.join(" -> ", t.chain)
-                    + "), the most allowed; answer with what you know instead of asking another agent.");
-        }
         Agent target;
         try {
             target = runtime.agent(message.userId(), to);
         } catch (AgentNotFoundException e) {
             throw new ToolException("There is no agent '" + to + "' for this user. Agents you can write to: "
                     + runtime.agentIds(message.userId()).stream().filter(id -> !id.equals(message.fromAgentId())).toList() + ".");
+        }
+        if (t.chain.size() >= runtime.maxAgentDepth()) {
+            throw new ToolException("This message is already " + t.chain.size() + " agents deep (" + String.join(" -> ", t.chain)
+                    + "), the most allowed; answer with what you know instead of asking another agent.");
         }
         runtime.emit(new AgentEvent.MessageSent(from, Optional.of(to), message.text()));
         AgentResponse response = target.receiveFromAgent(t, message.fromAgentId(), message.text());
