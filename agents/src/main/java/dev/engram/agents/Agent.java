@@ -71,6 +71,7 @@ public final class Agent {
     private final TokenCounter tokens;
     private final int toolTokens;
     private final Map<Long, Integer> messageTokens = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Integer> textTokens = new java.util.concurrent.ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock(true);
     private volatile Turn current;
 
@@ -336,6 +337,19 @@ public final class Agent {
             }
             return n;
         });
+    }
+
+    /** Token counts of texts that repeat from step to step (instructions, rendered blocks), by text. */
+    int cachedTokens(String text) {
+        Integer n = textTokens.get(text);
+        if (n == null) {
+            n = tokens.count(text);
+            if (textTokens.size() > 64) {
+                textTokens.clear();
+            }
+            textTokens.put(text, n);
+        }
+        return n;
     }
 
     void forgetTokens(List<Long> ids) {

@@ -222,9 +222,10 @@ final class SqliteMemoryStore implements MemoryStore {
             long noteCount = h.createQuery("SELECT count(*) FROM notes WHERE user_id = ?")
                     .bind(0, scope.userId()).mapTo(Long.class).one();
             return h.createQuery("""
-                    SELECT count(*) AS total, coalesce(sum(in_context), 0) AS in_context, max(created_at) AS last_at
-                    FROM messages WHERE user_id = ? AND agent_id = ?""")
-                    .bind(0, scope.userId()).bind(1, scope.agentId())
+                    SELECT (SELECT count(*) FROM messages WHERE user_id = :u AND agent_id = :a) AS total,
+                           (SELECT count(*) FROM messages WHERE user_id = :u AND agent_id = :a AND in_context = 1) AS in_context,
+                           (SELECT max(created_at) FROM messages WHERE user_id = :u AND agent_id = :a) AS last_at""")
+                    .bind("u", scope.userId()).bind("a", scope.agentId())
                     .map((rs, ctx) -> {
                         long last = rs.getLong("last_at");
                         Optional<Instant> lastAt = rs.wasNull() ? Optional.empty() : Optional.of(SqlTimes.fromMicros(last));

@@ -80,13 +80,13 @@ class SqliteMemoryStoreTest {
         assertThatThrownBy(() -> MemoryStore.sqlite(file))
                 .isInstanceOf(SchemaVersionException.class)
                 .hasMessage("Memory database " + file.toAbsolutePath() + " was written by a newer Engram (schema version 99); "
-                        + "this version understands up to schema version 1. Upgrade Engram to open it. "
+                        + "this version understands up to schema version 3. Upgrade Engram to open it. "
                         + "The database was not changed.");
         assertThat(Files.size(file)).isEqualTo(sizeBefore);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT count(*) FROM " + SqliteMemoryStore.HISTORY_TABLE)) {
             rs.next();
-            assertThat(rs.getInt(1)).isEqualTo(2);
+            assertThat(rs.getInt(1)).isEqualTo(4); // versions 1 to 3, and the newer one
         }
     }
 

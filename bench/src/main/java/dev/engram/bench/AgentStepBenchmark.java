@@ -1,0 +1,144 @@
+package dev.engram.bench;
+
+import dev.engram.agents.Agent;
+import dev.engram.agents.AgentDefinition;
+import dev.engram.agents.AgentResponse;
+import dev.engram.agents.AgentRuntime;
+import dev.engram.agents.AgentStopReason;
+import dev.engram.framework.ToolCall;
+import dev.engram.framework.model.ChatMessage;
+import dev.engram.framework.model.ChatModel;
+import dev.engram.framework.model.ChatRequest;
+import dev.engram.framework.model.ChatResponse;
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.Embedder;
+import dev.engram.memory.LuceneMemorySearch;
+import dev.engram.memory.MemorySearch;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MessageQuery;
+import dev.engram.memory.MessageToolCall;
+import dev.engram.memory.NewBlock;
+import dev.engram.memory.NewMessage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The agent runtime's own cost per step, with the model excluded: an instant model answers every
+ * message with one {@code block view} call and no heartbeat, so one {@code send} is: store the user
+ * message, compile the prompt (system prompt, 5 blocks, statistics, 100 in-context messages, token
+ * counts), call the model, run the call through the tool pipeline, and store the assistant message
+ * with its result in one transaction. The context is trimmed back to 100 messages between
+ * invocations (outside the measurement). Real SQLite file, real Lucene index (background indexing off).
+ */
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 3)
+@Measurement(iterations = 5, time = 3)
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector",
+        "-Dai.djl.offline=true", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"})
+@State(Scope.Benchmark)
+public class AgentStepBenchmark {
+    private static final int IN_CONTEXT = 100;
+
+    private Path dir;
+    private MemoryStore store;
+    private Embedder embedder;
+    private MemorySearch search;
+    private AgentRuntime runtime;
+    private Agent agent;
+    private int n;
+
+    /** Answers at once with one read-only tool call and no heartbeat. */
+    static final class InstantModel implements ChatModel {
+        private int calls;
+
+        @Override
+        public String name() {
+            return "instant";
+        }
+
+        @Override
+        public ChatResponse chat(ChatRequest request) {
+            ToolCall call = new ToolCall("c" + (++calls), "block", "{\"operation\":\"view\",\"label\":\"human\"}");
+            return new ChatResponse(new ChatMessage.Assistant("Let me check what I know.", List.of(call)),
+                    ChatResponse.Usage.NONE, ChatResponse.StopReason.TOOL_CALLS);
+        }
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        dir = Files.createTempDirectory("engram-agent-bench");
+        store = MemoryStore.sqlite(dir.resolve("memory.db"));
+        embedder = Embedder.onnxDefault();
+        search = LuceneMemorySearch.builder(store, embedder).directory(dir.resolve("index"))
+                .backgroundInterval(Duration.ZERO).build();
+        runtime = AgentRuntime.builder(store, search).model("bench:instant", new InstantModel()).build();
+        AgentDefinition.Builder b = AgentDefinition.builder("bench-user").id("bench-agent").model("bench:instant")
+                .contextWindowTokens(128_000);
+        String[] labels = {"human", "persona", "project", "preferences", "scratchpad"};
+        for (String label : labels) {
+            b.block(NewBlock.builder(label).description("The " + label + " block")
+                    .value(("Some facts about " + label + ". ").repeat(20)).build());
+        }
+        agent = runtime.create(b.build());
+        List<NewMessage> history = new ArrayList<>();
+        for (int i = 0; i < IN_CONTEXT / 4; i++) {
+            history.add(NewMessage.user("s", "Question " + i + ": what about the trip to Lisbon in May, and the budget?"));
+            history.add(NewMessage.assistant("s", "Looking it up.", List.of(
+                    new MessageToolCall("h" + i, "search", "{\"query\":\"Lisbon trip budget " + i + "\"}"))));
+            history.add(NewMessage.tool("s", "h" + i, "[{\"text\":\"Budget for Lisbon: 1200 EUR, flights booked\"}]"));
+            history.add(NewMessage.assistant("s", "Your Lisbon budget is 1200 EUR and the flights are booked.", List.of()));
+        }
+        store.messages().appendAll(agent.scope(), history);
+        AgentResponse warm = agent.send("warm up");
+        if (warm.stopReason() != AgentStopReason.NO_HEARTBEAT) {
+            throw new IllegalStateException("unexpected stop: " + warm);
+        }
+        trim();
+    }
+
+    /** Back to exactly 100 in-context messages, oldest evicted first (a user message first, never a lone result). */
+    @Setup(Level.Invocation)
+    public void trim() {
+        List<ConversationMessage> in = store.messages().list(agent.scope(), MessageQuery.inContext().newest(1_000));
+        int extra = in.size() - IN_CONTEXT;
+        if (extra > 0) {
+            store.messages().markOutOfContext(agent.scope(), in.subList(0, extra).stream().map(ConversationMessage::id).toList());
+        }
+    }
+
+    @Benchmark
+    public AgentResponse step() {
+        return agent.send("s", "What do you remember about me? (" + (n++) + ")");
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        runtime.close();
+        search.close();
+        embedder.close();
+        store.close();
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
