@@ -222,8 +222,8 @@ final class SqliteMemoryStore implements MemoryStore {
             long noteCount = h.createQuery("SELECT count(*) FROM notes WHERE user_id = ?")
                     .bind(0, scope.userId()).mapTo(Long.class).one();
             return h.createQuery("""
-                    SELECT (SELECT count(*) FROM messages WHERE user_id = :u AND agent_id = :a) AS total,
-                           (SELECT count(*) FROM messages WHERE user_id = :u AND agent_id = :a AND in_context = 1) AS in_context,
+                    SELECT coalesce((SELECT total FROM message_counts WHERE user_id = :u AND agent_id = :a), 0) AS total,
+                           coalesce((SELECT in_context FROM message_counts WHERE user_id = :u AND agent_id = :a), 0) AS in_context,
                            (SELECT max(created_at) FROM messages WHERE user_id = :u AND agent_id = :a) AS last_at""")
                     .bind("u", scope.userId()).bind("a", scope.agentId())
                     .map((rs, ctx) -> {
