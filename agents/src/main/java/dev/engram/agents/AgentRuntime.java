@@ -335,6 +335,14 @@ public final class AgentRuntime implements AutoCloseable {
         return catalog.keySet().stream().sorted().toList();
     }
 
+    /**
+     * A registry of every tool agents of this runtime can be given, for hosts that call tools
+     * directly (the CLI's {@code tools call}, an MCP server). Each call is a new registry.
+     */
+    public ToolRegistry toolRegistry() {
+        return ToolRegistry.create().registerAll(catalog.values());
+    }
+
     public MemoryStore store() {
         return store;
     }

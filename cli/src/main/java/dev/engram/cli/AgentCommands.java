@@ -1,0 +1,208 @@
+package dev.engram.cli;
+
+import dev.engram.agents.Agent;
+import dev.engram.agents.AgentDefinition;
+import dev.engram.agents.AgentRuntime;
+import dev.engram.memory.Block;
+import dev.engram.memory.MemoryStats;
+import dev.engram.memory.Scope;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code engram agent create|list|show|delete|export|import}. */
+@Command(name = "agent", mixinStandardHelpOptions = true, description = "Create, inspect, export and import agents.",
+        subcommands = {AgentCommands.Create.class, AgentCommands.ListAgents.class, AgentCommands.Show.class,
+                AgentCommands.Delete.class, AgentCommands.Export.class, AgentCommands.Import.class})
+final class AgentCommands extends BaseCommand {
+    @Override
+    int run() {
+        spec.commandLine().usage(out());
+        return 0;
+    }
+
+    @Command(name = "create", mixinStandardHelpOptions = true, description = "Create an agent.")
+    static final class Create extends BaseCommand {
+        @Parameters(paramLabel = "NAME", description = "The agent's name, unique for the user.")
+        String name;
+
+        @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "Default ${DEFAULT-VALUE}.")
+        String user;
+
+        @Option(names = "--id", paramLabel = "ID", description = "The agent's id; default: generated.")
+        String id;
+
+        @Option(names = "--model", paramLabel = "SPEC", description = "The model spec; default $ENGRAM_MODEL.")
+        String model;
+
+        @Option(names = "--system-prompt", paramLabel = "TEXT", description = "The agent's instructions.")
+        String systemPrompt;
+
+        @Option(names = "--block", paramLabel = "LABEL=VALUE", description = "A block to start with (repeatable); "
+                + "default: human and persona.")
+        List<String> blocks = new ArrayList<>();
+
+        @Option(names = "--tools", split = ",", paramLabel = "NAME", description = "Tool names; default the built-in memory tools.")
+        List<String> tools;
+
+        @Option(names = "--context-window", paramLabel = "TOKENS", description = "Default 32768.")
+        Integer contextWindow;
+
+        @Option(names = "--max-steps", paramLabel = "N", description = "Default 10.")
+        Integer maxSteps;
+
+        @Override
+        int run() {
+            String spec = model != null ? model : root().environment().get("ENGRAM_MODEL");
+            if (spec == null || spec.isBlank()) {
+                throw usage("Missing --model (e.g. openai:gpt-4o-mini), and ENGRAM_MODEL is not set");
+            }
+            AgentDefinition.Builder b = AgentDefinition.builder(user).name(name).model(spec);
+            if (id != null) {
+                b.id(id);
+            }
+            if (systemPrompt != null) {
+                b.systemPrompt(systemPrompt);
+            }
+            if (blocks.isEmpty()) {
+                b.block("human", "What I know about the user", "").block("persona", "Who I am", "I am a helpful assistant.");
+            }
+            for (String block : blocks) {
+                int eq = block.indexOf('=');
+                if (eq <= 0) {
+                    throw usage("--block needs LABEL=VALUE, got '" + block + "'");
+                }
+                b.block(block.substring(0, eq), "", block.substring(eq + 1));
+            }
+            if (tools != null) {
+                b.tools(tools);
+            }
+            if (contextWindow != null) {
+                b.contextWindowTokens(contextWindow);
+            }
+            if (maxSteps != null) {
+                b.maxSteps(maxSteps);
+            }
+            AgentDefinition definition = b.build();
+            try (Engine engine = root().engine()) {
+                Agent agent = engine.runtime().create(definition);
+                out().println("Created agent '" + agent.name() + "' (id " + agent.id() + ") for user '" + user + "'.");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List a user's agents.")
+    static final class ListAgents extends BaseCommand {
+        @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "Default ${DEFAULT-VALUE}.")
+        String user;
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                var records = engine.store().agents().list(user);
+                if (records.isEmpty()) {
+                    out().println("User '" + user + "' has no agents; create one with 'engram agent create NAME --model SPEC'.");
+                }
+                for (var r : records) {
+                    MemoryStats stats = engine.store().stats(r.scope());
+                    out().printf(Locale.ROOT, "%-24s id=%s  messages=%d  archival=%d  updated=%s%n", r.name(),
+                            r.scope().agentId(), stats.messages(), stats.archivalEntries(), r.updatedAt());
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Show an agent's definition and blocks.")
+    static final class Show extends BaseCommand {
+        @Parameters(paramLabel = "NAME", description = "The agent's name or id.")
+        String name;
+
+        @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "Default ${DEFAULT-VALUE}.")
+        String user;
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                Scope scope = scope(engine, user, name);
+                var record = engine.store().agents().get(scope).orElseThrow();
+                out().println(Json.pretty(record.definition()));
+                for (Block b : engine.store().blocks().list(scope)) {
+                    out().printf(Locale.ROOT, "block %s (%d/%d, %s): %s%n", b.label(), b.size(), b.limit(),
+                            b.permission().name().toLowerCase(Locale.ROOT), TranscriptPrinter.compact(b.value()));
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "delete", mixinStandardHelpOptions = true,
+            description = "Delete an agent's definition (its memory stays in the store under its id).")
+    static final class Delete extends BaseCommand {
+        @Parameters(paramLabel = "NAME", description = "The agent's name or id.")
+        String name;
+
+        @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "Default ${DEFAULT-VALUE}.")
+        String user;
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                Scope scope = scope(engine, user, name);
+                engine.store().agents().delete(scope);
+                out().println("Deleted agent '" + name + "' (id " + scope.agentId() + "); its memory remains in the store.");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "export", mixinStandardHelpOptions = true, description = "Write an agent to one JSON file.")
+    static final class Export extends BaseCommand {
+        @Parameters(paramLabel = "NAME", description = "The agent's name or id.")
+        String name;
+
+        @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "Default ${DEFAULT-VALUE}.")
+        String user;
+
+        @Option(names = {"-o", "--file"}, paramLabel = "FILE", required = true, description = "Where to write it.")
+        Path file;
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                Scope scope = scope(engine, user, name);
+                AgentRuntime runtime = engine.runtime();
+                runtime.exportAgent(scope.userId(), scope.agentId(), file);
+                out().println("Exported agent '" + name + "' to " + file.toAbsolutePath() + ".");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "import", mixinStandardHelpOptions = true, description = "Import an agent file.")
+    static final class Import extends BaseCommand {
+        @Parameters(paramLabel = "FILE", description = "An agent file written by 'engram agent export'.")
+        Path file;
+
+        @Option(names = "--user", paramLabel = "ID", description = "Import for this user; default the file's.")
+        String user;
+
+        @Option(names = "--id", paramLabel = "ID", description = "Import under this agent id; default the file's.")
+        String id;
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                Agent agent = engine.runtime().importAgent(file, Optional.ofNullable(user), Optional.ofNullable(id));
+                out().println("Imported agent '" + agent.name() + "' (id " + agent.id() + ") for user '" + agent.userId() + "'.");
+            }
+            return 0;
+        }
+    }
+}

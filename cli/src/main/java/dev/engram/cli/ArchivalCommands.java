@@ -1,0 +1,90 @@
+package dev.engram.cli;
+
+import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.NewArchivalEntry;
+import dev.engram.memory.Scope;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code engram archival insert|list|delete}. */
+@Command(name = "archival", mixinStandardHelpOptions = true, description = "An agent's archival memory.",
+        subcommands = {ArchivalCommands.Insert.class, ArchivalCommands.ListEntries.class, ArchivalCommands.Delete.class})
+final class ArchivalCommands extends BaseCommand {
+    @Override
+    int run() {
+        spec.commandLine().usage(out());
+        return 0;
+    }
+
+    @Command(name = "insert", mixinStandardHelpOptions = true, description = "File a fact or document.")
+    static final class Insert extends BaseCommand {
+        @Parameters(paramLabel = "TEXT")
+        String text;
+
+        @Mixin
+        ScopeOptions scope;
+
+        @Option(names = "--label", paramLabel = "LABEL", description = "A label unique among the agent's entries.")
+        String label;
+
+        @Option(names = "--tag", paramLabel = "TAG", description = "A tag (repeatable).")
+        List<String> tags = new ArrayList<>();
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                ArchivalEntry e = engine.store().archival().insert(scope(engine, scope.user, scope.agent),
+                        new NewArchivalEntry(Optional.ofNullable(label), text, tags));
+                out().println("Inserted " + e.id() + ".");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List entries, newest first.")
+    static final class ListEntries extends BaseCommand {
+        @Mixin
+        ScopeOptions scope;
+
+        @Option(names = "--limit", paramLabel = "N", defaultValue = "20", description = "Default ${DEFAULT-VALUE}.")
+        int limit;
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                Scope s = scope(engine, scope.user, scope.agent);
+                for (ArchivalEntry e : engine.store().archival().list(s, 0, limit)) {
+                    out().printf(Locale.ROOT, "%s  %s%s  %s%n", e.id(), e.label().map(l -> "[" + l + "] ").orElse(""),
+                            e.tags().isEmpty() ? "" : e.tags() + " ", TranscriptPrinter.compact(e.content()));
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete an entry by id.")
+    static final class Delete extends BaseCommand {
+        @Parameters(paramLabel = "ID")
+        String id;
+
+        @Mixin
+        ScopeOptions scope;
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                if (!engine.store().archival().delete(scope(engine, scope.user, scope.agent), id)) {
+                    throw new dev.engram.memory.NotFoundException("There is no archival entry '" + id + "' for this agent");
+                }
+                out().println("Deleted " + id + ".");
+            }
+            return 0;
+        }
+    }
+}

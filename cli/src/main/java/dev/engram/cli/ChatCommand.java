@@ -1,0 +1,210 @@
+package dev.engram.cli;
+
+import dev.engram.agents.Agent;
+import dev.engram.agents.AgentDefinition;
+import dev.engram.agents.AgentResponse;
+import dev.engram.agents.AgentRuntime;
+import dev.engram.framework.ApprovalDecision;
+import dev.engram.framework.ApprovalHandler;
+import dev.engram.framework.model.ChatModel;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.UserInterruptException;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code engram chat}: a REPL with an agent. History is kept in {@code <home>/history}; a line ending
+ * in a backslash continues on the next line; Ctrl-C cancels the step in progress (at the prompt it
+ * clears the line); Ctrl-D or {@code /exit} leaves. Privileged tool calls ask for approval here.
+ */
+@Command(name = "chat", mixinStandardHelpOptions = true,
+        description = {"Chat with an agent that remembers, on a real model.",
+                "Model specs: openai:MODEL (OPENAI_API_KEY), anthropic:MODEL (ANTHROPIC_API_KEY), gemini:MODEL "
+                        + "(GEMINI_API_KEY), ollama:MODEL, http://HOST/v1#MODEL (OpenAI-compatible), script:FILE (scripted)."})
+final class ChatCommand extends BaseCommand {
+    @Option(names = "--agent", paramLabel = "NAME", defaultValue = "assistant",
+            description = "The agent to talk to (created on first use); default ${DEFAULT-VALUE}.")
+    String agentName;
+
+    @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "Your user id; default ${DEFAULT-VALUE}.")
+    String user;
+
+    @Option(names = "--model", paramLabel = "SPEC",
+            description = "The model, e.g. openai:gpt-4o-mini; default $ENGRAM_MODEL, else the agent's own.")
+    String model;
+
+    /** Input for tests; the console otherwise. */
+    static InputStream testInput;
+
+    @Override
+    int run() throws IOException {
+        String override = model != null ? model : root().environment().get("ENGRAM_MODEL");
+        PrintWriter out = out();
+        try (Engine engine = root().engine();
+                Input reader = Input.open(engine.home().resolve("history"), out)) {
+            TranscriptPrinter transcript = new TranscriptPrinter(out, agentName);
+            AgentRuntime runtime = engine.runtime(b -> b.listener(transcript).approvalHandler(approvals(reader, out))
+                    .modelResolver(spec -> ChatModel.of(override != null && !override.isBlank() ? override : spec,
+                            root().environment())));
+            Optional<Agent> existing = runtime.findByName(user, agentName);
+            if (existing.isEmpty() && (override == null || override.isBlank())) {
+                throw new IllegalStateException("No model is configured: pass --model (e.g. openai:gpt-4o-mini with "
+                        + "OPENAI_API_KEY set, anthropic:claude-sonnet-4-5, gemini:gemini-2.5-flash, ollama:llama3.2 or "
+                        + "script:FILE) or set ENGRAM_MODEL; to see Engram without a model, run 'engram demo'");
+            }
+            Agent agent = existing.orElseGet(() -> runtime.create(AgentDefinition.builder(user).name(agentName)
+                    .model(override).block("human", "What I know about the user", "")
+                    .block("persona", "Who I am", "I am a helpful assistant with a long memory.").build()));
+            if (existing.isEmpty()) {
+                out.println("Created agent '" + agentName + "' for user '" + user + "' on " + override + ".");
+            }
+            out.println("Chatting with '" + agent.name() + "'. Ctrl-C cancels a step, Ctrl-D or /exit leaves, "
+                    + "end a line with \\ to continue it.");
+            out.flush();
+            reader.onInterrupt(agent::cancel);
+            loop(reader, agent, out);
+        }
+        return 0;
+    }
+
+    private void loop(Input reader, Agent agent, PrintWriter out) {
+        while (true) {
+            String message;
+            try {
+                message = readMessage(reader);
+            } catch (EndOfFileException e) {
+                return;
+            }
+            if (message == null) {
+                continue;
+            }
+            if (!reader.interactive()) {
+                out.println("you > " + message);
+            }
+            if (message.equals("/exit") || message.equals("/quit")) {
+                return;
+            }
+            AgentResponse r = agent.send(message);
+            if (r.reply().isEmpty()) {
+                out.println("(" + agent.name() + " stopped without a reply: " + r.stopReason().name().toLowerCase(Locale.ROOT) + ")");
+            }
+            out.flush();
+        }
+    }
+
+    /** One message, possibly over several lines; null for an empty or interrupted line. */
+    private static String readMessage(Input reader) {
+        StringBuilder sb = new StringBuilder();
+        String prompt = "you > ";
+        while (true) {
+            String line;
+            try {
+                line = reader.readLine(prompt);
+            } catch (UserInterruptException e) {
+                return null;
+            }
+            if (line == null) {
+                throw new EndOfFileException();
+            }
+            if (line.endsWith("\\")) {
+                sb.append(line, 0, line.length() - 1).append('\n');
+                prompt = "    | ";
+                continue;
+            }
+            sb.append(line);
+            String text = sb.toString().strip();
+            return text.isEmpty() ? null : text;
+        }
+    }
+
+    private static ApprovalHandler approvals(Input reader, PrintWriter out) {
+        return request -> {
+            out.println("  ? " + request.toolName() + " (" + request.tier().name().toLowerCase(Locale.ROOT) + ") wants to run: "
+                    + TranscriptPrinter.compact(request.preview().orElse(request.arguments())));
+            out.flush();
+            String answer;
+            try {
+                String line = reader.readLine("  allow? [y]es / [n]o / [a]lways this session: ");
+                answer = line == null ? "n" : line.strip().toLowerCase(Locale.ROOT);
+            } catch (UserInterruptException | EndOfFileException e) {
+                answer = "n";
+            }
+            ApprovalDecision decision = switch (answer) {
+                case "y", "yes" -> ApprovalDecision.approve();
+                case "a", "always" -> ApprovalDecision.approveForSession();
+                default -> ApprovalDecision.deny("the user said no");
+            };
+            return CompletableFuture.completedFuture(decision);
+        };
+    }
+
+    /** Where lines come from: JLine on a console (history, Ctrl-C), plain lines when input is piped. */
+    abstract static class Input implements AutoCloseable {
+        abstract String readLine(String prompt);
+
+        abstract boolean interactive();
+
+        void onInterrupt(Runnable action) {
+        }
+
+        @Override
+        public void close() throws IOException {
+        }
+
+        static Input open(java.nio.file.Path history, PrintWriter out) throws IOException {
+            if (testInput == null && System.console() != null) {
+                Terminal terminal = TerminalBuilder.builder().system(true).build();
+                LineReader reader = LineReaderBuilder.builder().terminal(terminal)
+                        .variable(LineReader.HISTORY_FILE, history).build();
+                return new Input() {
+                    @Override
+                    String readLine(String prompt) {
+                        return reader.readLine(prompt);
+                    }
+
+                    @Override
+                    boolean interactive() {
+                        return true;
+                    }
+
+                    @Override
+                    void onInterrupt(Runnable action) {
+                        terminal.handle(Terminal.Signal.INT, s -> action.run());
+                    }
+
+                    @Override
+                    public void close() throws IOException {
+                        terminal.close();
+                    }
+                };
+            }
+            java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(
+                    testInput != null ? testInput : System.in, java.nio.charset.StandardCharsets.UTF_8));
+            return new Input() {
+                @Override
+                String readLine(String prompt) {
+                    try {
+                        return lines.readLine();
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+
+                @Override
+                boolean interactive() {
+                    return false;
+                }
+            };
+        }
+    }
+}

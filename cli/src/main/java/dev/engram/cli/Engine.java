@@ -1,0 +1,123 @@
+package dev.engram.cli;
+
+import dev.engram.agents.Agent;
+import dev.engram.agents.AgentNotFoundException;
+import dev.engram.agents.AgentRuntime;
+import dev.engram.memory.EmbeddingModel;
+import dev.engram.memory.LuceneMemorySearch;
+import dev.engram.memory.MemorySearch;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.OnnxEmbedder;
+import dev.engram.tools.PermissionBroker;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The embedded defaults in an Engram home: {@code memory.db} (SQLite), {@code index/} (Lucene),
+ * {@code native/} (the tokenizer's extracted native library). Opened lazily, closed in reverse order.
+ */
+final class Engine implements AutoCloseable {
+    private final Path home;
+    private MemoryStore store;
+    private OnnxEmbedder embedder;
+    private MemorySearch search;
+    private AgentRuntime runtime;
+    private final List<AutoCloseable> extra = new ArrayList<>();
+
+    Engine(Path home) {
+        this.home = home;
+    }
+
+    Path home() {
+        return home;
+    }
+
+    MemoryStore store() {
+        if (store == null) {
+            try {
+                Files.createDirectories(home);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create the Engram home " + home + ": " + e.getMessage(), e);
+            }
+            store = MemoryStore.sqlite(home.resolve("memory.db"));
+        }
+        return store;
+    }
+
+    OnnxEmbedder embedder() {
+        if (embedder == null) {
+            embedder = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).nativeCacheDirectory(home.resolve("native")).build();
+        }
+        return embedder;
+    }
+
+    MemorySearch search() {
+        if (search == null) {
+            search = LuceneMemorySearch.builder(store(), embedder()).directory(home.resolve("index")).build();
+        }
+        return search;
+    }
+
+    /** The runtime; {@code config} may register models, an approval handler, tools. */
+    AgentRuntime runtime(Consumer<AgentRuntime.Builder> config) {
+        if (runtime == null) {
+            AgentRuntime.Builder b = AgentRuntime.builder(store(), search()).permissionBroker(PermissionBroker.allowAll());
+            config.accept(b);
+            runtime = b.build();
+        }
+        return runtime;
+    }
+
+    AgentRuntime runtime() {
+        return runtime(b -> { });
+    }
+
+    /** The user's agent by name, else by id. */
+    Agent agent(String userId, String nameOrId) {
+        AgentRuntime rt = runtime();
+        return rt.findByName(userId, nameOrId).orElseGet(() -> {
+            try {
+                return rt.agent(userId, nameOrId);
+            } catch (AgentNotFoundException e) {
+                throw new AgentNotFoundException("User '" + userId + "' has no agent named '" + nameOrId
+                        + "'; list them with 'engram agent list --user " + userId + "'.");
+            }
+        });
+    }
+
+    void closeLater(AutoCloseable resource) {
+        extra.add(resource);
+    }
+
+    @Override
+    public void close() {
+        for (int i = extra.size() - 1; i >= 0; i--) {
+            try {
+                extra.get(i).close();
+            } catch (Exception ignored) {
+                // closing on the way out: nothing more to do
+            }
+        }
+        if (runtime != null) {
+            runtime.close();
+        }
+        if (search != null) {
+            search.close();
+        }
+        if (embedder != null) {
+            embedder.close();
+        }
+        if (store != null) {
+            store.close();
+        }
+        runtime = null;
+        search = null;
+        embedder = null;
+        store = null;
+    }
+}

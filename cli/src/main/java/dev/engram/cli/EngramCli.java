@@ -1,0 +1,100 @@
+package dev.engram.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * The {@code engram} command. Exit codes: 0 success, 1 a failed operation, 2 bad usage. Errors are
+ * one sentence on standard error; {@code --verbose} adds the stack trace.
+ */
+@Command(name = "engram", mixinStandardHelpOptions = true, versionProvider = EngramCli.Version.class,
+        description = "Stateful memory agents: run the demo, chat, and inspect and operate memory.",
+        subcommands = {DemoCommand.class, ChatCommand.class, AgentCommands.class, BlockCommands.class,
+                ArchivalCommands.class, NotesCommands.class, SearchCommand.class, IngestCommand.class,
+                ReindexCommand.class, ToolsCommands.class, EvalCommands.class, McpCommand.class,
+                CommandLine.HelpCommand.class})
+public final class EngramCli implements Runnable {
+    @Option(names = "--home", scope = ScopeType.INHERIT, paramLabel = "DIR",
+            description = "Where memory lives (SQLite file, index, native files); default $ENGRAM_HOME, else ~/.engram.")
+    Path home;
+
+    @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT, description = "Show stack traces of errors.")
+    boolean verbose;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private final Map<String, String> environment;
+
+    EngramCli(Map<String, String> environment) {
+        this.environment = environment;
+    }
+
+    public static void main(String[] args) {
+        System.setProperty("ai.djl.offline", "true");
+        // Lucene reports its vectorization setup through java.util.logging at INFO; keep the console for results.
+        java.util.logging.Logger.getLogger("org.apache.lucene").setLevel(java.util.logging.Level.WARNING);
+        System.exit(commandLine(System.getenv()).execute(args));
+    }
+
+    /** The configured command line, for {@link #main} and for tests. */
+    static CommandLine commandLine(Map<String, String> environment) {
+        EngramCli root = new EngramCli(environment);
+        CommandLine cl = new CommandLine(root);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            err.println("engram: " + Errors.sentence(ex));
+            if (root.verbose) {
+                ex.printStackTrace(err);
+            }
+            err.flush();
+            return 1;
+        });
+        cl.setParameterExceptionHandler((ex, args) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println("engram: " + ex.getMessage().strip().replace('\n', ' ') + " (see '"
+                    + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
+            err.flush();
+            return 2;
+        });
+        return cl;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The home directory: --home, else $ENGRAM_HOME, else ~/.engram. */
+    Path homeDirectory() {
+        if (home != null) {
+            return home.toAbsolutePath();
+        }
+        return Optional.ofNullable(environment.get("ENGRAM_HOME")).filter(s -> !s.isBlank()).map(Path::of)
+                .orElseGet(() -> Path.of(System.getProperty("user.home"), ".engram")).toAbsolutePath();
+    }
+
+    Map<String, String> environment() {
+        return environment;
+    }
+
+    /** The engine over the home directory. */
+    Engine engine() {
+        return new Engine(homeDirectory());
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = EngramCli.class.getPackage().getImplementationVersion();
+            return new String[] {"engram " + (v == null ? "0.1.0-SNAPSHOT" : v) + " (Java " + Runtime.version() + ")"};
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package dev.engram.cli;
+
+import dev.engram.framework.ApprovalMode;
+import dev.engram.framework.DynamicTool;
+import dev.engram.framework.ToolCall;
+import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolExecutor;
+import dev.engram.framework.ToolFormat;
+import dev.engram.framework.ToolRegistry;
+import dev.engram.framework.ToolResult;
+import dev.engram.memory.Scope;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code engram tools list|schema|call}. */
+@Command(name = "tools", mixinStandardHelpOptions = true, description = "The built-in tools: list, schemas, and direct calls.",
+        subcommands = {ToolsCommands.ListTools.class, ToolsCommands.Schema.class, ToolsCommands.Call.class})
+final class ToolsCommands extends BaseCommand {
+    @Override
+    int run() {
+        spec.commandLine().usage(out());
+        return 0;
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "The tools an agent can be given.")
+    static final class ListTools extends BaseCommand {
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                for (DynamicTool t : engine.runtime().toolRegistry().list()) {
+                    String d = t.description();
+                    int end = d.indexOf(". ");
+                    out().printf(Locale.ROOT, "%-16s %-15s %s%n", t.name(), t.safetyTier().name().toLowerCase(Locale.ROOT),
+                            end > 0 ? d.substring(0, end + 1) : d);
+                }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "schema", mixinStandardHelpOptions = true, description = "The tool definitions as JSON, in a provider's format.")
+    static final class Schema extends BaseCommand {
+        @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "openai",
+                description = "openai, anthropic, gemini or mcp; default ${DEFAULT-VALUE}.")
+        ToolFormat format;
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                out().println(engine.runtime().toolRegistry().toolsJson(format).toPrettyString());
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "call", mixinStandardHelpOptions = true,
+            description = {"Run one call through the full pipeline (lookup, validation, approval, timeout, truncation) "
+                    + "and print the ToolResult as JSON.", "You are the one calling, so approval is granted."})
+    static final class Call extends BaseCommand {
+        @Parameters(paramLabel = "NAME")
+        String name;
+
+        @Option(names = "--args", paramLabel = "JSON", defaultValue = "{}", description = "The arguments; default ${DEFAULT-VALUE}.")
+        String args;
+
+        @Mixin
+        ScopeOptions scope;
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                Scope s = scope(engine, scope.user, scope.agent);
+                ToolRegistry registry = engine.runtime().toolRegistry();
+                ToolResult r = ToolExecutor.builder(registry).approvalMode(ApprovalMode.YOLO).build().execute(
+                        new ToolCall("cli-1", name, args),
+                        ToolContext.builder().userId(s.userId()).agentId(s.agentId()).sessionId("cli").build());
+                Map<String, Object> json = new LinkedHashMap<>();
+                json.put("call_id", r.callId());
+                json.put("tool_name", r.toolName());
+                json.put("status", r.status().name().toLowerCase(Locale.ROOT));
+                json.put("content", r.content());
+                json.put("duration_ms", r.duration().toMillis());
+                json.put("truncated", r.truncated());
+                json.put("original_bytes", r.originalBytes());
+                out().println(Json.pretty(json));
+                return r.isError() ? 1 : 0;
+            }
+        }
+    }
+}

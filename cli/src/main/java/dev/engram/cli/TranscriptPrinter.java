@@ -1,0 +1,71 @@
+package dev.engram.cli;
+
+import dev.engram.agents.AgentEvent;
+import dev.engram.agents.AgentListener;
+import dev.engram.framework.ToolStatus;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Prints an agent's turn as a readable transcript: each tool call on one collapsed line when it
+ * succeeds, expanded with its error when it fails, and every message the agent sends.
+ */
+final class TranscriptPrinter implements AgentListener {
+    private static final int ARGS_WIDTH = 90;
+    private final PrintWriter out;
+    private final String agentLabel;
+    private final Map<String, String> arguments = new ConcurrentHashMap<>();
+
+    TranscriptPrinter(PrintWriter out, String agentLabel) {
+        this.out = out;
+        this.agentLabel = agentLabel;
+    }
+
+    void user(String text) {
+        out.println();
+        out.println("you > " + text);
+        out.flush();
+    }
+
+    @Override
+    public void onEvent(AgentEvent event) {
+        switch (event) {
+            case AgentEvent.ToolCallStarted s -> arguments.put(s.call().id(), s.call().arguments());
+            case AgentEvent.ToolCallFinished f -> {
+                String args = compact(arguments.getOrDefault(f.result().callId(), ""));
+                if (f.result().status() == ToolStatus.SUCCESS) {
+                    if (!f.result().toolName().equals("send_message")) {
+                        out.printf(Locale.ROOT, "  - %s %s  (%d ms)%n", f.result().toolName(), args,
+                                f.result().duration().toMillis());
+                    }
+                } else {
+                    out.printf(Locale.ROOT, "  x %s %s  [%s]%n", f.result().toolName(), args,
+                            f.result().status().name().toLowerCase(Locale.ROOT));
+                    for (String line : f.result().content().split("\n")) {
+                        out.println("      " + line);
+                    }
+                }
+            }
+            case AgentEvent.MessageSent m -> {
+                if (m.toAgentId().isEmpty()) {
+                    out.println(agentLabel + " > " + m.text());
+                } else {
+                    out.println("  -> to agent " + m.toAgentId().get() + ": " + m.text());
+                }
+            }
+            case AgentEvent.ContextCompacted c -> out.printf(Locale.ROOT,
+                    "  (context compacted: %d messages summarised, %d -> %d tokens)%n", c.evictedMessages(),
+                    c.tokensBefore(), c.tokensAfter());
+            default -> {
+            }
+        }
+        out.flush();
+    }
+
+    static String compact(String json) {
+        String oneLine = json.replaceAll("\\s+", " ").strip();
+        return oneLine.length() <= ARGS_WIDTH ? oneLine : oneLine.substring(0, ARGS_WIDTH - 3) + "...";
+    }
+}

@@ -1,0 +1,37 @@
+package dev.engram.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+
+/** Runs the engram command in-process, as a user would type it, and captures what it prints. */
+final class Cli {
+    record Run(int exit, String out, String err) {
+        List<String> errLines() {
+            return err.lines().toList();
+        }
+    }
+
+    private Cli() {
+    }
+
+    static Run run(Path home, String... args) {
+        return run(home, Map.of(), args);
+    }
+
+    static Run run(Path home, Map<String, String> env, String... args) {
+        CommandLine cl = EngramCli.commandLine(env);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        List<String> all = new ArrayList<>(List.of("--home", home.toString()));
+        all.addAll(List.of(args));
+        int exit = cl.execute(all.toArray(String[]::new));
+        return new Run(exit, out.toString(), err.toString());
+    }
+}

@@ -1,0 +1,191 @@
+package dev.engram.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every command's happy path and error path, through picocli as a user types them. */
+class CliCommandsTest {
+    @TempDir
+    Path home;
+
+    @TempDir
+    Path work;
+
+    @AfterEach
+    void resetStreams() {
+        ChatCommand.testInput = null;
+    }
+
+    private Cli.Run ok(String... args) {
+        Cli.Run r = Cli.run(home, args);
+        assertThat(r.exit()).as("exit of %s; err: %s", String.join(" ", args), r.err()).isZero();
+        return r;
+    }
+
+    private static void oneLineError(Cli.Run r, int exit, String contains) {
+        assertThat(r.exit()).isEqualTo(exit);
+        assertThat(r.errLines()).hasSize(1);
+        assertThat(r.err()).startsWith("engram: ").contains(contains).doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
+    private void createHelper() {
+        ok("agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini", "--id", "helper-1");
+    }
+
+    @Test
+    void agentsAreCreatedListedShownExportedImportedAndDeleted() {
+        createHelper();
+        assertThat(ok("agent", "list", "--user", "ana").out()).contains("helper").contains("id=helper-1");
+        assertThat(ok("agent", "show", "helper", "--user", "ana").out()).contains("\"model\" : \"openai:gpt-4o-mini\"")
+                .contains("block human (0/5000, read_write)");
+        Path file = work.resolve("helper.json");
+        ok("agent", "export", "helper", "--user", "ana", "--file", file.toString());
+        assertThat(file).exists();
+        assertThat(ok("agent", "import", file.toString(), "--user", "ben").out())
+                .contains("Imported agent 'helper' (id helper-1) for user 'ben'");
+        assertThat(ok("agent", "delete", "helper", "--user", "ana").out()).contains("its memory remains");
+        assertThat(ok("agent", "list", "--user", "ana").out()).contains("has no agents");
+    }
+
+    @Test
+    void agentErrorsAreOneLine() {
+        createHelper();
+        oneLineError(Cli.run(home, "agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini"), 1,
+                "already has an agent named 'helper'");
+        oneLineError(Cli.run(home, "agent", "create", "other", "--user", "ana"), 2, "Missing --model");
+        oneLineError(Cli.run(home, "agent", "show", "nobody", "--user", "ana"), 1, "User 'ana' has no agent named 'nobody'");
+        Path bad = work.resolve("bad.json");
+        oneLineError(Cli.run(home, "agent", "import", bad.toString()), 1, "Cannot read agent file");
+    }
+
+    @Test
+    void blocksAreSetAppendedShownAndVersioned() {
+        createHelper();
+        ok("block", "set", "project", "Octopus survey", "--agent", "helper", "--user", "ana", "--limit", "40");
+        assertThat(ok("block", "append", "project", "Due March 3", "--agent", "helper", "--user", "ana").out())
+                .contains("Block 'project' is now version 2");
+        assertThat(ok("block", "show", "project", "--agent", "helper", "--user", "ana").out())
+                .isEqualTo("Octopus survey\nDue March 3\n");
+        assertThat(ok("block", "list", "--agent", "helper", "--user", "ana").out()).contains("project").contains("26/40");
+        assertThat(ok("block", "history", "project", "--agent", "helper", "--user", "ana").out().lines()).hasSize(2);
+        // Over the limit: refused, one line, nothing changed.
+        oneLineError(Cli.run(home, "block", "append", "project", "x".repeat(30), "--agent", "helper", "--user", "ana"), 1,
+                "limit");
+        assertThat(ok("block", "show", "project", "--agent", "helper", "--user", "ana").out())
+                .isEqualTo("Octopus survey\nDue March 3\n");
+        oneLineError(Cli.run(home, "block", "show", "nope", "--agent", "helper", "--user", "ana"), 1, "no block labelled 'nope'");
+    }
+
+    @Test
+    void archivalNotesAndSearch() {
+        createHelper();
+        String inserted = ok("archival", "insert", "Maya studies octopus migration off Cascais", "--agent", "helper",
+                "--user", "ana", "--label", "research", "--tag", "work").out();
+        String id = inserted.substring("Inserted ".length()).strip().replaceAll("\\.$", "");
+        assertThat(ok("archival", "list", "--agent", "helper", "--user", "ana").out()).contains("[research]").contains("[work]");
+        String note = ok("notes", "save", "Field report due March 3", "--user", "ana").out();
+        String noteId = note.substring("Saved ".length()).strip().replaceAll("\\.$", "");
+        ok("notes", "update", noteId, "Field report due March 4", "--user", "ana");
+        assertThat(ok("notes", "list", "--user", "ana").out()).contains("March 4");
+
+        Cli.Run search = ok("search", "octopus migration", "--agent", "helper", "--user", "ana", "--k", "5", "--json");
+        assertThat(search.out()).contains("\"domain\" : \"archival\"").contains("Maya studies octopus migration");
+        assertThat(ok("search", "report", "--agent", "helper", "--user", "ana", "--domain", "notes").out()).contains("March 4");
+
+        ok("archival", "delete", id, "--agent", "helper", "--user", "ana");
+        ok("notes", "delete", noteId, "--user", "ana");
+        oneLineError(Cli.run(home, "notes", "delete", noteId, "--user", "ana"), 1, "There is no note");
+        oneLineError(Cli.run(home, "archival", "delete", id, "--agent", "helper", "--user", "ana"), 1, "no archival entry");
+        assertThat(ok("search", "octopus", "--agent", "helper", "--user", "ana", "--domain", "archival", "--domain", "notes")
+                .out()).contains("No results.");
+    }
+
+    @Test
+    void badUsageIsOneLineAndExitTwo() {
+        oneLineError(Cli.run(home, "search", "x"), 2, "Missing required option: '--agent=NAME'");
+        oneLineError(Cli.run(home, "block", "list", "--agent", "a", "--bogus"), 2, "Unknown option: '--bogus'");
+        oneLineError(Cli.run(home, "nonsense"), 2, "Unmatched argument");
+        createHelper();
+        oneLineError(Cli.run(home, "search", "x", "--agent", "helper", "--user", "ana", "--k", "0"), 2, "--k must be between");
+        oneLineError(Cli.run(home, "search", "x", "--agent", "helper", "--user", "ana", "--mode", "fuzzy"), 2, "--mode");
+        oneLineError(Cli.run(home, "tools", "schema", "--format", "xml"), 2, "--format");
+    }
+
+    @Test
+    void everyCommandHasHelp() {
+        for (String[] cmd : new String[][] {{"--help"}, {"demo", "--help"}, {"chat", "--help"}, {"agent", "create", "--help"},
+                {"block", "set", "--help"}, {"archival", "insert", "--help"}, {"notes", "save", "--help"}, {"search", "--help"},
+                {"ingest", "--help"}, {"reindex", "--help"}, {"tools", "call", "--help"}, {"eval", "scifact", "--help"},
+                {"eval", "locomo", "--help"}, {"mcp", "--help"}}) {
+            Cli.Run r = ok(cmd);
+            assertThat(r.out()).as(String.join(" ", cmd)).contains("Usage:");
+        }
+    }
+
+    @Test
+    void toolsAreListedDescribedAndCalledThroughThePipeline() throws Exception {
+        assertThat(ok("tools", "list").out()).contains("block").contains("memory_search").contains("read_only");
+        String mcp = ok("tools", "schema", "--format", "mcp").out();
+        assertThat(Json.parse(mcp).isArray()).isTrue();
+        assertThat(mcp).contains("\"inputSchema\"").contains("\"readOnlyHint\" : true");
+        assertThat(ok("tools", "schema").out()).contains("\"type\" : \"function\"");
+
+        createHelper();
+        Cli.Run call = ok("tools", "call", "block", "--args", "{\"operation\":\"append\",\"label\":\"human\",\"text\":\"Likes tea\"}",
+                "--agent", "helper", "--user", "ana");
+        assertThat(Json.parse(call.out()).path("status").asString()).isEqualTo("success");
+        assertThat(ok("block", "show", "human", "--agent", "helper", "--user", "ana").out()).contains("Likes tea");
+        Cli.Run invalid = Cli.run(home, "tools", "call", "block", "--args", "{\"operation\":\"append\"}", "--agent", "helper",
+                "--user", "ana");
+        assertThat(invalid.exit()).isEqualTo(1);
+        assertThat(Json.parse(invalid.out()).path("status").asString()).isEqualTo("invalid_arguments");
+    }
+
+    @Test
+    void ingestChunksFilesIntoArchivalMemoryAndReindexRebuilds() throws Exception {
+        createHelper();
+        Path docs = Files.createDirectories(work.resolve("docs"));
+        Files.writeString(docs.resolve("octopus.md"), "# Octopus\n\nOctopuses migrate along the coast.\n\n## Tags\n\n"
+                + "Tagged animals are tracked weekly. ".repeat(80));
+        Files.writeString(docs.resolve("notes.txt"), "The field report is due on March 3.");
+        Files.write(docs.resolve("image.png"), new byte[] {1, 2, 3});
+        Cli.Run r = ok("ingest", docs.toString(), "--agent", "helper", "--user", "ana", "--chunk-chars", "500");
+        assertThat(r.out()).containsPattern("Ingested \\d+ chunks \\(\\d+ characters\\) from 2 files into agent 'helper'")
+                .contains("skipped 1 other files");
+        assertThat(r.err()).contains("ingest [");
+        assertThat(ok("search", "when is the report due", "--agent", "helper", "--user", "ana", "--domain", "archival").out())
+                .contains("[notes.txt 1/1] The field report is due on March 3.");
+        oneLineError(Cli.run(home, "ingest", docs.resolve("image.png").toString(), "--agent", "helper", "--user", "ana"), 2,
+                "Not a text or Markdown file");
+        oneLineError(Cli.run(home, "ingest", work.resolve("missing").toString(), "--agent", "helper", "--user", "ana"), 2,
+                "No such file or directory");
+
+        Cli.Run reindex = ok("reindex");
+        assertThat(reindex.out()).containsPattern("Reindexed \\d+ items");
+        assertThat(reindex.err()).contains("reindex [");
+    }
+
+    @Test
+    void chatTalksToAnAgentOnAScriptedModel() throws Exception {
+        Path script = Files.writeString(work.resolve("chat.json"), """
+                {"turns": [{"tool_calls": [{"name": "send_message", "arguments": {"message": "Hello Ana, nice to meet you."}}]}]}""");
+        ChatCommand.testInput = new ByteArrayInputStream("Hi, I'm Ana\n/exit\n".getBytes(StandardCharsets.UTF_8));
+        Cli.Run r = ok("chat", "--user", "ana", "--model", "script:" + script);
+        assertThat(r.out()).contains("Created agent 'assistant' for user 'ana'").contains("assistant > Hello Ana, nice to meet you.");
+    }
+
+    @Test
+    void chatWithoutAModelSaysHowToConfigureOne() {
+        ChatCommand.testInput = new ByteArrayInputStream(new byte[0]);
+        oneLineError(Cli.run(home, Map.of(), "chat"), 1, "No model is configured: pass --model");
+        assertThat(Cli.run(home, "chat").err()).contains("engram demo");
+    }
+}
