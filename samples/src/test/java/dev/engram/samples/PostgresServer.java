@@ -1,0 +1,98 @@
+package dev.engram.samples;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A throwaway PostgreSQL server from the installed binaries: {@code initdb} into a temporary directory,
+ * then {@code pg_ctl start} on a free loopback port, with its socket in that directory. As root (CI),
+ * both run as the {@code postgres} user through {@code runuser}, since PostgreSQL refuses to run as root.
+ */
+final class PostgresServer implements AutoCloseable {
+    private final Path bin;
+    private final Path dir;
+    private final int port;
+    private final boolean asPostgres;
+
+    private PostgresServer(Path bin, Path dir, int port, boolean asPostgres) {
+        this.bin = bin;
+        this.dir = dir;
+        this.port = port;
+        this.asPostgres = asPostgres;
+    }
+
+    /** The newest installed server's bin directory, if any. */
+    static Optional<Path> binaries() {
+        Path root = Path.of("/usr/lib/postgresql");
+        if (!Files.isDirectory(root)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> versions = Files.list(root)) {
+            return versions.map(v -> v.resolve("bin")).filter(b -> Files.isExecutable(b.resolve("initdb")))
+                    .max(Comparator.comparing(Path::toString));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    static PostgresServer start(Path bin) throws Exception {
+        boolean root = "root".equals(System.getProperty("user.name"));
+        Path dir = Files.createTempDirectory(Path.of("/tmp"), "engram-pg-");
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        PostgresServer server = new PostgresServer(bin, dir, port, root);
+        if (root) {
+            run(List.of("chown", "postgres", dir.toString()), false);
+        }
+        server.pg(List.of(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-A", "trust", "-U", "postgres",
+                "--no-sync", "-E", "UTF8"));
+        server.pg(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-w", "-l",
+                dir.resolve("log").toString(), "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=off",
+                "start"));
+        return server;
+    }
+
+    String jdbcUrl(String schema) {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?currentSchema=" + schema;
+    }
+
+    private void pg(List<String> command) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        if (asPostgres) {
+            cmd.addAll(List.of("runuser", "-u", "postgres", "--"));
+        }
+        cmd.addAll(command);
+        run(cmd, true);
+    }
+
+    private static void run(List<String> command, boolean quiet) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            pg(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m", "immediate", "stop"));
+        } finally {
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+}
