@@ -72,6 +72,11 @@ public final class LuceneMemorySearch implements MemorySearch {
     static final String VECTOR = "vector";
     static final String SEQ_DATA = "engram.seq";
     static final String EMBEDDER_DATA = "engram.embedder";
+    /** One term per (user, agent, domain): the scope filter is one flat term set instead of nested clauses. */
+    static final String SCOPE_DOMAIN = "scope_domain";
+    static final String FORMAT_DATA = "engram.format";
+    /** The document layout; an index written with another is rebuilt at open. */
+    static final String FORMAT = "2";
 
     private final MemoryStore store;
     private final Embedder embedder;
@@ -128,6 +133,9 @@ public final class LuceneMemorySearch implements MemorySearch {
         this.appliedSeq = committed;
         if (builtWith != null && !builtWith.equals(embedder.id())) {
             LOG.info("Search index was built with embedder {}, now {}: rebuilding it", builtWith, embedder.id());
+            reindex((d, t) -> { });
+        } else if (builtWith != null && !FORMAT.equals(data.getOrDefault(FORMAT_DATA, "1"))) {
+            LOG.info("Search index has document format {}, now {}: rebuilding it", data.getOrDefault(FORMAT_DATA, "1"), FORMAT);
             reindex((d, t) -> { });
         } else if (committed > storeSeq) {
             LOG.warn("Search index is ahead of the memory store (sequence {} > {}): the store was restored or replaced; "
@@ -310,7 +318,8 @@ public final class LuceneMemorySearch implements MemorySearch {
     }
 
     private void commit() throws IOException {
-        writer.setLiveCommitData(Map.of(SEQ_DATA, Long.toString(appliedSeq), EMBEDDER_DATA, embedder.id()).entrySet());
+        writer.setLiveCommitData(Map.of(SEQ_DATA, Long.toString(appliedSeq), EMBEDDER_DATA, embedder.id(),
+                FORMAT_DATA, FORMAT).entrySet());
         writer.commit();
     }
 
@@ -371,6 +380,7 @@ public final class LuceneMemorySearch implements MemorySearch {
         d.add(new StringField(USER, item.userId(), Field.Store.NO));
         d.add(new StringField(AGENT, item.agentId(), Field.Store.NO));
         d.add(new StringField(DOMAIN, item.domain().key(), Field.Store.YES));
+        d.add(new StringField(SCOPE_DOMAIN, scopeDomain(item.userId(), item.agentId(), item.domain()), Field.Store.NO));
         d.add(new StoredField(ID, item.id()));
         long micros = SqlTimes.toMicros(item.time());
         d.add(new LongPoint(TIME, micros));
@@ -513,19 +523,12 @@ public final class LuceneMemorySearch implements MemorySearch {
     /** Scope, domains and the optional filters, as one filter query used inside both retrievers. */
     static Query filter(SearchRequest r) {
         BooleanQuery.Builder f = new BooleanQuery.Builder();
-        f.add(new TermQuery(new Term(USER, r.scope().userId())), BooleanClause.Occur.FILTER);
-        BooleanQuery.Builder domains = new BooleanQuery.Builder();
+        List<BytesRef> keys = new ArrayList<>();
         for (SearchDomain d : r.orderedDomains()) {
-            Query domain = new TermQuery(new Term(DOMAIN, d.key()));
-            if (d == SearchDomain.NOTES) {
-                domains.add(domain, BooleanClause.Occur.SHOULD);
-            } else {
-                domains.add(new BooleanQuery.Builder().add(domain, BooleanClause.Occur.FILTER)
-                        .add(new TermQuery(new Term(AGENT, r.scope().agentId())), BooleanClause.Occur.FILTER).build(),
-                        BooleanClause.Occur.SHOULD);
-            }
+            keys.add(new BytesRef(scopeDomain(r.scope().userId(), r.scope().agentId(), d)));
         }
-        f.add(domains.build(), BooleanClause.Occur.FILTER);
+        f.add(keys.size() == 1 ? new TermQuery(new Term(SCOPE_DOMAIN, keys.getFirst()))
+                : new TermInSetQuery(SCOPE_DOMAIN, keys), BooleanClause.Occur.FILTER);
         if (r.from().isPresent() || r.until().isPresent()) {
             long lo = r.from().map(SqlTimes::toMicros).orElse(Long.MIN_VALUE);
             long hi = r.until().map(u -> SqlTimes.toMicros(u) - 1).orElse(Long.MAX_VALUE);
@@ -543,6 +546,11 @@ public final class LuceneMemorySearch implements MemorySearch {
                     .add(notConversation, BooleanClause.Occur.SHOULD).build(), BooleanClause.Occur.FILTER);
         }
         return f.build();
+    }
+
+    /** The scope-and-domain term: notes belong to the user alone, everything else to the user's agent. */
+    static String scopeDomain(String userId, String agentId, SearchDomain domain) {
+        return userId + '\u0000' + (domain == SearchDomain.NOTES ? "" : agentId) + '\u0000' + domain.key();
     }
 
     /** Documents in the index (for tests and reports). */

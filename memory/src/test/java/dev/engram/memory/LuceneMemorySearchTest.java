@@ -292,6 +292,28 @@ class LuceneMemorySearchTest {
     }
 
     @Test
+    void anIndexWithAnOlderDocumentFormatIsRebuiltAtOpen() throws Exception {
+        store.archival().insert(ANA, NewArchivalEntry.of("a fact about cellos"));
+        store.notes().save("ana", "a note about cellos");
+        search.awaitIndexed();
+        search.close();
+        // Mark the index as written by the first document format, which had no scope_domain field.
+        try (org.apache.lucene.store.Directory d = org.apache.lucene.store.FSDirectory.open(dir.resolve("index"));
+                org.apache.lucene.index.IndexWriter w = new org.apache.lucene.index.IndexWriter(d,
+                        new org.apache.lucene.index.IndexWriterConfig())) {
+            java.util.Map<String, String> data = new java.util.HashMap<>();
+            w.getLiveCommitData().forEach(e -> data.put(e.getKey(), e.getValue()));
+            data.remove(LuceneMemorySearch.FORMAT_DATA);
+            w.deleteAll();
+            w.setLiveCommitData(data.entrySet());
+            w.commit();
+        }
+        search = LuceneMemorySearch.builder(store, embedder).directory(dir.resolve("index")).backgroundInterval(Duration.ZERO).build();
+        assertThat(find(ANA, "cellos")).extracting(SearchHit::text)
+                .containsExactlyInAnyOrder("a fact about cellos", "a note about cellos");
+    }
+
+    @Test
     void reindexRebuildsTheSameResults() {
         store.archival().insert(ANA, NewArchivalEntry.of("alpha bravo charlie"));
         store.notes().save("ana", "delta echo");
