@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -19,20 +20,15 @@ import picocli.CommandLine.Parameters;
 @Command(name = "agent", mixinStandardHelpOptions = true, description = "Create, inspect, export and import agents.",
         subcommands = {AgentCommands.Create.class, AgentCommands.ListAgents.class, AgentCommands.Show.class,
                 AgentCommands.Delete.class, AgentCommands.Export.class, AgentCommands.Import.class})
-final class AgentCommands extends BaseCommand {
-    @Override
-    int run() {
-        spec.commandLine().usage(out());
-        return 0;
-    }
+final class AgentCommands extends GroupCommand {
 
     @Command(name = "create", mixinStandardHelpOptions = true, description = "Create an agent.")
     static final class Create extends BaseCommand {
         @Parameters(paramLabel = "NAME", description = "The agent's name, unique for the user.")
         String name;
 
-        @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "Default ${DEFAULT-VALUE}.")
-        String user;
+        @Mixin
+        UserOption owner;
 
         @Option(names = "--id", paramLabel = "ID", description = "The agent's id; default: generated.")
         String id;
@@ -62,6 +58,7 @@ final class AgentCommands extends BaseCommand {
             if (spec == null || spec.isBlank()) {
                 throw usage("Missing --model (e.g. openai:gpt-4o-mini), and ENGRAM_MODEL is not set");
             }
+            String user = owner.user;
             AgentDefinition.Builder b = AgentDefinition.builder(user).name(name).model(spec);
             if (id != null) {
                 b.id(id);
@@ -99,11 +96,12 @@ final class AgentCommands extends BaseCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List a user's agents.")
     static final class ListAgents extends BaseCommand {
-        @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "Default ${DEFAULT-VALUE}.")
-        String user;
+        @Mixin
+        UserOption owner;
 
         @Override
         int run() {
+            String user = owner.user;
             try (Engine engine = root().engine()) {
                 var records = engine.store().agents().list(user);
                 if (records.isEmpty()) {
@@ -124,11 +122,12 @@ final class AgentCommands extends BaseCommand {
         @Parameters(paramLabel = "NAME", description = "The agent's name or id.")
         String name;
 
-        @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "Default ${DEFAULT-VALUE}.")
-        String user;
+        @Mixin
+        UserOption owner;
 
         @Override
         int run() {
+            String user = owner.user;
             try (Engine engine = root().engine()) {
                 Scope scope = scope(engine, user, name);
                 var record = engine.store().agents().get(scope).orElseThrow();
@@ -148,11 +147,12 @@ final class AgentCommands extends BaseCommand {
         @Parameters(paramLabel = "NAME", description = "The agent's name or id.")
         String name;
 
-        @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "Default ${DEFAULT-VALUE}.")
-        String user;
+        @Mixin
+        UserOption owner;
 
         @Override
         int run() {
+            String user = owner.user;
             try (Engine engine = root().engine()) {
                 Scope scope = scope(engine, user, name);
                 engine.store().agents().delete(scope);
@@ -167,8 +167,8 @@ final class AgentCommands extends BaseCommand {
         @Parameters(paramLabel = "NAME", description = "The agent's name or id.")
         String name;
 
-        @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "Default ${DEFAULT-VALUE}.")
-        String user;
+        @Mixin
+        UserOption owner;
 
         @Option(names = {"-o", "--file"}, paramLabel = "FILE", required = true, description = "Where to write it.")
         Path file;
@@ -176,7 +176,7 @@ final class AgentCommands extends BaseCommand {
         @Override
         int run() {
             try (Engine engine = root().engine()) {
-                Scope scope = scope(engine, user, name);
+                Scope scope = scope(engine, owner.user, name);
                 AgentRuntime runtime = engine.runtime();
                 runtime.exportAgent(scope.userId(), scope.agentId(), file);
                 out().println("Exported agent '" + name + "' to " + file.toAbsolutePath() + ".");

@@ -15,12 +15,7 @@ import picocli.CommandLine.Parameters;
 /** {@code engram archival insert|list|delete}. */
 @Command(name = "archival", mixinStandardHelpOptions = true, description = "An agent's archival memory.",
         subcommands = {ArchivalCommands.Insert.class, ArchivalCommands.ListEntries.class, ArchivalCommands.Delete.class})
-final class ArchivalCommands extends BaseCommand {
-    @Override
-    int run() {
-        spec.commandLine().usage(out());
-        return 0;
-    }
+final class ArchivalCommands extends GroupCommand {
 
     @Command(name = "insert", mixinStandardHelpOptions = true, description = "File a fact or document.")
     static final class Insert extends BaseCommand {

@@ -16,12 +16,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "block", mixinStandardHelpOptions = true, description = "Read and edit an agent's core memory blocks.",
         subcommands = {BlockCommands.ListBlocks.class, BlockCommands.Show.class, BlockCommands.Set.class,
                 BlockCommands.Append.class, BlockCommands.History.class})
-final class BlockCommands extends BaseCommand {
-    @Override
-    int run() {
-        spec.commandLine().usage(out());
-        return 0;
-    }
+final class BlockCommands extends GroupCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List the agent's blocks with their usage.")
     static final class ListBlocks extends BaseCommand {

@@ -18,12 +18,7 @@ import picocli.CommandLine.Parameters;
 /** {@code engram eval scifact|locomo}: the retrieval-quality harness; the last line is the headline figure. */
 @Command(name = "eval", mixinStandardHelpOptions = true, description = "Measure retrieval quality on SciFact or LoCoMo.",
         subcommands = {EvalCommands.SciFact.class, EvalCommands.LoCoMo.class})
-final class EvalCommands extends BaseCommand {
-    @Override
-    int run() {
-        spec.commandLine().usage(out());
-        return 0;
-    }
+final class EvalCommands extends GroupCommand {
 
     abstract static class EvalCommand extends BaseCommand {
         @Option(names = "--mode", paramLabel = "MODE", description = "bm25, vector or hybrid (repeatable); default all three.")

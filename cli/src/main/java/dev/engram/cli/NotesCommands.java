@@ -10,16 +10,11 @@ import picocli.CommandLine.Parameters;
 @Command(name = "notes", mixinStandardHelpOptions = true, description = "A user's notes.",
         subcommands = {NotesCommands.Save.class, NotesCommands.ListNotes.class, NotesCommands.Update.class,
                 NotesCommands.Delete.class})
-final class NotesCommands extends BaseCommand {
-    @Override
-    int run() {
-        spec.commandLine().usage(out());
-        return 0;
-    }
+final class NotesCommands extends GroupCommand {
 
     abstract static class UserCommand extends BaseCommand {
-        @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "Default ${DEFAULT-VALUE}.")
-        String user;
+        @picocli.CommandLine.Mixin
+        UserOption owner;
     }
 
     @Command(name = "save", mixinStandardHelpOptions = true, description = "Save a note.")
@@ -30,7 +25,7 @@ final class NotesCommands extends BaseCommand {
         @Override
         int run() {
             try (Engine engine = root().engine()) {
-                out().println("Saved " + engine.store().notes().save(user, text).id() + ".");
+                out().println("Saved " + engine.store().notes().save(owner.user, text).id() + ".");
             }
             return 0;
         }
@@ -44,7 +39,7 @@ final class NotesCommands extends BaseCommand {
         @Override
         int run() {
             try (Engine engine = root().engine()) {
-                for (Note n : engine.store().notes().list(user, 0, limit)) {
+                for (Note n : engine.store().notes().list(owner.user, 0, limit)) {
                     out().printf(Locale.ROOT, "%s  %s  %s%n", n.id(), n.updatedAt(), TranscriptPrinter.compact(n.content()));
                 }
             }
@@ -63,7 +58,7 @@ final class NotesCommands extends BaseCommand {
         @Override
         int run() {
             try (Engine engine = root().engine()) {
-                engine.store().notes().update(user, id, text);
+                engine.store().notes().update(owner.user, id, text);
                 out().println("Updated " + id + ".");
             }
             return 0;
@@ -78,8 +73,8 @@ final class NotesCommands extends BaseCommand {
         @Override
         int run() {
             try (Engine engine = root().engine()) {
-                if (!engine.store().notes().delete(user, id)) {
-                    throw new dev.engram.memory.NotFoundException("There is no note '" + id + "' for user '" + user + "'");
+                if (!engine.store().notes().delete(owner.user, id)) {
+                    throw new dev.engram.memory.NotFoundException("There is no note '" + id + "' for user '" + owner.user + "'");
                 }
                 out().println("Deleted " + id + ".");
             }

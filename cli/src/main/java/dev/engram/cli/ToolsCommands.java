@@ -20,12 +20,7 @@ import picocli.CommandLine.Parameters;
 /** {@code engram tools list|schema|call}. */
 @Command(name = "tools", mixinStandardHelpOptions = true, description = "The built-in tools: list, schemas, and direct calls.",
         subcommands = {ToolsCommands.ListTools.class, ToolsCommands.Schema.class, ToolsCommands.Call.class})
-final class ToolsCommands extends BaseCommand {
-    @Override
-    int run() {
-        spec.commandLine().usage(out());
-        return 0;
-    }
+final class ToolsCommands extends GroupCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "The tools an agent can be given.")
     static final class ListTools extends BaseCommand {
