@@ -91,7 +91,7 @@ class SamplesTest {
             ToolResult bad = executor.execute(ToolCall.of("roll", "{\"count\":30,\"sides\":6}"), ctx);
             assertThat(bad.status()).isEqualTo(ToolStatus.TOOL_ERROR);
             assertThat(bad.content()).contains("count must be 1 to 20");
-            assertThat(executor.execute(ToolCall.of("convert_currency", "{\"amount\":1,\"from\":\"XXX\",\"to\":\"EUR\"}"), ctx)
+            assertThat(executor.execute(ToolCall.of("convert_currency", "{\"amount\":1,\"from\":\"ABC\",\"to\":\"EUR\"}"), ctx)
                     .content()).contains("Unknown currency");
         }
     }
