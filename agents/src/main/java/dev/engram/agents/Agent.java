@@ -153,7 +153,7 @@ public final class Agent {
 
     /** The prompt the next step would send, without the new message. */
     public CompiledPrompt compilePrompt() {
-        return compile(inContext(), false);
+        return compile(inContext());
     }
 
     /** The messages in the context window, oldest first (summaries of evicted messages are system messages). */
@@ -301,11 +301,10 @@ public final class Agent {
     /** Compiles, compacting first when over the window (or when {@code forceCompaction}). */
     private CompiledPrompt promptForStep(Turn turn, boolean forceCompaction) {
         List<ConversationMessage> messages = inContext();
-        CompiledPrompt prompt = compile(messages, false);
+        CompiledPrompt prompt = compile(messages);
         if (forceCompaction || prompt.tokens() > definition.contextWindowTokens()) {
             new Compactor(this, runtime).compact(turn.session, messages, prompt.tokens());
-            messages = inContext();
-            prompt = compile(messages, false);
+            prompt = compile(inContext());
             if (prompt.tokens() > definition.contextWindowTokens()) {
                 throw new AgentException("Agent '" + id() + "' needs " + prompt.tokens() + " tokens for its system prompt, "
                         + "memory blocks and current turn, more than its context window of "
@@ -313,15 +312,15 @@ public final class Agent {
                         + "shrink its blocks.");
             }
         }
-        if (prompt.tokens() > runtime.memoryPressureThreshold() * definition.contextWindowTokens()) {
-            prompt = compile(messages, true);
+        if (prompt.memoryPressure()) {
             runtime.emit(new AgentEvent.MemoryPressure(scope, prompt.tokens(), definition.contextWindowTokens()));
         }
         return prompt;
     }
 
-    private CompiledPrompt compile(List<ConversationMessage> messages, boolean pressureWarning) {
-        return Prompts.compile(this, runtime.store(), messages, modelTools, toolTokens, pressureWarning);
+    /** The prompt over these in-context messages, with the memory-pressure warning when it is past the threshold. */
+    private CompiledPrompt compile(List<ConversationMessage> messages) {
+        return Prompts.compile(this, runtime.store(), messages, modelTools, toolTokens, runtime.memoryPressureThreshold());
     }
 
     int tokens(String text) {

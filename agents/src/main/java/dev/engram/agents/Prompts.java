@@ -23,7 +23,7 @@ final class Prompts {
     }
 
     static CompiledPrompt compile(Agent agent, MemoryStore store, List<ConversationMessage> messages,
-            List<ToolDefinition> tools, int toolTokens, boolean pressureWarning) {
+            List<ToolDefinition> tools, int toolTokens, double pressureThreshold) {
         List<Block> blocks = store.blocks().list(agent.scope());
         MemoryStats stats = store.stats(agent.scope());
         String instructions = agent.definition().systemPrompt().strip() + "\n\n";
@@ -76,6 +76,7 @@ final class Prompts {
         }
         int window = agent.definition().contextWindowTokens();
         int total = systemTokens + messageTokens + toolTokens;
+        boolean pressureWarning = total > pressureThreshold * window;
         if (pressureWarning) {
             int percent = (int) Math.round(100.0 * total / window);
             String warning = "<memory_pressure>\nThis conversation fills " + percent + "% of your context window. "
