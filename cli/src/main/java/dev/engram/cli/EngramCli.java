@@ -32,14 +32,19 @@ public final class EngramCli implements Runnable {
 
     private final Map<String, String> environment;
 
+    /**
+     * Lucene reports its vectorization setup through java.util.logging at INFO; the console is for
+     * results. Held in a field: java.util.logging keeps loggers only weakly, and would forget the level.
+     */
+    private static final java.util.logging.Logger LUCENE_LOG = java.util.logging.Logger.getLogger("org.apache.lucene");
+
     EngramCli(Map<String, String> environment) {
         this.environment = environment;
     }
 
     public static void main(String[] args) {
         System.setProperty("ai.djl.offline", "true");
-        // Lucene reports its vectorization setup through java.util.logging at INFO; keep the console for results.
-        java.util.logging.Logger.getLogger("org.apache.lucene").setLevel(java.util.logging.Level.WARNING);
+        LUCENE_LOG.setLevel(java.util.logging.Level.WARNING);
         System.exit(commandLine(System.getenv()).execute(args));
     }
 
