@@ -53,7 +53,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <pre>
  * java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -Xmx12g \
  *      -cp bench/target/benchmarks.jar dev.engram.bench.SearchSpeed [--data ../shared/data] [--work DIR]
- *      [--passages 100000] [--million 1000000] [--scopes 1000] [--queries 300] [--candidates 50] [--skip-million] [--reuse]
+ *      [--passages 100000] [--million 1000000] [--scopes 1000] [--queries 300] [--candidates 50] [--graph M,BEAM] [--skip-million] [--reuse]
  * </pre>
  *
  * <p>Passages are real text (SciFact sentences, sentence pairs and triples, LoCoMo turns) with real MiniLM
@@ -78,6 +78,7 @@ public final class SearchSpeed {
         boolean skipMillion = false;
         int candidates = 50;
         boolean reuse = false;
+        int[] graph = {16, 100};
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
@@ -89,6 +90,10 @@ public final class SearchSpeed {
                 case "--skip-million" -> skipMillion = true;
                 case "--candidates" -> candidates = Integer.parseInt(args[++i]);
                 case "--reuse" -> reuse = true;
+                case "--graph" -> {
+                    String[] mb = args[++i].split(",");
+                    graph = new int[] {Integer.parseInt(mb[0]), Integer.parseInt(mb[1])};
+                }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -99,7 +104,8 @@ public final class SearchSpeed {
             queriesOnly(work, queryTexts, scopes, candidates);
             return;
         }
-        System.out.printf(Locale.ROOT, "passages %d, queries %d, work dir %s%n", texts.size(), queryTexts.size(), work);
+        System.out.printf(Locale.ROOT, "passages %d, queries %d, HNSW graph maxConn %d beamWidth %d, work dir %s%n", texts.size(),
+                queryTexts.size(), graph[0], graph[1], work);
 
         try (OnnxEmbedder model = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).build()) {
             // Raw embedder throughput, batched, on a sample: the yardstick for ingest.
@@ -134,6 +140,7 @@ public final class SearchSpeed {
                             .map(NewArchivalEntry::of).toList());
                 }
                 try (LuceneMemorySearch search = LuceneMemorySearch.builder(store, recording).directory(dir1.resolve("index"))
+                        .graph(graph[0], graph[1])
                         .backgroundInterval(Duration.ZERO).batchEvents(512).build()) {
                     search.awaitIndexed();
                     double seconds = (System.nanoTime() - ingestStart) / 1e9;
@@ -171,6 +178,7 @@ public final class SearchSpeed {
                 }
                 double storeSeconds = (System.nanoTime() - start) / 1e9;
                 try (LuceneMemorySearch search = LuceneMemorySearch.builder(store, perturbed).directory(dir2.resolve("index"))
+                        .graph(graph[0], graph[1])
                         .backgroundInterval(Duration.ZERO).batchEvents(2_048).build()) {
                     search.awaitIndexed();
                 }

@@ -83,6 +83,7 @@ public final class LuceneMemorySearch implements MemorySearch {
     private final int candidates;
     private final int batchEvents;
     private final int conversationContext;
+    private final int exactVectorSearchUpTo;
     private final Analyzer analyzer = new EnglishAnalyzer();
     private final Directory directory;
     private final IndexWriter writer;
@@ -114,11 +115,21 @@ public final class LuceneMemorySearch implements MemorySearch {
         this.candidates = b.candidates;
         this.batchEvents = b.batchEvents;
         this.conversationContext = b.conversationContext;
+        this.exactVectorSearchUpTo = b.exactVectorSearchUpTo;
         try {
             this.directory = b.directory == null ? new ByteBuffersDirectory() : FSDirectory.open(b.directory);
             IndexWriterConfig config = new IndexWriterConfig(analyzer);
             config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
             config.setRAMBufferSizeMB(256);
+            org.apache.lucene.codecs.KnnVectorsFormat vectors = new org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat(
+                    b.graphMaxConn, b.graphBeamWidth);
+            // Same codec name as the default, so any Lucene reads the index; only how graphs are built differs.
+            config.setCodec(new org.apache.lucene.codecs.lucene104.Lucene104Codec() {
+                @Override
+                public org.apache.lucene.codecs.KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+                    return vectors;
+                }
+            });
             this.writer = new IndexWriter(directory, config);
             this.searchers = new SearcherManager(writer, null);
         } catch (IOException e) {
@@ -423,7 +434,7 @@ public final class LuceneMemorySearch implements MemorySearch {
                 ? java.util.concurrent.CompletableFuture.completedFuture(List.of())
                 : java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                     try {
-                        return knn(searcher, request.query(), filter, Math.max(depth, candidates), depth);
+                        return knn(searcher, request, filter, Math.max(depth, candidates), depth);
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
@@ -505,11 +516,61 @@ public final class LuceneMemorySearch implements MemorySearch {
         return ranked(searcher.search(query, new TopScoreDocCollectorManager(depth, null, depth)));
     }
 
-    private List<Ranked> knn(IndexSearcher searcher, String text, Query filter, int beam, int depth) throws IOException {
-        float[] vector = embedder.embedQuery(text);
+    private List<Ranked> knn(IndexSearcher searcher, SearchRequest request, Query filter, int beam, int depth)
+            throws IOException {
+        float[] vector = embedder.embedQuery(request.query());
+        if (scopeSize(searcher, request) <= exactVectorSearchUpTo) {
+            return exactKnn(searcher, vector, filter, depth);
+        }
         TopDocs top = searcher.search(new KnnFloatVectorQuery(VECTOR, vector, beam, filter), beam);
         List<Ranked> all = ranked(top);
         return all.subList(0, Math.min(depth, all.size()));
+    }
+
+    /** An upper bound of the documents the request's scope holds (deleted ones included), from the terms' document frequencies. */
+    private static long scopeSize(IndexSearcher searcher, SearchRequest request) throws IOException {
+        long n = 0;
+        for (SearchDomain d : request.orderedDomains()) {
+            n += searcher.getIndexReader().docFreq(new Term(SCOPE_DOMAIN,
+                    scopeDomain(request.scope().userId(), request.scope().agentId(), d)));
+        }
+        return n;
+    }
+
+    /**
+     * Exact nearest neighbours among the documents matching {@code filter}. A small scope in a large
+     * index is where HNSW does worst: the graph walk visits many nodes outside the scope before
+     * Lucene gives up and scores the scope exactly anyway. Scoring the scope directly is faster
+     * there, and its recall is 1.
+     */
+    private static List<Ranked> exactKnn(IndexSearcher searcher, float[] query, Query filter, int depth) throws IOException {
+        java.util.PriorityQueue<Ranked> best = new java.util.PriorityQueue<>(depth + 1,
+                Comparator.comparingDouble(Ranked::score).thenComparing(Ranked::doc, Comparator.reverseOrder()));
+        org.apache.lucene.search.Weight weight = searcher.createWeight(searcher.rewrite(filter),
+                org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1f);
+        for (org.apache.lucene.index.LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            org.apache.lucene.index.FloatVectorValues values = leaf.reader().getFloatVectorValues(VECTOR);
+            org.apache.lucene.search.Scorer scorer = values == null ? null : weight.scorer(leaf);
+            if (scorer == null) {
+                continue;
+            }
+            org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+            org.apache.lucene.index.KnnVectorValues.DocIndexIterator vectors = values.iterator();
+            org.apache.lucene.search.DocIdSetIterator docs = scorer.iterator();
+            for (int doc = docs.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+                if ((live != null && !live.get(doc)) || (vectors.docID() < doc ? vectors.advance(doc) : vectors.docID()) != doc) {
+                    continue;
+                }
+                float score = VectorSimilarityFunction.DOT_PRODUCT.compare(query, values.vectorValue(vectors.index()));
+                best.add(new Ranked(leaf.docBase + doc, score));
+                if (best.size() > depth) {
+                    best.poll();
+                }
+            }
+        }
+        List<Ranked> out = new ArrayList<>(best);
+        out.sort(Comparator.comparingDouble((Ranked r) -> -r.score()).thenComparingInt(Ranked::doc));
+        return out;
     }
 
     private static List<Ranked> ranked(TopDocs top) {
@@ -597,6 +658,9 @@ public final class LuceneMemorySearch implements MemorySearch {
         private int batchEvents = 256;
         private Duration backgroundInterval = Duration.ofMillis(250);
         private int conversationContext;
+        private int graphMaxConn = 16;
+        private int graphBeamWidth = 100;
+        private int exactVectorSearchUpTo = 20_000;
 
         private Builder(MemoryStore store, Embedder embedder) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -652,6 +716,37 @@ public final class LuceneMemorySearch implements MemorySearch {
                 throw new IllegalArgumentException("conversation context must be between 0 and 10 messages, got " + previous);
             }
             this.conversationContext = previous;
+            return this;
+        }
+
+        /**
+         * The HNSW graph's shape for vectors written from now on: {@code maxConn} neighbours per node
+         * (default 16) and the beam width while building (default 100). Smaller values build faster
+         * and search slightly less accurately; existing segments keep the shape they were built with.
+         */
+        public Builder graph(int maxConn, int beamWidth) {
+            if (maxConn < 2 || maxConn > 512) {
+                throw new IllegalArgumentException("graph max connections must be between 2 and 512, got " + maxConn);
+            }
+            if (beamWidth < 8 || beamWidth > 3200) {
+                throw new IllegalArgumentException("graph beam width must be between 8 and 3200, got " + beamWidth);
+            }
+            this.graphMaxConn = maxConn;
+            this.graphBeamWidth = beamWidth;
+            return this;
+        }
+
+        /**
+         * A vector search whose scope holds at most this many documents scores them all instead of
+         * walking the HNSW graph: exact (recall 1) and, for a small scope in a large index, faster,
+         * since the graph walk would visit many documents outside the scope. Default 20,000; 0 always
+         * walks the graph.
+         */
+        public Builder exactVectorSearchUpTo(int documents) {
+            if (documents < 0) {
+                throw new IllegalArgumentException("exact vector search limit must not be negative, got " + documents);
+            }
+            this.exactVectorSearchUpTo = documents;
             return this;
         }
 

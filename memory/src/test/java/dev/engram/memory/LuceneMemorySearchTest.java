@@ -314,6 +314,43 @@ class LuceneMemorySearchTest {
     }
 
     @Test
+    void graphShapeIsValidatedAndASmallerGraphStillFinds() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LuceneMemorySearch.builder(store, embedder).graph(1, 100))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("graph max connections must be between 2 and 512, got 1");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LuceneMemorySearch.builder(store, embedder).graph(16, 4))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("graph beam width must be between 8 and 3200, got 4");
+        store.archival().insert(ANA, NewArchivalEntry.of("the violin needs new strings"));
+        try (MemorySearch small = LuceneMemorySearch.builder(store, embedder).graph(8, 32).backgroundInterval(Duration.ZERO).build()) {
+            assertThat(small.search(SearchRequest.builder(ANA, "fiddle repair").mode(SearchMode.VECTOR).build()))
+                    .extracting(SearchHit::text).containsExactly("the violin needs new strings");
+        }
+    }
+
+    @Test
+    void exactAndGraphVectorSearchAgreeAndKeepToTheScope() {
+        List<String> facts = List.of("the violin needs new strings", "a recipe for lemon cake", "train to Lisbon at nine",
+                "the cat sleeps on the piano", "tax return due in April", "cello lessons on Tuesday");
+        for (String f : facts) {
+            store.archival().insert(ANA, NewArchivalEntry.of(f));
+        }
+        store.archival().insert(BEN, NewArchivalEntry.of("ben's violin is in the attic"));
+        try (MemorySearch graph = LuceneMemorySearch.builder(store, embedder).exactVectorSearchUpTo(0)
+                .backgroundInterval(Duration.ZERO).build()) {
+            for (String q : List.of("string instrument", "travel plans", "baking")) {
+                SearchRequest r = SearchRequest.builder(ANA, q).mode(SearchMode.VECTOR).k(3).build();
+                List<SearchHit> exact = search.search(r);
+                assertThat(exact).hasSize(3).extracting(SearchHit::text).doesNotContain("ben's violin is in the attic");
+                assertThat(graph.search(r)).extracting(SearchHit::id).containsExactlyElementsOf(
+                        exact.stream().map(SearchHit::id).toList());
+                assertThat(graph.search(r).getFirst().score()).isCloseTo(exact.getFirst().score(),
+                        org.assertj.core.api.Assertions.within(1e-6));
+            }
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LuceneMemorySearch.builder(store, embedder).exactVectorSearchUpTo(-1))
+                .hasMessage("exact vector search limit must not be negative, got -1");
+    }
+
+    @Test
     void reindexRebuildsTheSameResults() {
         store.archival().insert(ANA, NewArchivalEntry.of("alpha bravo charlie"));
         store.notes().save("ana", "delta echo");
