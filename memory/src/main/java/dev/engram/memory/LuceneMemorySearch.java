@@ -76,7 +76,7 @@ public final class LuceneMemorySearch implements MemorySearch {
     static final String SCOPE_DOMAIN = "scope_domain";
     static final String FORMAT_DATA = "engram.format";
     /** The document layout; an index written with another is rebuilt at open. */
-    static final String FORMAT = "2";
+    static final String FORMAT = "3";
 
     private final MemoryStore store;
     private final Embedder embedder;
@@ -107,6 +107,8 @@ public final class LuceneMemorySearch implements MemorySearch {
     private final java.util.concurrent.ExecutorService knnPool = java.util.concurrent.Executors.newFixedThreadPool(
             Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().daemon().name("engram-knn-", 0).factory());
     private volatile long appliedSeq;
+    /** The format of the index found at open when it was older and had to be started anew. */
+    private final Optional<String> oldFormat;
     private volatile boolean closed;
 
     private LuceneMemorySearch(Builder b) {
@@ -118,8 +120,15 @@ public final class LuceneMemorySearch implements MemorySearch {
         this.exactVectorSearchUpTo = b.exactVectorSearchUpTo;
         try {
             this.directory = b.directory == null ? new ByteBuffersDirectory() : FSDirectory.open(b.directory);
+            oldFormat = olderFormat(directory);
             IndexWriterConfig config = new IndexWriterConfig(analyzer);
-            config.setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+            // An index of an older format may be sorted differently, which Lucene cannot append to: start it anew.
+            config.setOpenMode(oldFormat.isPresent() ? IndexWriterConfig.OpenMode.CREATE
+                    : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+            // Each scope's documents side by side: a scoped query then reads a short run of each posting
+            // list instead of skipping through the postings of every other scope.
+            config.setIndexSort(new org.apache.lucene.search.Sort(new org.apache.lucene.search.SortField(SCOPE_DOMAIN,
+                    org.apache.lucene.search.SortField.Type.STRING)));
             config.setRAMBufferSizeMB(256);
             org.apache.lucene.codecs.KnnVectorsFormat vectors = new org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat(
                     b.graphMaxConn, b.graphBeamWidth);
@@ -145,8 +154,8 @@ public final class LuceneMemorySearch implements MemorySearch {
         if (builtWith != null && !builtWith.equals(embedder.id())) {
             LOG.info("Search index was built with embedder {}, now {}: rebuilding it", builtWith, embedder.id());
             reindex((d, t) -> { });
-        } else if (builtWith != null && !FORMAT.equals(data.getOrDefault(FORMAT_DATA, "1"))) {
-            LOG.info("Search index has document format {}, now {}: rebuilding it", data.getOrDefault(FORMAT_DATA, "1"), FORMAT);
+        } else if (oldFormat.isPresent()) {
+            LOG.info("Search index had document format {}, now {}: rebuilding it", oldFormat.get(), FORMAT);
             reindex((d, t) -> { });
         } else if (committed > storeSeq) {
             LOG.warn("Search index is ahead of the memory store (sequence {} > {}): the store was restored or replaced; "
@@ -391,7 +400,9 @@ public final class LuceneMemorySearch implements MemorySearch {
         d.add(new StringField(USER, item.userId(), Field.Store.NO));
         d.add(new StringField(AGENT, item.agentId(), Field.Store.NO));
         d.add(new StringField(DOMAIN, item.domain().key(), Field.Store.YES));
-        d.add(new StringField(SCOPE_DOMAIN, scopeDomain(item.userId(), item.agentId(), item.domain()), Field.Store.NO));
+        String scopeDomain = scopeDomain(item.userId(), item.agentId(), item.domain());
+        d.add(new StringField(SCOPE_DOMAIN, scopeDomain, Field.Store.NO));
+        d.add(new org.apache.lucene.document.SortedDocValuesField(SCOPE_DOMAIN, new BytesRef(scopeDomain)));
         d.add(new StoredField(ID, item.id()));
         long micros = SqlTimes.toMicros(item.time());
         d.add(new LongPoint(TIME, micros));
@@ -607,6 +618,16 @@ public final class LuceneMemorySearch implements MemorySearch {
                     .add(notConversation, BooleanClause.Occur.SHOULD).build(), BooleanClause.Occur.FILTER);
         }
         return f.build();
+    }
+
+    /** The format of an existing index written by an older layout, if it is one. */
+    private static Optional<String> olderFormat(Directory directory) throws IOException {
+        if (!DirectoryReader.indexExists(directory)) {
+            return Optional.empty();
+        }
+        Map<String, String> data = org.apache.lucene.index.SegmentInfos.readLatestCommit(directory).getUserData();
+        String format = data.getOrDefault(FORMAT_DATA, "1");
+        return data.containsKey(EMBEDDER_DATA) && !FORMAT.equals(format) ? Optional.of(format) : Optional.empty();
     }
 
     /** The scope-and-domain term: notes belong to the user alone, everything else to the user's agent. */
