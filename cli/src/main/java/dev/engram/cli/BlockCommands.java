@@ -71,6 +71,10 @@ final class BlockCommands extends GroupCommand {
         @Option(names = "--description", paramLabel = "TEXT", description = "For a new block.")
         String description;
 
+        @Option(names = "--permission", paramLabel = "PERMISSION",
+                description = "For a new block: read_only, partner, human, append, read_write (default) or admin.")
+        dev.engram.memory.MemoryPermission permission;
+
         @Override
         int run() {
             try (Engine engine = root().engine()) {
@@ -86,6 +90,9 @@ final class BlockCommands extends GroupCommand {
                     }
                     if (description != null) {
                         nb.description(description);
+                    }
+                    if (permission != null) {
+                        nb.permission(permission);
                     }
                     b = blocks.create(s, nb.build());
                 }

@@ -54,6 +54,7 @@ final class ChatCommand extends BaseCommand {
                 Input reader = Input.open(engine.home().resolve("history"), out)) {
             TranscriptPrinter transcript = new TranscriptPrinter(out, agentName);
             AgentRuntime runtime = engine.runtime(b -> b.listener(transcript).approvalHandler(approvals(reader, out))
+                    .permissionBroker(consent(reader, out))
                     .modelResolver(spec -> ChatModel.of(override != null && !override.isBlank() ? override : spec,
                             root().environment())));
             Optional<Agent> existing = runtime.findByName(user, agentName);
@@ -145,6 +146,23 @@ final class ChatCommand extends BaseCommand {
                 default -> ApprovalDecision.deny("the user said no");
             };
             return CompletableFuture.completedFuture(decision);
+        };
+    }
+
+    /** Partner and human blocks: the user at this terminal consents (or not) to each write. */
+    private static dev.engram.tools.PermissionBroker consent(Input reader, PrintWriter out) {
+        return request -> {
+            out.println("  ? " + request.agentId() + " wants to " + request.operation().name().toLowerCase(Locale.ROOT)
+                    + " block '" + request.label() + "' (" + request.permission().name().toLowerCase(Locale.ROOT) + "): "
+                    + TranscriptPrinter.compact(request.change()));
+            out.flush();
+            String line;
+            try {
+                line = reader.readLine("  allow? [y]es / [n]o: ");
+            } catch (UserInterruptException | EndOfFileException e) {
+                line = null;
+            }
+            return CompletableFuture.completedFuture(line != null && line.strip().toLowerCase(Locale.ROOT).startsWith("y"));
         };
     }
 

@@ -183,6 +183,25 @@ class CliCommandsTest {
     }
 
     @Test
+    void chatAsksTheUserBeforeAnAgentWritesAHumanBlock() throws Exception {
+        Path script = Files.writeString(work.resolve("consent.json"), """
+                {"turns": [
+                  {"tool_calls": [{"name": "block", "arguments": {"operation": "append", "label": "secret", "text": "PIN hint: birthday"}}]},
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "Noted."}}]},
+                  {"tool_calls": [{"name": "block", "arguments": {"operation": "append", "label": "secret", "text": "second try"}}]},
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "Left it alone."}}]}
+                ]}""");
+        ok("agent", "create", "assistant", "--user", "ana", "--model", "script:" + script);
+        ok("block", "set", "secret", "", "--permission", "human", "--agent", "assistant", "--user", "ana");
+        ChatCommand.testInput = new ByteArrayInputStream("remember my hint\ny\nand this\nn\n/exit\n"
+                .getBytes(StandardCharsets.UTF_8));
+        Cli.Run r = ok("chat", "--user", "ana");
+        assertThat(r.out()).contains("wants to append block 'secret' (human)").contains("assistant > Noted.")
+                .contains("assistant > Left it alone.");
+        assertThat(ok("block", "show", "secret", "--agent", "assistant", "--user", "ana").out()).isEqualTo("PIN hint: birthday\n");
+    }
+
+    @Test
     void chatWithoutAModelSaysHowToConfigureOne() {
         ChatCommand.testInput = new ByteArrayInputStream(new byte[0]);
         oneLineError(Cli.run(home, Map.of(), "chat"), 1, "No model is configured: pass --model");
