@@ -22,7 +22,6 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.LongPoint;
-import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
@@ -76,7 +75,7 @@ public final class LuceneMemorySearch implements MemorySearch {
     static final String SCOPE_DOMAIN = "scope_domain";
     static final String FORMAT_DATA = "engram.format";
     /** The document layout; an index written with another is rebuilt at open. */
-    static final String FORMAT = "3";
+    static final String FORMAT = "4";
 
     private final MemoryStore store;
     private final Embedder embedder;
@@ -107,6 +106,9 @@ public final class LuceneMemorySearch implements MemorySearch {
     private final java.util.concurrent.ExecutorService knnPool = java.util.concurrent.Executors.newFixedThreadPool(
             Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().daemon().name("engram-knn-", 0).factory());
     private volatile long appliedSeq;
+    /** How often a long catch-up commits its progress. */
+    static final Duration COMMIT_INTERVAL = Duration.ofMinutes(5);
+
     /** The format of the index found at open when it was older and had to be started anew. */
     private final Optional<String> oldFormat;
     private volatile boolean closed;
@@ -129,7 +131,9 @@ public final class LuceneMemorySearch implements MemorySearch {
             // list instead of skipping through the postings of every other scope.
             config.setIndexSort(new org.apache.lucene.search.Sort(new org.apache.lucene.search.SortField(SCOPE_DOMAIN,
                     org.apache.lucene.search.SortField.Type.STRING)));
-            config.setRAMBufferSizeMB(256);
+            // A bulk load (a rebuild, a long backlog) then becomes a few large segments rather than many
+            // small ones: every search pays per segment (term lookups, a graph walk each), so fewer is faster.
+            config.setRAMBufferSizeMB(b.indexingBufferMb);
             org.apache.lucene.codecs.KnnVectorsFormat vectors = new org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat(
                     b.graphMaxConn, b.graphBeamWidth);
             // Same codec name as the default, so any Lucene reads the index; only how graphs are built differs.
@@ -223,9 +227,16 @@ public final class LuceneMemorySearch implements MemorySearch {
 
     @Override
     public long awaitIndexed() {
+        return catchUpTo(store.changes().lastSeq());
+    }
+
+    /**
+     * Applies the change log up to at least {@code seq}. The common case, nothing new, returns at once
+     * without a hand-off, so concurrent searches do not queue here.
+     */
+    private long catchUpTo(long seq) {
         checkOpen();
-        // The common case, nothing new: no hand-off, so concurrent searches do not queue here.
-        if (store.changes().lastSeq() <= appliedSeq) {
+        if (seq <= appliedSeq) {
             return appliedSeq;
         }
         onWriterThread(() -> catchUp((d, t) -> { }));
@@ -259,7 +270,7 @@ public final class LuceneMemorySearch implements MemorySearch {
         }
         long start = appliedSeq;
         try {
-            long sinceCommit = 0;
+            long lastCommit = System.nanoTime();
             java.util.concurrent.CompletableFuture<Batch> next = prepareAsync(appliedSeq);
             while (true) {
                 Batch batch = join(next);
@@ -269,11 +280,12 @@ public final class LuceneMemorySearch implements MemorySearch {
                 next = prepareAsync(batch.lastSeq());
                 write(batch);
                 appliedSeq = batch.lastSeq();
-                sinceCommit += batch.events().size();
                 progress.progress(appliedSeq - start, Math.max(target, appliedSeq) - start);
-                if (sinceCommit >= 20_000) {
+                // A long catch-up commits now and then, so that a crash loses at most that much work; each
+                // commit also ends a segment, so not more often than COMMIT_INTERVAL.
+                if (System.nanoTime() - lastCommit >= COMMIT_INTERVAL.toNanos()) {
                     commit();
-                    sinceCommit = 0;
+                    lastCommit = System.nanoTime();
                 }
             }
             commit();
@@ -399,20 +411,21 @@ public final class LuceneMemorySearch implements MemorySearch {
         d.add(new StringField(KEY, item.key(), Field.Store.NO));
         d.add(new StringField(USER, item.userId(), Field.Store.NO));
         d.add(new StringField(AGENT, item.agentId(), Field.Store.NO));
-        d.add(new StringField(DOMAIN, item.domain().key(), Field.Store.YES));
+        d.add(new StringField(DOMAIN, item.domain().key(), Field.Store.NO));
+        d.add(new org.apache.lucene.document.SortedDocValuesField(DOMAIN, new BytesRef(item.domain().key())));
         String scopeDomain = scopeDomain(item.userId(), item.agentId(), item.domain());
         d.add(new StringField(SCOPE_DOMAIN, scopeDomain, Field.Store.NO));
         d.add(new org.apache.lucene.document.SortedDocValuesField(SCOPE_DOMAIN, new BytesRef(scopeDomain)));
-        d.add(new StoredField(ID, item.id()));
+        d.add(new org.apache.lucene.document.BinaryDocValuesField(ID, new BytesRef(item.id())));
         long micros = SqlTimes.toMicros(item.time());
         d.add(new LongPoint(TIME, micros));
-        d.add(new StoredField(TIME, micros));
+        d.add(new org.apache.lucene.document.NumericDocValuesField(TIME, micros));
         for (String tag : item.tags()) {
             d.add(new StringField(TAG, tag, Field.Store.NO));
         }
         item.role().ifPresent(r -> d.add(new StringField(ROLE, r.name(), Field.Store.NO)));
         d.add(new TextField(TEXT, item.indexed(), Field.Store.NO));
-        d.add(new StoredField(CONTENT, item.text()));
+        d.add(new org.apache.lucene.document.BinaryDocValuesField(CONTENT, new BytesRef(item.text())));
         d.add(new KnnFloatVectorField(VECTOR, vector, VectorSimilarityFunction.DOT_PRODUCT));
         return d;
     }
@@ -420,7 +433,9 @@ public final class LuceneMemorySearch implements MemorySearch {
     @Override
     public List<SearchHit> search(SearchRequest request) {
         Objects.requireNonNull(request, "request");
-        awaitIndexed();
+        // Every write made through the store is seen here without asking the database on each search;
+        // writes by another process sharing the file come in with the background indexer or awaitIndexed().
+        catchUpTo(store.changes().knownLastSeq());
         try {
             IndexSearcher searcher = searchers.acquire();
             try {
@@ -476,14 +491,51 @@ public final class LuceneMemorySearch implements MemorySearch {
         List<Map.Entry<Integer, double[]>> ordered = new ArrayList<>(fused.entrySet());
         ordered.sort(Comparator.comparingDouble((Map.Entry<Integer, double[]> e) -> -e.getValue()[0])
                 .thenComparingInt(Map.Entry::getKey));
-        List<SearchHit> hits = new ArrayList<>(Math.min(k, ordered.size()));
-        for (Map.Entry<Integer, double[]> e : ordered.subList(0, Math.min(k, ordered.size()))) {
-            Document d = searcher.storedFields().document(e.getKey());
-            hits.add(new SearchHit(d.get(ID), SearchDomain.valueOf(d.get(DOMAIN).toUpperCase(java.util.Locale.ROOT)),
-                    d.get(CONTENT), SqlTimes.fromMicros(d.getField(TIME).numericValue().longValue()), e.getValue()[0],
+        List<Map.Entry<Integer, double[]>> top = ordered.subList(0, Math.min(k, ordered.size()));
+        Map<Integer, Payload> payloads = payloads(searcher, top.stream().mapToInt(Map.Entry::getKey).sorted().toArray());
+        List<SearchHit> hits = new ArrayList<>(top.size());
+        for (Map.Entry<Integer, double[]> e : top) {
+            Payload p = payloads.get(e.getKey());
+            hits.add(new SearchHit(p.id(), p.domain(), p.text(), SqlTimes.fromMicros(p.micros()), e.getValue()[0],
                     Optional.ofNullable(lexicalRank.get(e.getKey())), Optional.ofNullable(semanticRank.get(e.getKey()))));
         }
         return hits;
+    }
+
+    /** What a hit shows, read from the index. */
+    private record Payload(String id, SearchDomain domain, String text, long micros) {
+    }
+
+    /**
+     * Reads the hits' id, domain, text and time from doc values, {@code docs} in ascending order so
+     * each segment's iterators only move forward. Doc values rather than stored fields: a stored
+     * document sits in a compressed block of many that must be decompressed to read one, while a
+     * doc value is read in place.
+     */
+    private static Map<Integer, Payload> payloads(IndexSearcher searcher, int[] docs) throws IOException {
+        Map<Integer, Payload> out = new HashMap<>();
+        List<org.apache.lucene.index.LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        int i = 0;
+        while (i < docs.length) {
+            org.apache.lucene.index.LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(docs[i], leaves));
+            org.apache.lucene.index.LeafReader reader = leaf.reader();
+            org.apache.lucene.index.BinaryDocValues ids = org.apache.lucene.index.DocValues.getBinary(reader, ID);
+            org.apache.lucene.index.BinaryDocValues texts = org.apache.lucene.index.DocValues.getBinary(reader, CONTENT);
+            org.apache.lucene.index.SortedDocValues domains = org.apache.lucene.index.DocValues.getSorted(reader, DOMAIN);
+            org.apache.lucene.index.NumericDocValues times = org.apache.lucene.index.DocValues.getNumeric(reader, TIME);
+            int end = leaf.docBase + reader.maxDoc();
+            for (; i < docs.length && docs[i] < end; i++) {
+                int doc = docs[i] - leaf.docBase;
+                if (!ids.advanceExact(doc) || !texts.advanceExact(doc) || !domains.advanceExact(doc) || !times.advanceExact(doc)) {
+                    throw new IllegalStateException("search index document " + docs[i] + " lacks its hit fields");
+                }
+                SearchDomain domain = SearchDomain.valueOf(domains.lookupOrd(domains.ordValue()).utf8ToString()
+                        .toUpperCase(java.util.Locale.ROOT));
+                out.put(docs[i], new Payload(ids.binaryValue().utf8ToString(), domain, texts.binaryValue().utf8ToString(),
+                        times.longValue()));
+            }
+        }
+        return out;
     }
 
     private static void record(List<Ranked> list, Map<Integer, SearchHit.Component> ranks) {
@@ -530,10 +582,16 @@ public final class LuceneMemorySearch implements MemorySearch {
     private List<Ranked> knn(IndexSearcher searcher, SearchRequest request, Query filter, int beam, int depth)
             throws IOException {
         float[] vector = embedder.embedQuery(request.query());
-        if (scopeSize(searcher, request) <= exactVectorSearchUpTo) {
+        long scopeSize = scopeSize(searcher, request);
+        if (scopeSize <= exactVectorSearchUpTo) {
             return exactKnn(searcher, vector, filter, depth);
         }
-        TopDocs top = searcher.search(new KnnFloatVectorQuery(VECTOR, vector, beam, filter), beam);
+        // When the scope is the whole index (one user, one agent), a filter would only cost a bitset of
+        // every document per search.
+        org.apache.lucene.index.IndexReader reader = searcher.getIndexReader();
+        boolean everything = scopeSize == reader.maxDoc() && reader.numDocs() == reader.maxDoc() && request.from().isEmpty()
+                && request.until().isEmpty() && request.tags().isEmpty() && request.roles().isEmpty();
+        TopDocs top = searcher.search(new KnnFloatVectorQuery(VECTOR, vector, beam, everything ? null : filter), beam);
         List<Ranked> all = ranked(top);
         return all.subList(0, Math.min(depth, all.size()));
     }
@@ -682,6 +740,7 @@ public final class LuceneMemorySearch implements MemorySearch {
         private int graphMaxConn = 16;
         private int graphBeamWidth = 100;
         private int exactVectorSearchUpTo = 20_000;
+        private int indexingBufferMb = defaultIndexingBufferMb();
 
         private Builder(MemoryStore store, Embedder embedder) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -769,6 +828,24 @@ public final class LuceneMemorySearch implements MemorySearch {
             }
             this.exactVectorSearchUpTo = documents;
             return this;
+        }
+
+        /**
+         * Memory for documents not yet written to a segment, in megabytes (16 to 4096). A bulk load
+         * becomes one segment per this much indexed data, and searches pay per segment, so a bigger
+         * buffer makes a large index faster to search. Default: an eighth of the maximum heap, between
+         * 64 and 1024 (1024 for a heap of 8 GiB or more).
+         */
+        public Builder indexingBufferMb(int megabytes) {
+            if (megabytes < 16 || megabytes > 4096) {
+                throw new IllegalArgumentException("indexing buffer must be between 16 and 4096 MB, got " + megabytes);
+            }
+            this.indexingBufferMb = megabytes;
+            return this;
+        }
+
+        static int defaultIndexingBufferMb() {
+            return (int) Math.clamp(Runtime.getRuntime().maxMemory() / 8 / (1024 * 1024), 64, 1024);
         }
 
         public LuceneMemorySearch build() {

@@ -8,9 +8,11 @@ import java.util.List;
  * store's change log, filtered by scope (and domain, time, tags, roles), fused by reciprocal rank or
  * weighted scores.
  *
- * <p><b>Freshness.</b> A write is searchable as soon as its call returns: every search first applies
- * the change-log events the index has not applied yet (usually none, because a background indexer
- * follows the log). {@link #awaitIndexed()} does the same without searching.
+ * <p><b>Freshness.</b> A write made through the store is searchable as soon as its call returns:
+ * every search first applies the change-log events the index has not applied yet (usually none,
+ * because a background indexer follows the log), as far as {@link ChangeLog#knownLastSeq()} knows
+ * them. A write by another process sharing the store's storage is searchable once the background
+ * indexer has seen it, or at once after {@link #awaitIndexed()}, which reads the log itself.
  *
  * <p><b>Durability.</b> The index records the last applied change-log sequence in its commits; after
  * a crash it catches up from the store, and it never holds what the store does not (it only applies
@@ -20,7 +22,10 @@ public interface MemorySearch extends AutoCloseable {
     /** Searches; catches up with the store first. */
     List<SearchHit> search(SearchRequest request);
 
-    /** Applies every change-log event written so far; returns the sequence number now indexed. */
+    /**
+     * Applies every change-log event written so far, by this process or another (it asks the store's
+     * {@link ChangeLog#lastSeq()}); returns the sequence number now indexed.
+     */
     long awaitIndexed();
 
     /** The last change-log sequence number applied to the index. */

@@ -2,10 +2,19 @@ package dev.engram.memory;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
-/** {@link ChangeLog} over the SQLite store's {@code changes} table. */
+/**
+ * {@link ChangeLog} over the SQLite store's {@code changes} table. {@link #knownLastSeq()} answers
+ * from memory while no write has committed through this store since the last query.
+ */
 final class SqliteChanges implements ChangeLog {
+    /** The newest sequence number read from the table, and the store's write count before that read. */
+    private record Known(long writes, long seq) {
+    }
+
     private final SqliteMemoryStore store;
+    private final AtomicReference<Known> known = new AtomicReference<>(new Known(-1, 0));
 
     SqliteChanges(SqliteMemoryStore store) {
         this.store = store;
@@ -27,6 +36,17 @@ final class SqliteChanges implements ChangeLog {
 
     @Override
     public long lastSeq() {
-        return store.read(h -> h.createQuery("SELECT coalesce(max(seq), 0) FROM changes").mapTo(Long.class).one());
+        // The write count is read before the query, so the answer covers at least every write it counts.
+        long writes = store.endedWrites();
+        long seq = store.read(h -> h.createQuery("SELECT coalesce(max(seq), 0) FROM changes").mapTo(Long.class).one());
+        known.accumulateAndGet(new Known(writes, seq), (a, b) -> new Known(Math.max(a.writes(), b.writes()),
+                Math.max(a.seq(), b.seq())));
+        return seq;
+    }
+
+    @Override
+    public long knownLastSeq() {
+        Known k = known.get();
+        return k.writes() >= store.endedWrites() ? k.seq() : lastSeq();
     }
 }

@@ -41,6 +41,8 @@ final class SqliteMemoryStore implements MemoryStore {
     private final HikariDataSource readerPool;
     private final Jdbi reader;
     private final ReentrantLock writeLock = new ReentrantLock();
+    /** Write transactions ended through this store, counted after each ends (committed or not). */
+    private final java.util.concurrent.atomic.AtomicLong endedWrites = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
 
     private final SqliteBlocks blocks;
@@ -149,8 +151,14 @@ final class SqliteMemoryStore implements MemoryStore {
             checkOpen();
             return writer.inTransaction(work::apply);
         } finally {
+            endedWrites.incrementAndGet();
             writeLock.unlock();
         }
+    }
+
+    /** How many write transactions have ended (committed or rolled back) through this store. */
+    long endedWrites() {
+        return endedWrites.get();
     }
 
     /** Runs {@code work} on a reader connection, outside any write transaction. */

@@ -62,6 +62,10 @@ class LuceneMemorySearchTest {
         return search.search(SearchRequest.builder(scope, query).build());
     }
 
+    private List<SearchHit> lexical(Scope scope, String query) {
+        return search.search(SearchRequest.builder(scope, query).mode(SearchMode.BM25).build());
+    }
+
     @Test
     void aWriteIsSearchableAsSoonAsItsCallReturns() {
         ArchivalEntry e = store.archival().insert(ANA, NewArchivalEntry.of("Ana's sister lives in Zanzibar"));
@@ -71,6 +75,36 @@ class LuceneMemorySearchTest {
         assertThat(hits.get(0).text()).isEqualTo("Ana's sister lives in Zanzibar");
         assertThat(hits.get(0).timestamp()).isEqualTo(e.updatedAt());
         assertThat(search.indexedSeq()).isEqualTo(store.changes().lastSeq());
+    }
+
+    @Test
+    void aWriteByAnotherProcessIsSearchableAfterAwaitIndexed() {
+        store.archival().insert(ANA, NewArchivalEntry.of("Ana keeps bees on the roof"));
+        assertThat(lexical(ANA, "bees")).hasSize(1);
+        // A second store on the same file stands for another process writing the database.
+        ArchivalEntry other;
+        try (MemoryStore elsewhere = MemoryStore.sqlite(dir.resolve("memory.db"))) {
+            other = elsewhere.archival().insert(ANA, NewArchivalEntry.of("Ana sells the bees' honey at the market"));
+        }
+        search.awaitIndexed();
+        assertThat(lexical(ANA, "honey")).extracting(SearchHit::id).containsExactly(other.id());
+        assertThat(store.changes().knownLastSeq()).isEqualTo(store.changes().lastSeq());
+        // A write through this store is seen by the next search without awaitIndexed().
+        ArchivalEntry mine = store.archival().insert(ANA, NewArchivalEntry.of("Ana's hives swarmed in May"));
+        assertThat(store.changes().knownLastSeq()).isEqualTo(store.changes().lastSeq());
+        assertThat(lexical(ANA, "swarmed")).extracting(SearchHit::id).containsExactly(mine.id());
+    }
+
+    @Test
+    void aLongEntryComesBackWholeInItsHit() {
+        StringBuilder text = new StringBuilder("The lighthouse logbook. ");
+        while (text.length() < 200_000) {
+            text.append("Entry ").append(text.length()).append(": the lamp was lit at dusk and the sea was calm. ");
+        }
+        ArchivalEntry e = store.archival().insert(ANA, NewArchivalEntry.of(text.toString()));
+        List<SearchHit> hits = find(ANA, "lighthouse logbook");
+        assertThat(hits).extracting(SearchHit::id).containsExactly(e.id());
+        assertThat(hits.get(0).text()).isEqualTo(text.toString());
     }
 
     @Test
@@ -314,6 +348,19 @@ class LuceneMemorySearchTest {
     }
 
     @Test
+    void theIndexingBufferIsValidatedAndASmallOneStillIndexes() {
+        assertThatThrownBy(() -> LuceneMemorySearch.builder(store, embedder).indexingBufferMb(8))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("indexing buffer must be between 16 and 4096 MB, got 8");
+        assertThat(LuceneMemorySearch.Builder.defaultIndexingBufferMb()).isBetween(64, 1024);
+        store.archival().insert(ANA, NewArchivalEntry.of("a fact about oboes"));
+        try (MemorySearch small = LuceneMemorySearch.builder(store, embedder).indexingBufferMb(16)
+                .backgroundInterval(Duration.ZERO).build()) {
+            assertThat(small.search(SearchRequest.builder(ANA, "oboes").build())).extracting(SearchHit::text)
+                    .containsExactly("a fact about oboes");
+        }
+    }
+
+    @Test
     void graphShapeIsValidatedAndASmallerGraphStillFinds() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> LuceneMemorySearch.builder(store, embedder).graph(1, 100))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("graph max connections must be between 2 and 512, got 1");
@@ -323,6 +370,33 @@ class LuceneMemorySearchTest {
         try (MemorySearch small = LuceneMemorySearch.builder(store, embedder).graph(8, 32).backgroundInterval(Duration.ZERO).build()) {
             assertThat(small.search(SearchRequest.builder(ANA, "fiddle repair").mode(SearchMode.VECTOR).build()))
                     .extracting(SearchHit::text).containsExactly("the violin needs new strings");
+        }
+    }
+
+    @Test
+    void aScopeThatIsTheWholeIndexIsSearchedWithoutAFilterAndStillFiltersByTime() throws InterruptedException {
+        List<String> facts = List.of("the violin needs new strings", "a recipe for lemon cake", "train to Lisbon at nine",
+                "the cat sleeps on the piano", "tax return due in April", "cello lessons on Tuesday");
+        List<ArchivalEntry> entries = new ArrayList<>();
+        for (String f : facts) {
+            entries.add(store.archival().insert(ANA, NewArchivalEntry.of(f)));
+            Thread.sleep(2); // distinct timestamps for the time filter below
+        }
+        try (MemorySearch graph = LuceneMemorySearch.builder(store, embedder).exactVectorSearchUpTo(0)
+                .backgroundInterval(Duration.ZERO).build()) {
+            SearchRequest all = SearchRequest.builder(ANA, "string instrument").domains(SearchDomain.ARCHIVAL)
+                    .mode(SearchMode.VECTOR).k(3).build();
+            assertThat(graph.search(all)).extracting(SearchHit::id)
+                    .containsExactlyElementsOf(search.search(all).stream().map(SearchHit::id).toList());
+            // A time range keeps its filter even though the scope is everything.
+            Instant cut = entries.get(3).updatedAt();
+            SearchRequest since = SearchRequest.builder(ANA, "string instrument").domains(SearchDomain.ARCHIVAL)
+                    .mode(SearchMode.VECTOR).from(cut).k(6).build();
+            assertThat(graph.search(since)).extracting(SearchHit::id).containsExactlyInAnyOrderElementsOf(
+                    entries.subList(3, 6).stream().map(ArchivalEntry::id).toList());
+            // Another scope's document makes the filter necessary again.
+            store.archival().insert(BEN, NewArchivalEntry.of("ben's violin is in the attic"));
+            assertThat(graph.search(all)).extracting(SearchHit::text).doesNotContain("ben's violin is in the attic");
         }
     }
 

@@ -605,6 +605,24 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
+        void theKnownLastSequenceFollowsEveryWriteMadeThroughTheStore() {
+            assertThat(store.changes().knownLastSeq()).isEqualTo(store.changes().lastSeq());
+            store.archival().insert(ANA, NewArchivalEntry.of("f"));
+            assertThat(store.changes().knownLastSeq()).isEqualTo(store.changes().lastSeq());
+            store.notes().save("ana", "n");
+            long afterNote = store.changes().knownLastSeq();
+            assertThat(afterNote).isEqualTo(store.changes().lastSeq());
+            human(ANA, "x", 5);
+            long afterBlock = store.changes().knownLastSeq();
+            assertThatThrownBy(() -> store.blocks().append(ANA, "human", "far too long", BlockStore.ANY_VERSION))
+                    .isInstanceOf(MemoryException.class);
+            assertThat(store.changes().knownLastSeq()).as("after a rejected write").isEqualTo(afterBlock)
+                    .isEqualTo(store.changes().lastSeq()).isGreaterThan(afterNote);
+            store.messages().append(ANA, NewMessage.user("s", "hi"));
+            assertThat(store.changes().knownLastSeq()).isEqualTo(store.changes().lastSeq()).isGreaterThan(afterBlock);
+        }
+
+        @Test
         void aClosedStoreRefusesWork() {
             store.close();
             assertThatThrownBy(() -> store.blocks().list(ANA)).isInstanceOf(MemoryException.class)
