@@ -120,15 +120,13 @@ public final class SearchSpeed {
             // Raw embedder throughput, batched, on a sample: the yardstick for ingest. The sample is spread
             // evenly over all passages, so it has their mix of lengths (single sentences come first in the
             // list, pairs and triples last, and a longer text costs more to embed).
+            // This VM's speed drifts by tens of percent within minutes, so the rate is taken before and after
+            // the ingest and the ratio uses their mean.
             List<String> sample = evenSample(texts, 4_096);
             model.embed(sample.subList(0, Math.min(INGEST_BATCH, sample.size())));
-            long t0 = System.nanoTime();
-            for (int from = 0; from < sample.size(); from += INGEST_BATCH) {
-                model.embed(sample.subList(from, Math.min(sample.size(), from + INGEST_BATCH)));
-            }
-            double rawPerSecond = sample.size() / ((System.nanoTime() - t0) / 1e9);
-            System.out.printf(Locale.ROOT, "raw MiniLM embedding: %.0f passages/s (calls of %d texts, as the indexer makes, %d threads)%n",
-                    rawPerSecond, INGEST_BATCH, Runtime.getRuntime().availableProcessors());
+            double rawBefore = rawRate(model, sample);
+            System.out.printf(Locale.ROOT, "raw MiniLM embedding before ingest: %.0f passages/s (calls of %d texts, as the indexer "
+                    + "makes, %d threads)%n", rawBefore, INGEST_BATCH, Runtime.getRuntime().availableProcessors());
 
             Map<String, float[]> queryVectors = new HashMap<>();
             for (String q : queryTexts) {
@@ -156,9 +154,13 @@ public final class SearchSpeed {
                     search.awaitIndexed();
                     double seconds = (System.nanoTime() - ingestStart) / 1e9;
                     double perSecond = texts.size() / seconds;
+                    double rawAfter = rawRate(model, sample);
+                    double raw = (rawBefore + rawAfter) / 2;
                     System.out.printf(Locale.ROOT, "%nscale: %,d passages in one scope%n", texts.size());
+                    System.out.printf(Locale.ROOT, "raw MiniLM embedding after ingest: %.0f passages/s; mean of before and after %.0f%n",
+                            rawAfter, raw);
                     System.out.printf(Locale.ROOT, "ingest with embeddings (store + index): %.0f passages/s = %.0f%% of raw embedding; "
-                            + "index size %s%n", perSecond, 100 * perSecond / rawPerSecond, size(dir1.resolve("index")));
+                            + "index size %s%n", perSecond, 100 * perSecond / raw, size(dir1.resolve("index")));
                 }
                 Supplier<Scope> scopeOfQuery = () -> one;
                 measure(store, dir1, recording, model, queryTexts, queryVectors, scopeOfQuery, vectors, null, candidates);
@@ -204,6 +206,15 @@ public final class SearchSpeed {
             sqliteBaselines(work.resolve("baseline-million.db"), n, i -> texts.get(i % texts.size()), perturbed::vector, scopeCount,
                     queryTexts, queryVectors);
         }
+    }
+
+    /** Passages per second embedding {@code sample} in calls of {@link #INGEST_BATCH} texts. */
+    private static double rawRate(OnnxEmbedder model, List<String> sample) {
+        long t0 = System.nanoTime();
+        for (int from = 0; from < sample.size(); from += INGEST_BATCH) {
+            model.embed(sample.subList(from, Math.min(sample.size(), from + INGEST_BATCH)));
+        }
+        return sample.size() / ((System.nanoTime() - t0) / 1e9);
     }
 
     /** {@code n} items spread evenly over {@code all} (all of them if there are fewer). */

@@ -76,6 +76,8 @@ public final class LuceneMemorySearch implements MemorySearch {
     static final String FORMAT_DATA = "engram.format";
     /** The document layout; an index written with another is rebuilt at open. */
     static final String FORMAT = "4";
+    /** How often a long catch-up commits its progress (each commit also ends a segment). */
+    static final Duration COMMIT_INTERVAL = Duration.ofMinutes(5);
 
     private final MemoryStore store;
     private final Embedder embedder;
@@ -106,9 +108,6 @@ public final class LuceneMemorySearch implements MemorySearch {
     private final java.util.concurrent.ExecutorService knnPool = java.util.concurrent.Executors.newFixedThreadPool(
             Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().daemon().name("engram-knn-", 0).factory());
     private volatile long appliedSeq;
-    /** How often a long catch-up commits its progress. */
-    static final Duration COMMIT_INTERVAL = Duration.ofMinutes(5);
-
     /** The format of the index found at open when it was older and had to be started anew. */
     private final Optional<String> oldFormat;
     private volatile boolean closed;
