@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * {@link ChangeLog} over the SQLite store's {@code changes} table. {@link #knownLastSeq()} answers
- * from memory while no write has committed through this store since the last query.
+ * from memory while no write transaction has ended through this store since the last query.
  */
 final class SqliteChanges implements ChangeLog {
     /** The newest sequence number read from the table, and the store's write count before that read. */

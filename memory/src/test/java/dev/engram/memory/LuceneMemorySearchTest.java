@@ -34,6 +34,9 @@ class LuceneMemorySearchTest {
     private static final Scope ANA = Scope.of("ana", "helper");
     private static final Scope ANA_COACH = Scope.of("ana", "coach");
     private static final Scope BEN = Scope.of("ben", "helper");
+    /** Six unrelated facts for the vector-search tests. */
+    private static final List<String> FACTS = List.of("the violin needs new strings", "a recipe for lemon cake",
+            "train to Lisbon at nine", "the cat sleeps on the piano", "tax return due in April", "cello lessons on Tuesday");
 
     @BeforeAll
     static void loadModel() {
@@ -375,10 +378,8 @@ class LuceneMemorySearchTest {
 
     @Test
     void aScopeThatIsTheWholeIndexIsSearchedWithoutAFilterAndStillFiltersByTime() throws InterruptedException {
-        List<String> facts = List.of("the violin needs new strings", "a recipe for lemon cake", "train to Lisbon at nine",
-                "the cat sleeps on the piano", "tax return due in April", "cello lessons on Tuesday");
         List<ArchivalEntry> entries = new ArrayList<>();
-        for (String f : facts) {
+        for (String f : FACTS) {
             entries.add(store.archival().insert(ANA, NewArchivalEntry.of(f)));
             Thread.sleep(2); // distinct timestamps for the time filter below
         }
@@ -402,9 +403,7 @@ class LuceneMemorySearchTest {
 
     @Test
     void exactAndGraphVectorSearchAgreeAndKeepToTheScope() {
-        List<String> facts = List.of("the violin needs new strings", "a recipe for lemon cake", "train to Lisbon at nine",
-                "the cat sleeps on the piano", "tax return due in April", "cello lessons on Tuesday");
-        for (String f : facts) {
+        for (String f : FACTS) {
             store.archival().insert(ANA, NewArchivalEntry.of(f));
         }
         store.archival().insert(BEN, NewArchivalEntry.of("ben's violin is in the attic"));
