@@ -12,7 +12,7 @@ import dev.engram.framework.model.ChatRequest;
 import dev.engram.framework.model.ChatResponse;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.Embedder;
-import dev.engram.memory.LuceneMemorySearch;
+import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;

@@ -2,12 +2,12 @@ package dev.engram.bench;
 
 import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.Fusion;
-import dev.engram.memory.OnnxEmbedder;
+import dev.engram.memory.onnx.OnnxEmbedder;
 import dev.engram.memory.SearchMode;
-import dev.engram.memory.eval.EvalSetup;
-import dev.engram.memory.eval.EvalTables;
-import dev.engram.memory.eval.LoCoMoEval;
-import dev.engram.memory.eval.SciFactEval;
+import dev.engram.bench.eval.EvalSetup;
+import dev.engram.bench.eval.EvalTables;
+import dev.engram.bench.eval.LoCoMoEval;
+import dev.engram.bench.eval.SciFactEval;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -11,14 +11,35 @@ import java.util.Optional;
  * <p>Deleting a definition leaves the agent's blocks, archival memory and messages in place under
  * its scope (recall memory is never deleted); an agent created again with the same id finds them.
  */
-public interface AgentStore {
+public final class AgentStore {
+    private final MemoryStore store;
+
+    AgentStore(MemoryStore store) {
+        this.store = store;
+    }
+
     /**
      * Stores a new agent.
      *
      * @throws DuplicateException       if the user already has an agent with this id or this name
      * @throws IllegalArgumentException if the name is blank or the definition is blank
      */
-    AgentRecord create(Scope scope, String name, String definition);
+    public AgentRecord create(Scope scope, String name, String definition) {
+        Checks.notNull(scope, "scope");
+        MemoryErrors.checkAgent(name, definition);
+        return store.write(rows -> {
+            if (rows.agent(scope).isPresent()) {
+                throw MemoryErrors.duplicateAgentId(scope);
+            }
+            if (rows.agentByName(scope.userId(), name).isPresent()) {
+                throw MemoryErrors.duplicateAgentName(scope.userId(), name);
+            }
+            var now = store.now();
+            AgentRecord record = new AgentRecord(scope, name, definition, now, now);
+            rows.putAgent(record);
+            return record;
+        });
+    }
 
     /**
      * Replaces an agent's name and definition.
@@ -26,15 +47,43 @@ public interface AgentStore {
      * @throws NotFoundException  if the agent does not exist
      * @throws DuplicateException if another agent of the user has this name
      */
-    AgentRecord update(Scope scope, String name, String definition);
+    public AgentRecord update(Scope scope, String name, String definition) {
+        Checks.notNull(scope, "scope");
+        MemoryErrors.checkAgent(name, definition);
+        return store.write(rows -> {
+            AgentRecord existing = rows.agent(scope).orElseThrow(() -> MemoryErrors.noAgent(scope));
+            Optional<AgentRecord> named = rows.agentByName(scope.userId(), name);
+            if (named.isPresent() && !named.get().scope().equals(scope)) {
+                throw MemoryErrors.duplicateAgentName(scope.userId(), name);
+            }
+            AgentRecord record = new AgentRecord(scope, name, definition, existing.createdAt(), store.now());
+            rows.putAgent(record);
+            return record;
+        });
+    }
 
-    Optional<AgentRecord> get(Scope scope);
+    /** The agent of that scope. */
+    public Optional<AgentRecord> get(Scope scope) {
+        Checks.notNull(scope, "scope");
+        return store.read(rows -> rows.agent(scope));
+    }
 
-    Optional<AgentRecord> findByName(String userId, String name);
+    /** The user's agent with that name. */
+    public Optional<AgentRecord> findByName(String userId, String name) {
+        Checks.id(userId, "user id");
+        Checks.notNull(name, "agent name");
+        return store.read(rows -> rows.agentByName(userId, name));
+    }
 
     /** The user's agents, by name. */
-    List<AgentRecord> list(String userId);
+    public List<AgentRecord> list(String userId) {
+        Checks.id(userId, "user id");
+        return store.read(rows -> rows.listAgents(userId));
+    }
 
     /** Removes the definition; returns whether there was one. Memory under the scope is kept. */
-    boolean delete(Scope scope);
+    public boolean delete(Scope scope) {
+        Checks.notNull(scope, "scope");
+        return store.write(rows -> rows.deleteAgent(scope));
+    }
 }

@@ -1,36 +1,58 @@
 package dev.engram.memory;
 
+import dev.engram.memory.spi.Rows;
+import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Core memory blocks. A label names a block within one agent; a block can be shared with other
- * agents of the same user, who then see it under the same label with the attachment's permission.
+ * agents of the same user, who then see it under the same label with the share's permission.
  *
  * <p>Writes take an expected version for optimistic locking: pass {@link #ANY_VERSION} to write
  * whatever the current version is (the write is still atomic), or the version you read to fail with
  * {@link VersionConflictException} if the block changed since. A write that would exceed the block's
  * limit fails with {@link LimitExceededException}; failed writes change nothing.
  *
- * <p>The store enforces scope, limits and versions. Permissions are the callers' business: decide
- * with {@link Acl#decide} using {@link Block#permission()} before writing.
+ * <p>The store enforces scope, limits, versions and ownership. Permissions are the callers' business:
+ * decide with {@link Acl} using {@link Block#permission()} before writing (the built-in {@code block}
+ * tool does, and its README has the table for archive, load and swap).
  */
-public interface BlockStore {
+public final class BlockStore {
     /** Write whatever the current version is. */
-    long ANY_VERSION = -1;
+    public static final long ANY_VERSION = -1;
+
+    private final MemoryStore store;
+
+    BlockStore(MemoryStore store) {
+        this.store = store;
+    }
 
     /**
      * Creates a block owned by the scope's agent.
      *
      * @throws DuplicateException if the agent already has or is shared a block with that label
      */
-    Block create(Scope scope, NewBlock block);
+    public Block create(Scope scope, NewBlock block) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(block, "block");
+        return store.write(rows -> insert(rows, scope, block, "create"));
+    }
 
-    /** The block with that label that the agent owns or is shared. */
-    Optional<Block> get(Scope scope, String label);
+    /** The block with that label that the agent owns or, failing that, is shared. */
+    public Optional<Block> get(Scope scope, String label) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(label, "label");
+        return store.read(rows -> resolve(rows, scope, label));
+    }
 
     /** The blocks the agent owns and is shared, pinned first, then by label. */
-    List<Block> list(Scope scope);
+    public List<Block> list(Scope scope) {
+        Checks.notNull(scope, "scope");
+        return store.read(rows -> rows.blocks(scope)).stream()
+                .sorted(Comparator.comparing((Block b) -> !b.pinned()).thenComparing(Block::label)).toList();
+    }
 
     /**
      * Appends {@code text} exactly as given (callers add separators).
@@ -39,10 +61,23 @@ public interface BlockStore {
      * @throws LimitExceededException    if the result would exceed the limit
      * @throws VersionConflictException  if {@code expectedVersion} is not current
      */
-    Block append(Scope scope, String label, String text, long expectedVersion);
+    public Block append(Scope scope, String label, String text, long expectedVersion) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(label, "label");
+        Checks.text(text, "text");
+        return store.write(rows -> {
+            Block b = require(rows, scope, label);
+            return update(rows, scope, b, b.value() + text, expectedVersion, "append");
+        });
+    }
 
     /** Replaces the whole value; same failures as {@link #append}. */
-    Block replace(Scope scope, String label, String value, long expectedVersion);
+    public Block replace(Scope scope, String label, String value, long expectedVersion) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(label, "label");
+        Checks.text(value, "value");
+        return store.write(rows -> update(rows, scope, require(rows, scope, label), value, expectedVersion, "replace"));
+    }
 
     /**
      * Deletes the block (for every agent it is shared with) and its history.
@@ -50,50 +85,224 @@ public interface BlockStore {
      * @throws NotFoundException         if the agent has no such block
      * @throws VersionConflictException  if {@code expectedVersion} is not current
      */
-    void delete(Scope scope, String label, long expectedVersion);
+    public void delete(Scope scope, String label, long expectedVersion) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(label, "label");
+        store.write(rows -> {
+            Block b = require(rows, scope, label);
+            MemoryErrors.checkVersion(label, expectedVersion, b.version());
+            remove(rows, scope, b);
+            return null;
+        });
+    }
 
     /** Every committed version, oldest first; empty if there is no such block. */
-    List<BlockVersion> history(Scope scope, String label);
-
-    /** Makes the value of an earlier version the current value, as a new version. */
-    Block restore(Scope scope, String label, long version, long expectedVersion);
+    public List<BlockVersion> history(Scope scope, String label) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(label, "label");
+        return store.read(rows -> resolve(rows, scope, label)
+                .map(b -> rows.blockVersions(owner(scope, b), label)).orElse(List.of()));
+    }
 
     /**
-     * Shares one of the scope agent's own blocks with another agent of the same user.
+     * Makes the value of an earlier version the current value, as a new version.
+     *
+     * @throws NotFoundException if there is no such block or version
+     */
+    public Block restore(Scope scope, String label, long version, long expectedVersion) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(label, "label");
+        return store.write(rows -> {
+            Block b = require(rows, scope, label);
+            String value = rows.blockVersions(owner(scope, b), label).stream().filter(v -> v.version() == version)
+                    .findFirst().orElseThrow(() -> MemoryErrors.noVersion(label, version, b.version())).value();
+            return update(rows, scope, b, value, expectedVersion, "restore");
+        });
+    }
+
+    /**
+     * Shares one of the scope agent's own blocks with another agent of the same user, or changes the
+     * permission of an existing share.
      *
      * @throws NotFoundException  if the scope's agent does not own such a block
-     * @throws DuplicateException if the other agent already has a block with that label
+     * @throws DuplicateException if the other agent already has another block with that label
      */
-    void share(Scope owner, String label, String agentId, MemoryPermission permission);
+    public void share(Scope owner, String label, String agentId, MemoryPermission permission) {
+        Checks.notNull(owner, "owner");
+        Checks.notNull(label, "label");
+        Checks.id(agentId, "agent id");
+        Checks.notNull(permission, "permission");
+        if (agentId.equals(owner.agentId())) {
+            throw MemoryErrors.selfShare(label);
+        }
+        store.write(rows -> {
+            requireOwn(rows, owner, label);
+            Scope target = Scope.of(owner.userId(), agentId);
+            Optional<Block> existing = resolve(rows, target, label);
+            if (existing.isPresent() && !existing.get().ownerAgentId().equals(owner.agentId())) {
+                throw MemoryErrors.duplicateBlock(target, label);
+            }
+            rows.putShare(owner, label, agentId, permission);
+            return null;
+        });
+    }
 
     /** Ends a share; returns whether there was one. */
-    boolean unshare(Scope owner, String label, String agentId);
+    public boolean unshare(Scope owner, String label, String agentId) {
+        Checks.notNull(owner, "owner");
+        Checks.notNull(label, "label");
+        Checks.id(agentId, "agent id");
+        return store.write(rows -> {
+            requireOwn(rows, owner, label);
+            return rows.deleteShare(owner, label, agentId);
+        });
+    }
 
     /**
-     * Moves one of the agent's own blocks into archival memory as an entry with the block's label,
-     * replacing the content of an existing entry of that label. Unless {@code keepBlock}, the block is
-     * deleted in the same transaction.
+     * Copies one of the agent's own blocks into archival memory as the entry with the block's label:
+     * a new entry, or the existing entry of that label with its content replaced (its id, tags and
+     * creation time kept). Unless {@code keepBlock}, the block is deleted in the same transaction.
+     *
+     * @throws NotFoundException        if the agent does not own such a block
+     * @throws IllegalArgumentException if the block is empty
      */
-    ArchivalEntry archive(Scope scope, String label, boolean keepBlock);
+    public ArchivalEntry archive(Scope scope, String label, boolean keepBlock) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(label, "label");
+        return store.write(rows -> archive(rows, scope, label, keepBlock));
+    }
 
     /**
-     * Loads the archival entry labelled {@code archivalLabel} into a working block. Under the same
-     * label the entry becomes the block (it leaves archival memory); under another label a new block
-     * is created and the entry stays.
+     * Loads a copy of the archival entry labelled {@code archivalLabel} into a new working block
+     * labelled {@code blockLabel}. The entry stays in archival memory, unchanged.
      *
      * @throws NotFoundException      if there is no such entry
      * @throws DuplicateException     if a block with {@code blockLabel} exists
      * @throws LimitExceededException if the content is longer than {@code limit}
      */
-    Block load(Scope scope, String archivalLabel, String blockLabel, int limit);
+    public Block load(Scope scope, String archivalLabel, String blockLabel, int limit) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(archivalLabel, "archival label");
+        Checks.id(blockLabel, "block label");
+        checkLoadLimit(limit);
+        return store.write(rows -> load(rows, scope, archivalLabel, blockLabel, limit));
+    }
 
     /**
      * In one transaction: archives block {@code outLabel} (deleting it) and loads the archival entry
-     * {@code inLabel} into a working block of the same label.
+     * {@code inLabel} into a working block of the same label. Either both happen or neither.
      */
-    Swap swap(Scope scope, String outLabel, String inLabel, int limit);
+    public Swap swap(Scope scope, String outLabel, String inLabel, int limit) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(outLabel, "label to archive");
+        Checks.id(inLabel, "label to load");
+        checkLoadLimit(limit);
+        return store.write(rows -> {
+            ArchivalEntry archived = archive(rows, scope, outLabel, false);
+            return new Swap(archived, load(rows, scope, inLabel, inLabel, limit));
+        });
+    }
 
-    /** The result of {@link #swap}. */
-    record Swap(ArchivalEntry archived, Block loaded) {
+    /** The result of {@link #swap}: the entry the block went to, and the block loaded in its place. */
+    public record Swap(ArchivalEntry archived, Block loaded) {
+    }
+
+    // ---- the rules, once for every backend ----
+
+    private static void checkLoadLimit(int limit) {
+        if (limit <= 0) {
+            throw new IllegalArgumentException("block limit must be positive, got " + limit);
+        }
+    }
+
+    /** The viewer's own block of that label, else one shared with it. */
+    static Optional<Block> resolve(Rows rows, Scope viewer, String label) {
+        Block shared = null;
+        for (Block b : rows.blocks(viewer)) {
+            if (b.label().equals(label)) {
+                if (!b.isShared(viewer)) {
+                    return Optional.of(b);
+                }
+                shared = b;
+            }
+        }
+        return Optional.ofNullable(shared);
+    }
+
+    private static Scope owner(Scope viewer, Block b) {
+        return Scope.of(viewer.userId(), b.ownerAgentId());
+    }
+
+    private static Block require(Rows rows, Scope scope, String label) {
+        return resolve(rows, scope, label).orElseThrow(() -> MemoryErrors.noBlock(scope, label));
+    }
+
+    private static Block requireOwn(Rows rows, Scope scope, String label) {
+        Block b = require(rows, scope, label);
+        if (b.isShared(scope)) {
+            throw MemoryErrors.notOwnBlock(scope, label);
+        }
+        return b;
+    }
+
+    private Block insert(Rows rows, Scope scope, NewBlock nb, String operation) {
+        if (resolve(rows, scope, nb.label()).isPresent()) {
+            throw MemoryErrors.duplicateBlock(scope, nb.label());
+        }
+        Instant now = store.now();
+        Block block = new Block(nb.label(), nb.description(), nb.value(), nb.limit(), nb.type(), nb.permission(),
+                nb.pinned(), 1, scope.agentId(), now, now);
+        rows.insertBlock(scope, block);
+        rows.insertBlockVersion(scope, nb.label(), new BlockVersion(1, nb.value(), operation, now));
+        MemoryStore.record(rows, ChangeEvent.Entity.BLOCK, nb.label(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());
+        return block;
+    }
+
+    private Block update(Rows rows, Scope viewer, Block b, String value, long expectedVersion, String operation) {
+        MemoryErrors.checkVersion(b.label(), expectedVersion, b.version());
+        MemoryErrors.checkLimit(b.label(), value, b.limit(), b.size());
+        Instant now = store.now();
+        Block next = new Block(b.label(), b.description(), value, b.limit(), b.type(), b.permission(), b.pinned(),
+                b.version() + 1, b.ownerAgentId(), b.createdAt(), now);
+        Scope owner = owner(viewer, b);
+        if (!rows.updateBlock(owner, next, b.version())) {
+            // Another process sharing the storage changed it between our read and write.
+            throw new VersionConflictException(b.label(), b.version(), -1);
+        }
+        rows.insertBlockVersion(owner, b.label(), new BlockVersion(next.version(), value, operation, now));
+        MemoryStore.record(rows, ChangeEvent.Entity.BLOCK, b.label(), ChangeEvent.Op.UPSERT, owner.userId(), owner.agentId());
+        return next;
+    }
+
+    private static void remove(Rows rows, Scope viewer, Block b) {
+        Scope owner = owner(viewer, b);
+        rows.deleteBlock(owner, b.label());
+        MemoryStore.record(rows, ChangeEvent.Entity.BLOCK, b.label(), ChangeEvent.Op.DELETE, owner.userId(), owner.agentId());
+    }
+
+    private ArchivalEntry archive(Rows rows, Scope scope, String label, boolean keepBlock) {
+        Block b = requireOwn(rows, scope, label);
+        if (b.value().isBlank()) {
+            throw new IllegalArgumentException("block '" + label + "' is empty; there is nothing to archive");
+        }
+        Instant now = store.now();
+        ArchivalEntry entry = rows.archivalByLabel(scope, label)
+                .map(old -> new ArchivalEntry(old.id(), old.label(), b.value(), old.tags(), old.createdAt(), now))
+                .orElseGet(() -> new ArchivalEntry(Ids.next("archival"), Optional.of(label), b.value(), List.of(), now, now));
+        rows.putArchival(scope, List.of(entry));
+        MemoryStore.record(rows, ChangeEvent.Entity.ARCHIVAL, entry.id(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());
+        if (!keepBlock) {
+            remove(rows, scope, b);
+        }
+        return entry;
+    }
+
+    private Block load(Rows rows, Scope scope, String archivalLabel, String blockLabel, int limit) {
+        ArchivalEntry entry = rows.archivalByLabel(scope, archivalLabel)
+                .orElseThrow(() -> MemoryErrors.noArchivalLabel(archivalLabel));
+        MemoryErrors.checkLimit(blockLabel, entry.content(), limit, 0);
+        return insert(rows, scope, NewBlock.builder(blockLabel)
+                .description("Loaded from archival memory entry '" + archivalLabel + "'.")
+                .value(entry.content()).limit(limit).type(BlockType.WORKING).build(), "load");
     }
 }

@@ -1,23 +1,47 @@
 package dev.engram.memory;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** The store's change log: one event per committed change, in commit order, sequence numbers strictly increasing. */
-public interface ChangeLog {
-    /** Events with {@code seq > afterSeq}, oldest first, at most {@code max}. */
-    List<ChangeEvent> since(long afterSeq, int max);
+public final class ChangeLog {
+    /** The newest sequence number read from the backend, and the store's write count before that read. */
+    private record Known(long writes, long seq) {
+    }
 
-    /** The sequence number of the newest event, or 0 if there is none; asks the storage. */
-    long lastSeq();
+    private final MemoryStore store;
+    private final AtomicReference<Known> known = new AtomicReference<>(new Known(-1, 0));
+
+    ChangeLog(MemoryStore store) {
+        this.store = store;
+    }
+
+    /** Events with {@code seq > afterSeq}, oldest first, at most {@code max} (positive). */
+    public List<ChangeEvent> since(long afterSeq, int max) {
+        if (max <= 0) {
+            throw new IllegalArgumentException("max must be positive, got " + max);
+        }
+        return store.read(rows -> rows.changesSince(afterSeq, max));
+    }
+
+    /** The sequence number of the newest event, or 0 if there is none; asks the backend. */
+    public long lastSeq() {
+        // The write count is read before the query, so the answer covers at least every write it counts.
+        long writes = store.endedWrites();
+        long seq = store.read(rows -> rows.lastChangeSeq());
+        known.accumulateAndGet(new Known(writes, seq),
+                (a, b) -> new Known(Math.max(a.writes(), b.writes()), Math.max(a.seq(), b.seq())));
+        return seq;
+    }
 
     /**
-     * The newest sequence number as far as this store instance knows, cheap enough to call on every
-     * search: it reflects every write made through this instance by the time that write returned,
-     * while a write by another process sharing the storage shows up once {@link #lastSeq()} has been
-     * called after it. A store may answer from memory when nothing was written through it since it
-     * last asked the storage; the default asks every time.
+     * The newest sequence number as far as this store knows, cheap enough to call on every search: it
+     * reflects every write made through this store by the time that write returned, while a write by
+     * another process sharing the storage shows up once {@link #lastSeq()} has been called after it.
+     * Answers from memory while no write has ended through this store since it last asked the backend.
      */
-    default long knownLastSeq() {
-        return lastSeq();
+    public long knownLastSeq() {
+        Known k = known.get();
+        return k.writes() >= store.endedWrites() ? k.seq() : lastSeq();
     }
 }

@@ -1,5 +1,6 @@
 package dev.engram.memory;
 
+import dev.engram.memory.onnx.OnnxEmbedder;
 import java.util.List;
 
 /**

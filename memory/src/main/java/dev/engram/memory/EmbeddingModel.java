@@ -59,11 +59,13 @@ public enum EmbeddingModel {
         return queryPrefix;
     }
 
-    String modelResource() {
+    /** The classpath resource of the ONNX model file. */
+    public String modelResource() {
         return "/" + resource + ".onnx";
     }
 
-    String tokenizerResource() {
+    /** The classpath resource of the HuggingFace tokenizer file. */
+    public String tokenizerResource() {
         return "/" + resource + "-tokenizer.json";
     }
 

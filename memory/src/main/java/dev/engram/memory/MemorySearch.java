@@ -1,5 +1,6 @@
 package dev.engram.memory;
 
+import dev.engram.memory.lucene.LuceneMemorySearch;
 import java.nio.file.Path;
 import java.util.List;
 

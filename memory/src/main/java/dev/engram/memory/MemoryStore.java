@@ -1,59 +1,166 @@
 package dev.engram.memory;
 
+import dev.engram.memory.spi.MemoryBackend;
+import dev.engram.memory.spi.NewChange;
+import dev.engram.memory.spi.Rows;
+import dev.engram.memory.sqlite.SqliteBackend;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
- * Everything an agent remembers, behind one small SPI: core memory {@linkplain #blocks() blocks},
- * {@linkplain #archival() archival} entries, per-user {@linkplain #notes() notes}, the
- * {@linkplain #messages() conversation} (recall memory), per-scope {@linkplain #stats statistics},
+ * Everything an agent remembers: core memory {@linkplain #blocks() blocks}, {@linkplain #archival()
+ * archival} entries, per-user {@linkplain #notes() notes}, {@linkplain #agents() agent definitions},
+ * the {@linkplain #messages() conversation} (recall memory), per-scope {@linkplain #stats statistics},
  * and a {@linkplain #changes() change log} that derived indexes follow.
  *
  * <p>Every operation takes a {@link Scope} (notes: a user id) and none can reach outside it: an id
  * or label that exists only in another scope is "not found". Every write is atomic and, once the
- * call returns, durable; each appends one event per changed item to the change log.
+ * call returns, durable; each appends one event per changed item to the change log. A write that is
+ * rejected (bad input, a limit, a stale version, a missing item) throws and changes nothing.
  *
- * <p>Implement this interface for another backend and prove it with the conformance suite
- * ({@code MemoryStoreConformance} in the engram-memory test-jar). The embedded default is
- * {@link #sqlite(Path)}; {@link #inMemory()} is a reference implementation for tests.
+ * <p>The rules live here, once; the rows live in a {@link MemoryBackend}: the embedded SQLite file
+ * ({@link #sqlite(Path)}), maps in memory ({@link #inMemory()}), or a backend of your own
+ * ({@link #over(MemoryBackend)}). Thread-safe.
  */
-public interface MemoryStore extends AutoCloseable {
-    /** Core memory blocks of each agent, with history and sharing. */
-    BlockStore blocks();
+public final class MemoryStore implements AutoCloseable {
+    private final MemoryBackend backend;
+    private final Clock clock;
+    private final BlockStore blocks = new BlockStore(this);
+    private final ArchivalStore archival = new ArchivalStore(this);
+    private final NoteStore notes = new NoteStore(this);
+    private final AgentStore agents = new AgentStore(this);
+    private final MessageStore messages = new MessageStore(this);
+    private final ChangeLog changes = new ChangeLog(this);
+    /** Write transactions ended through this store, counted after each ends (committed or not). */
+    private final AtomicLong endedWrites = new AtomicLong();
+    private volatile boolean closed;
 
-    /** Archival memory of each agent. */
-    ArchivalStore archival();
+    private MemoryStore(MemoryBackend backend, Clock clock) {
+        this.backend = Objects.requireNonNull(backend, "backend must not be null");
+        this.clock = Objects.requireNonNull(clock, "clock must not be null");
+    }
 
-    /** Notes of each user. */
-    NoteStore notes();
+    /** The store over your own backend, with the system clock. */
+    public static MemoryStore over(MemoryBackend backend) {
+        return over(backend, Clock.systemUTC());
+    }
 
-    /** Agent definitions, one per scope. */
-    AgentStore agents();
-
-    /** Conversation messages (recall memory) of each agent and user. */
-    MessageStore messages();
-
-    /** The change log, in commit order. */
-    ChangeLog changes();
-
-    /** Counts for the scope's prompt statistics. */
-    MemoryStats stats(Scope scope);
-
-    /** Releases connections and files; further calls fail. Idempotent. */
-    @Override
-    void close();
+    /** The store over your own backend; {@code clock} stamps every write. */
+    public static MemoryStore over(MemoryBackend backend, Clock clock) {
+        return new MemoryStore(backend, clock);
+    }
 
     /** The embedded store in a SQLite file (created if missing), with default options. */
-    static MemoryStore sqlite(Path file) {
+    public static MemoryStore sqlite(Path file) {
         return sqlite(SqliteOptions.builder(file).build());
     }
 
     /** The embedded store with explicit options. */
-    static MemoryStore sqlite(SqliteOptions options) {
-        return SqliteMemoryStore.open(options);
+    public static MemoryStore sqlite(SqliteOptions options) {
+        return over(SqliteBackend.open(options), options.clock());
     }
 
-    /** A store held in memory only: for tests and experiments, lost on close. Thread-safe. */
-    static MemoryStore inMemory() {
-        return new InMemoryMemoryStore(java.time.Clock.systemUTC());
+    /** A store held in memory only: for tests and experiments, lost on close. */
+    public static MemoryStore inMemory() {
+        return over(new InMemoryBackend());
+    }
+
+    /** Core memory blocks of each agent, with history, sharing and paging to archival memory. */
+    public BlockStore blocks() {
+        return blocks;
+    }
+
+    /** Archival memory of each agent. */
+    public ArchivalStore archival() {
+        return archival;
+    }
+
+    /** Notes of each user. */
+    public NoteStore notes() {
+        return notes;
+    }
+
+    /** Agent definitions, one per scope. */
+    public AgentStore agents() {
+        return agents;
+    }
+
+    /** Conversation messages (recall memory) of each agent and user. */
+    public MessageStore messages() {
+        return messages;
+    }
+
+    /** The change log, in commit order. */
+    public ChangeLog changes() {
+        return changes;
+    }
+
+    /** Counts for the scope's prompt statistics. */
+    public MemoryStats stats(Scope scope) {
+        Checks.notNull(scope, "scope");
+        return read(rows -> rows.stats(scope));
+    }
+
+    /** The backend this store keeps its rows in. */
+    public MemoryBackend backend() {
+        return backend;
+    }
+
+    /** Releases the backend's connections and files; further calls fail. Idempotent. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        backend.close();
+    }
+
+    /** Runs {@code work} in one write transaction of the backend. */
+    <T> T write(Function<Rows, T> work) {
+        checkOpen();
+        try {
+            return backend.write(work);
+        } finally {
+            endedWrites.incrementAndGet();
+        }
+    }
+
+    /** Runs {@code work} on committed data. */
+    <T> T read(Function<Rows, T> work) {
+        checkOpen();
+        return backend.read(work);
+    }
+
+    long endedWrites() {
+        return endedWrites.get();
+    }
+
+    Instant now() {
+        return dev.engram.memory.spi.Columns.truncate(clock.instant());
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw MemoryErrors.closed();
+        }
+    }
+
+    /** Appends one event to the change log, inside the caller's transaction. */
+    static void record(Rows rows, ChangeEvent.Entity entity, String id, ChangeEvent.Op op, String userId, String agentIdOrNull) {
+        rows.appendChanges(List.of(new NewChange(entity, id, op, userId, Optional.ofNullable(agentIdOrNull))));
+    }
+
+    @Override
+    public String toString() {
+        return "MemoryStore[" + backend + "]";
     }
 }

@@ -1,25 +1,67 @@
 package dev.engram.memory;
 
+import dev.engram.memory.spi.NewChange;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
 /** Every message of every conversation: recall memory. Messages are never deleted, only moved out of context. */
-public interface MessageStore {
-    ConversationMessage append(Scope scope, NewMessage message);
+public final class MessageStore {
+    private final MemoryStore store;
+
+    MessageStore(MemoryStore store) {
+        this.store = store;
+    }
+
+    /** Appends one message. */
+    public ConversationMessage append(Scope scope, NewMessage message) {
+        return appendAll(scope, List.of(Checks.notNull(message, "message"))).get(0);
+    }
 
     /**
      * Appends messages in one transaction, in order: use it for an assistant's tool calls and their
      * results, so that a crash never leaves a call without its result.
      */
-    List<ConversationMessage> appendAll(Scope scope, List<NewMessage> messages);
+    public List<ConversationMessage> appendAll(Scope scope, List<NewMessage> messages) {
+        Checks.notNull(scope, "scope");
+        Checks.noNulls(messages, "messages");
+        if (messages.isEmpty()) {
+            return List.of();
+        }
+        return store.write(rows -> {
+            List<ConversationMessage> out = rows.insertMessages(scope, messages, store.now());
+            rows.appendChanges(out.stream().map(m -> new NewChange(ChangeEvent.Entity.MESSAGE, Long.toString(m.id()),
+                    ChangeEvent.Op.UPSERT, scope.userId(), Optional.of(scope.agentId()))).toList());
+            return out;
+        });
+    }
 
-    Optional<ConversationMessage> get(Scope scope, long id);
+    /** The scope's message with that id. */
+    public Optional<ConversationMessage> get(Scope scope, long id) {
+        Checks.notNull(scope, "scope");
+        return store.read(rows -> rows.message(scope, id));
+    }
 
-    List<ConversationMessage> list(Scope scope, MessageQuery query);
+    /** The scope's messages that match the query, oldest first. */
+    public List<ConversationMessage> list(Scope scope, MessageQuery query) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(query, "query");
+        return store.read(rows -> rows.listMessages(scope, query));
+    }
 
-    long count(Scope scope);
+    /** How many messages the scope has. */
+    public long count(Scope scope) {
+        Checks.notNull(scope, "scope");
+        return store.read(rows -> rows.stats(scope).messages());
+    }
 
     /** Marks messages as evicted from the context window; ids outside the scope are ignored. Returns how many changed. */
-    int markOutOfContext(Scope scope, Collection<Long> ids);
+    public int markOutOfContext(Scope scope, Collection<Long> ids) {
+        Checks.notNull(scope, "scope");
+        Checks.noNulls(ids, "ids");
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        return store.write(rows -> rows.markOutOfContext(scope, ids));
+    }
 }

@@ -1,27 +1,82 @@
 package dev.engram.memory;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /** Notes of a user, shared by all the user's agents and by no one else. */
-public interface NoteStore {
-    /** Saves a new note with id {@code note-<uuid>}. */
-    Note save(String userId, String content);
+public final class NoteStore {
+    private final MemoryStore store;
+
+    NoteStore(MemoryStore store) {
+        this.store = store;
+    }
+
+    /**
+     * Saves a new note with id {@code note-<uuid>}.
+     *
+     * @throws IllegalArgumentException if the content is blank
+     */
+    public Note save(String userId, String content) {
+        Checks.id(userId, "user id");
+        MemoryErrors.checkContent(content, "note content");
+        return store.write(rows -> {
+            Instant now = store.now();
+            Note n = new Note(Ids.next("note"), userId, content, now, now);
+            rows.putNote(n);
+            MemoryStore.record(rows, ChangeEvent.Entity.NOTE, n.id(), ChangeEvent.Op.UPSERT, userId, null);
+            return n;
+        });
+    }
 
     /**
      * Replaces the content, keeping the id.
      *
      * @throws NotFoundException if the user has no such note
      */
-    Note update(String userId, String noteId, String content);
+    public Note update(String userId, String noteId, String content) {
+        Checks.id(userId, "user id");
+        Checks.notNull(noteId, "note id");
+        MemoryErrors.checkContent(content, "note content");
+        return store.write(rows -> {
+            Note old = rows.note(userId, noteId).orElseThrow(() -> MemoryErrors.noNote(noteId));
+            Note n = new Note(noteId, userId, content, old.createdAt(), store.now());
+            rows.putNote(n);
+            MemoryStore.record(rows, ChangeEvent.Entity.NOTE, noteId, ChangeEvent.Op.UPSERT, userId, null);
+            return n;
+        });
+    }
 
     /** Returns whether the user had such a note. */
-    boolean delete(String userId, String noteId);
+    public boolean delete(String userId, String noteId) {
+        Checks.id(userId, "user id");
+        Checks.notNull(noteId, "note id");
+        return store.write(rows -> {
+            boolean deleted = rows.deleteNote(userId, noteId);
+            if (deleted) {
+                MemoryStore.record(rows, ChangeEvent.Entity.NOTE, noteId, ChangeEvent.Op.DELETE, userId, null);
+            }
+            return deleted;
+        });
+    }
 
-    Optional<Note> get(String userId, String noteId);
+    /** The user's note with that id. */
+    public Optional<Note> get(String userId, String noteId) {
+        Checks.id(userId, "user id");
+        Checks.notNull(noteId, "note id");
+        return store.read(rows -> rows.note(userId, noteId));
+    }
 
-    /** Newest first. */
-    List<Note> list(String userId, int offset, int limit);
+    /** Newest first; {@code offset} not negative, {@code limit} positive. */
+    public List<Note> list(String userId, int offset, int limit) {
+        Checks.id(userId, "user id");
+        MemoryErrors.checkPaging(offset, limit);
+        return store.read(rows -> rows.listNotes(userId, offset, limit));
+    }
 
-    long count(String userId);
+    /** How many notes the user has. */
+    public long count(String userId) {
+        Checks.id(userId, "user id");
+        return store.read(rows -> rows.countNotes(userId));
+    }
 }

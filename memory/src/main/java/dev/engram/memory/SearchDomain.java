@@ -25,7 +25,8 @@ public enum SearchDomain {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    static SearchDomain of(ChangeEvent.Entity entity) {
+    /** The domain a change-log entity is searched in. */
+    public static SearchDomain of(ChangeEvent.Entity entity) {
         return switch (entity) {
             case ARCHIVAL -> ARCHIVAL;
             case MESSAGE -> CONVERSATIONS;

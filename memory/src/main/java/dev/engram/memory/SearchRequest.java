@@ -124,7 +124,7 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
     }
 
     /** The domains, in a stable order. */
-    List<SearchDomain> orderedDomains() {
+    public List<SearchDomain> orderedDomains() {
         return EnumSet.copyOf(domains).stream().toList();
     }
 }

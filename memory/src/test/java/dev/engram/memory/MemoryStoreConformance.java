@@ -24,9 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What every {@link MemoryStore} must do. Extend it, implement {@link #open(Path)}, and run it: the
- * same tests run here against the SQLite store and the in-memory reference, and against any backend
- * a developer writes (the engram-memory test-jar ships this class).
+ * What every {@link dev.engram.memory.spi.MemoryBackend} must do, seen through the {@link MemoryStore}
+ * over it. Extend it, implement {@link #open(Path)} (usually {@code MemoryStore.over(new YourBackend(...))}),
+ * and run it: the same tests run against the SQLite backend, the in-memory reference and the samples'
+ * PostgreSQL backend (the engram-memory test-jar ships this class).
  */
 public abstract class MemoryStoreConformance {
     /** Opens a fresh, empty store; {@code dir} is a temporary directory it may use. */
@@ -294,12 +295,25 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
-        void loadingUnderTheSameLabelConvertsTheEntry() {
-            store.archival().insert(ANA, NewArchivalEntry.labelled("trip", "Lisbon in May", List.of("travel")));
+        void loadingUnderTheSameLabelCopiesTheEntryAndKeepsItWithItsTags() {
+            ArchivalEntry entry = store.archival().insert(ANA, NewArchivalEntry.labelled("trip", "Lisbon in May", List.of("travel")));
             Block b = store.blocks().load(ANA, "trip", "trip", 200);
             assertThat(b.type()).isEqualTo(BlockType.WORKING);
             assertThat(b.value()).isEqualTo("Lisbon in May");
-            assertThat(store.archival().getByLabel(ANA, "trip")).isEmpty();
+            assertThat(store.archival().getByLabel(ANA, "trip")).contains(entry);
+        }
+
+        @Test
+        void archivingALoadedBlockAgainUpdatesItsEntryInPlace() {
+            ArchivalEntry entry = store.archival().insert(ANA, NewArchivalEntry.labelled("trip", "Lisbon in May", List.of("travel")));
+            store.blocks().load(ANA, "trip", "trip", 200);
+            store.blocks().append(ANA, "trip", "; hotel booked", BlockStore.ANY_VERSION);
+            ArchivalEntry archived = store.blocks().archive(ANA, "trip", false);
+            assertThat(archived.id()).isEqualTo(entry.id());
+            assertThat(archived.tags()).containsExactly("travel");
+            assertThat(archived.content()).isEqualTo("Lisbon in May; hotel booked");
+            assertThat(store.archival().count(ANA)).isEqualTo(1);
+            assertThat(store.blocks().get(ANA, "trip")).isEmpty();
         }
 
         @Test
@@ -332,6 +346,7 @@ public abstract class MemoryStoreConformance {
             assertThat(swap.loaded().value()).isEqualTo("Engram launch");
             assertThat(store.blocks().list(ANA)).extracting(Block::label).containsExactly("project");
             assertThat(store.archival().getByLabel(ANA, "human")).isPresent();
+            assertThat(store.archival().getByLabel(ANA, "project")).as("the loaded entry stays").isPresent();
         }
 
         @Test

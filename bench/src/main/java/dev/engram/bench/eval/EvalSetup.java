@@ -1,0 +1,46 @@
+package dev.engram.bench.eval;
+
+import dev.engram.memory.Embedder;
+import dev.engram.memory.Fusion;
+import dev.engram.memory.lucene.LuceneMemorySearch;
+import dev.engram.memory.MemorySearch;
+import dev.engram.memory.SearchMode;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The configurable part of a retrieval evaluation: the things a user of Engram could set.
+ *
+ * @param embedder   the embedding model (the caller owns and closes it)
+ * @param modes      which retrievers to report
+ * @param fusion     how hybrid fuses
+ * @param candidates how deep each retriever looks before fusing
+ * @param conversationContext earlier messages indexed with each conversation message
+ */
+public record EvalSetup(Embedder embedder, Set<SearchMode> modes, Fusion fusion, int candidates, int conversationContext) {
+    public EvalSetup {
+        Objects.requireNonNull(embedder, "embedder");
+        modes = Set.copyOf(modes);
+        if (modes.isEmpty()) {
+            throw new IllegalArgumentException("choose at least one search mode");
+        }
+        Objects.requireNonNull(fusion, "fusion");
+    }
+
+    /** All three modes, RRF, 50 candidates (the index's default), no conversation context. */
+    public static EvalSetup defaults(Embedder embedder) {
+        return new EvalSetup(embedder, EnumSet.allOf(SearchMode.class), Fusion.rrf(), 50, 0);
+    }
+
+    MemorySearch openSearch(dev.engram.memory.MemoryStore store) {
+        return LuceneMemorySearch.builder(store, embedder).candidates(candidates).backgroundInterval(Duration.ZERO)
+                .conversationContext(conversationContext).batchEvents(512).build();
+    }
+
+    /** The modes in a fixed order: bm25, vector, hybrid. */
+    java.util.List<SearchMode> orderedModes() {
+        return EnumSet.copyOf(modes).stream().toList();
+    }
+}

@@ -1,0 +1,338 @@
+package dev.engram.memory;
+
+import dev.engram.memory.spi.MemoryBackend;
+import dev.engram.memory.spi.NewChange;
+import dev.engram.memory.spi.Rows;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * The reference backend: rows in maps, one lock, and an undo log that rolls a failed write back. It
+ * is the plainest statement of what {@link Rows} means, and runs the same conformance suite as SQLite.
+ */
+final class InMemoryBackend implements MemoryBackend, Rows {
+    private record Key(String userId, String agentId, String label) {
+        static Key of(Scope owner, String label) {
+            return new Key(owner.userId(), owner.agentId(), label);
+        }
+    }
+
+    /** A row with its owner and its insertion position (for "the later insert first" orders). */
+    private record Owned<T>(Scope scope, T row, long pos) {
+    }
+
+    private final Object lock = new Object();
+    private final Map<Key, Block> blocks = new LinkedHashMap<>();
+    private final Map<Key, List<BlockVersion>> versions = new LinkedHashMap<>();
+    private final Map<Key, Map<String, MemoryPermission>> shares = new LinkedHashMap<>();
+    private final Map<String, Owned<ArchivalEntry>> archival = new LinkedHashMap<>();
+    private final Map<String, Owned<Note>> notes = new LinkedHashMap<>();
+    private final Map<Scope, AgentRecord> agents = new LinkedHashMap<>();
+    private final Map<Long, ConversationMessage> messages = new LinkedHashMap<>();
+    private final List<ChangeEvent> changes = new ArrayList<>();
+    private final Deque<Runnable> undo = new ArrayDeque<>();
+    private long nextPos = 1;
+
+    @Override
+    public <T> T write(Function<Rows, T> work) {
+        synchronized (lock) {
+            undo.clear();
+            try {
+                return work.apply(this);
+            } catch (RuntimeException | Error e) {
+                while (!undo.isEmpty()) {
+                    undo.pop().run();
+                }
+                throw e;
+            } finally {
+                undo.clear();
+            }
+        }
+    }
+
+    @Override
+    public <T> T read(Function<Rows, T> work) {
+        synchronized (lock) {
+            return work.apply(this);
+        }
+    }
+
+    @Override
+    public void close() {
+    }
+
+    private <K, V> void put(Map<K, V> map, K key, V value) {
+        boolean had = map.containsKey(key);
+        V old = map.put(key, value);
+        undo.push(() -> {
+            if (had) {
+                map.put(key, old);
+            } else {
+                map.remove(key);
+            }
+        });
+    }
+
+    private <K, V> boolean remove(Map<K, V> map, K key) {
+        if (!map.containsKey(key)) {
+            return false;
+        }
+        V old = map.remove(key);
+        undo.push(() -> map.put(key, old));
+        return true;
+    }
+
+    private long position() {
+        return nextPos++;
+    }
+
+    @Override
+    public List<Block> blocks(Scope viewer) {
+        List<Block> out = new ArrayList<>();
+        blocks.forEach((k, b) -> {
+            MemoryPermission shared = shares.getOrDefault(k, Map.of()).get(viewer.agentId());
+            if (!k.userId().equals(viewer.userId())) {
+                return;
+            }
+            if (k.agentId().equals(viewer.agentId())) {
+                out.add(b);
+            } else if (shared != null) {
+                out.add(new Block(b.label(), b.description(), b.value(), b.limit(), b.type(), shared, b.pinned(),
+                        b.version(), b.ownerAgentId(), b.createdAt(), b.updatedAt()));
+            }
+        });
+        return out;
+    }
+
+    @Override
+    public void insertBlock(Scope owner, Block block) {
+        put(blocks, Key.of(owner, block.label()), block);
+    }
+
+    @Override
+    public boolean updateBlock(Scope owner, Block block, long expectedVersion) {
+        Key key = Key.of(owner, block.label());
+        Block old = blocks.get(key);
+        if (old == null || old.version() != expectedVersion) {
+            return false;
+        }
+        put(blocks, key, new Block(old.label(), old.description(), block.value(), old.limit(), old.type(),
+                old.permission(), old.pinned(), block.version(), old.ownerAgentId(), old.createdAt(), block.updatedAt()));
+        return true;
+    }
+
+    @Override
+    public void deleteBlock(Scope owner, String label) {
+        Key key = Key.of(owner, label);
+        remove(blocks, key);
+        remove(versions, key);
+        remove(shares, key);
+    }
+
+    @Override
+    public void insertBlockVersion(Scope owner, String label, BlockVersion version) {
+        Key key = Key.of(owner, label);
+        List<BlockVersion> next = new ArrayList<>(versions.getOrDefault(key, List.of()));
+        next.add(version);
+        put(versions, key, List.copyOf(next));
+    }
+
+    @Override
+    public List<BlockVersion> blockVersions(Scope owner, String label) {
+        return versions.getOrDefault(Key.of(owner, label), List.of());
+    }
+
+    @Override
+    public void putShare(Scope owner, String label, String agentId, MemoryPermission permission) {
+        Map<String, MemoryPermission> next = new LinkedHashMap<>(shares.getOrDefault(Key.of(owner, label), Map.of()));
+        next.put(agentId, permission);
+        put(shares, Key.of(owner, label), Map.copyOf(next));
+    }
+
+    @Override
+    public boolean deleteShare(Scope owner, String label, String agentId) {
+        Map<String, MemoryPermission> next = new LinkedHashMap<>(shares.getOrDefault(Key.of(owner, label), Map.of()));
+        if (next.remove(agentId) == null) {
+            return false;
+        }
+        put(shares, Key.of(owner, label), Map.copyOf(next));
+        return true;
+    }
+
+    private Stream<Owned<ArchivalEntry>> archivalOf(Scope scope) {
+        return archival.values().stream().filter(o -> o.scope().equals(scope));
+    }
+
+    @Override
+    public void putArchival(Scope scope, List<ArchivalEntry> entries) {
+        for (ArchivalEntry e : entries) {
+            Owned<ArchivalEntry> old = archival.get(e.id());
+            put(archival, e.id(), new Owned<>(scope, e, old == null ? position() : old.pos()));
+        }
+    }
+
+    @Override
+    public boolean deleteArchival(Scope scope, String id) {
+        return archival(scope, id).isPresent() && remove(archival, id);
+    }
+
+    @Override
+    public Optional<ArchivalEntry> archival(Scope scope, String id) {
+        return Optional.ofNullable(archival.get(id)).filter(o -> o.scope().equals(scope)).map(Owned::row);
+    }
+
+    @Override
+    public Optional<ArchivalEntry> archivalByLabel(Scope scope, String label) {
+        return archivalOf(scope).map(Owned::row).filter(e -> e.label().equals(Optional.of(label))).findFirst();
+    }
+
+    @Override
+    public List<ArchivalEntry> listArchival(Scope scope, int offset, int limit) {
+        return archivalOf(scope).sorted(Comparator.comparing((Owned<ArchivalEntry> o) -> o.row().createdAt())
+                        .thenComparingLong(Owned::pos).reversed())
+                .skip(offset).limit(limit).map(Owned::row).toList();
+    }
+
+    @Override
+    public void putNote(Note note) {
+        Owned<Note> old = notes.get(note.id());
+        put(notes, note.id(), new Owned<>(null, note, old == null ? position() : old.pos()));
+    }
+
+    @Override
+    public boolean deleteNote(String userId, String noteId) {
+        return note(userId, noteId).isPresent() && remove(notes, noteId);
+    }
+
+    @Override
+    public Optional<Note> note(String userId, String noteId) {
+        return Optional.ofNullable(notes.get(noteId)).map(Owned::row).filter(n -> n.userId().equals(userId));
+    }
+
+    @Override
+    public List<Note> listNotes(String userId, int offset, int limit) {
+        return notes.values().stream().filter(o -> o.row().userId().equals(userId))
+                .sorted(Comparator.comparing((Owned<Note> o) -> o.row().createdAt()).thenComparingLong(Owned::pos).reversed())
+                .skip(offset).limit(limit).map(Owned::row).toList();
+    }
+
+    @Override
+    public long countNotes(String userId) {
+        return notes.values().stream().filter(o -> o.row().userId().equals(userId)).count();
+    }
+
+    @Override
+    public List<ConversationMessage> insertMessages(Scope scope, List<NewMessage> list, Instant at) {
+        List<ConversationMessage> out = new ArrayList<>();
+        for (NewMessage m : list) {
+            ConversationMessage c = new ConversationMessage(position(), scope.agentId(), scope.userId(), m.sessionId(),
+                    m.role(), m.content(), m.toolCalls(), m.toolCallId(), at, true);
+            put(messages, c.id(), c);
+            out.add(c);
+        }
+        return out;
+    }
+
+    @Override
+    public Optional<ConversationMessage> message(Scope scope, long id) {
+        return Optional.ofNullable(messages.get(id)).filter(m -> m.scope().equals(scope));
+    }
+
+    @Override
+    public List<ConversationMessage> listMessages(Scope scope, MessageQuery q) {
+        List<ConversationMessage> matching = messages.values().stream()
+                .filter(m -> m.scope().equals(scope))
+                .filter(m -> q.sessionId().map(s -> s.equals(m.sessionId())).orElse(true))
+                .filter(m -> q.afterId().map(a -> m.id() > a).orElse(true))
+                .filter(m -> q.beforeId().map(b -> m.id() < b).orElse(true))
+                .filter(m -> q.from().map(f -> !m.createdAt().isBefore(f)).orElse(true))
+                .filter(m -> q.until().map(u -> m.createdAt().isBefore(u)).orElse(true))
+                .filter(m -> !q.inContextOnly() || m.inContext())
+                .toList();
+        return q.newestFirst() ? matching.subList(Math.max(0, matching.size() - q.limit()), matching.size())
+                : matching.subList(0, Math.min(q.limit(), matching.size()));
+    }
+
+    @Override
+    public int markOutOfContext(Scope scope, Collection<Long> ids) {
+        int changed = 0;
+        for (Long id : new HashSet<>(ids)) {
+            Optional<ConversationMessage> m = message(scope, id).filter(ConversationMessage::inContext);
+            if (m.isPresent()) {
+                ConversationMessage x = m.get();
+                put(messages, id, new ConversationMessage(x.id(), x.agentId(), x.userId(), x.sessionId(), x.role(),
+                        x.content(), x.toolCalls(), x.toolCallId(), x.createdAt(), false));
+                changed++;
+            }
+        }
+        return changed;
+    }
+
+    @Override
+    public void putAgent(AgentRecord agent) {
+        put(agents, agent.scope(), agent);
+    }
+
+    @Override
+    public Optional<AgentRecord> agent(Scope scope) {
+        return Optional.ofNullable(agents.get(scope));
+    }
+
+    @Override
+    public Optional<AgentRecord> agentByName(String userId, String name) {
+        return agents.values().stream().filter(a -> a.scope().userId().equals(userId) && a.name().equals(name)).findFirst();
+    }
+
+    @Override
+    public List<AgentRecord> listAgents(String userId) {
+        return agents.values().stream().filter(a -> a.scope().userId().equals(userId))
+                .sorted(Comparator.comparing(AgentRecord::name)).toList();
+    }
+
+    @Override
+    public boolean deleteAgent(Scope scope) {
+        return remove(agents, scope);
+    }
+
+    @Override
+    public void appendChanges(List<NewChange> list) {
+        for (NewChange c : list) {
+            changes.add(c.withSeq(lastChangeSeq() + 1));
+            undo.push(() -> changes.remove(changes.size() - 1));
+        }
+    }
+
+    @Override
+    public List<ChangeEvent> changesSince(long afterSeq, int max) {
+        return changes.stream().filter(c -> c.seq() > afterSeq).limit(max).toList();
+    }
+
+    @Override
+    public long lastChangeSeq() {
+        return changes.isEmpty() ? 0 : changes.get(changes.size() - 1).seq();
+    }
+
+    @Override
+    public MemoryStats stats(Scope scope) {
+        List<ConversationMessage> mine = messages.values().stream().filter(m -> m.scope().equals(scope)).toList();
+        return new MemoryStats(blocks(scope).size(), archivalOf(scope).count(), countNotes(scope.userId()), mine.size(),
+                mine.stream().filter(ConversationMessage::inContext).count(),
+                mine.stream().map(ConversationMessage::createdAt).max(Comparator.naturalOrder()));
+    }
+
+    @Override
+    public String toString() {
+        return "InMemoryBackend";
+    }
+}

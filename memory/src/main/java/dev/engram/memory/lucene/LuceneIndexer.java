@@ -1,0 +1,357 @@
+package dev.engram.memory.lucene;
+
+import dev.engram.memory.ChangeEvent;
+import dev.engram.memory.Embedder;
+import dev.engram.memory.MemoryException;
+import dev.engram.memory.MemorySearch.ProgressListener;
+import dev.engram.memory.MemoryStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows the store's change log into the Lucene index: the one writer thread, a background round
+ * every interval, catch-up on behalf of searches, batching with embedding overlapped, commits that
+ * record the applied sequence, and rebuilds when the index was built with another embedder or format
+ * or is ahead of the store.
+ */
+final class LuceneIndexer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LuceneIndexer.class);
+    static final String SEQ_DATA = "engram.seq";
+    static final String EMBEDDER_DATA = "engram.embedder";
+    static final String FORMAT_DATA = "engram.format";
+    /** The document layout; an index written with another is rebuilt at open. */
+    static final String FORMAT = "4";
+    /** How often a long catch-up commits its progress (each commit also ends a segment). */
+    static final Duration COMMIT_INTERVAL = Duration.ofMinutes(5);
+
+    private final MemoryStore store;
+    private final Embedder embedder;
+    private final LuceneDocuments documents;
+    private final int batchEvents;
+    private final Directory directory;
+    private final IndexWriter writer;
+    private final SearcherManager searchers;
+    private final ReentrantLock indexLock = new ReentrantLock();
+    /**
+     * The one thread that writes the index: periodic catch-up, catch-up on behalf of searches and
+     * {@link #catchUpTo}, and reindex. Callers wait for it but never run Lucene writes on their own
+     * thread, so interrupting a caller (a timed-out tool, Ctrl-C) cannot interrupt Lucene's I/O, which
+     * closes its channels and breaks the index lock.
+     */
+    private final java.util.concurrent.ScheduledExecutorService writerThread = java.util.concurrent.Executors
+            .newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("engram-index-writer").factory());
+    /**
+     * Embeds the next batch while one is indexed. CPU-bound work runs on platform threads: on
+     * virtual threads it overlapped measurably worse with the caller's own work.
+     */
+    private final java.util.concurrent.ExecutorService indexer = java.util.concurrent.Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().daemon().name("engram-index-prepare").factory());
+    private volatile long appliedSeq;
+    /** The format of the index found at open when it was older and had to be started anew. */
+    private final Optional<String> oldFormat;
+    private volatile boolean closed;
+
+    LuceneIndexer(MemoryStore store, Embedder embedder, LuceneDocuments documents, Analyzer analyzer, Path path,
+            int batchEvents, int indexingBufferMb, int graphMaxConn, int graphBeamWidth, Duration backgroundInterval) {
+        this.store = store;
+        this.embedder = embedder;
+        this.documents = documents;
+        this.batchEvents = batchEvents;
+        try {
+            this.directory = path == null ? new ByteBuffersDirectory() : FSDirectory.open(path);
+            oldFormat = olderFormat(directory);
+            IndexWriterConfig config = new IndexWriterConfig(analyzer);
+            // An index of an older format may be sorted differently, which Lucene cannot append to: start it anew.
+            config.setOpenMode(oldFormat.isPresent() ? IndexWriterConfig.OpenMode.CREATE
+                    : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+            // Each scope's documents side by side: a scoped query then reads a short run of each posting
+            // list instead of skipping through the postings of every other scope.
+            config.setIndexSort(new org.apache.lucene.search.Sort(new org.apache.lucene.search.SortField(LuceneDocuments.SCOPE_DOMAIN,
+                    org.apache.lucene.search.SortField.Type.STRING)));
+            // A bulk load (a rebuild, a long backlog) then becomes a few large segments rather than many
+            // small ones: every search pays per segment (term lookups, a graph walk each), so fewer is faster.
+            config.setRAMBufferSizeMB(indexingBufferMb);
+            org.apache.lucene.codecs.KnnVectorsFormat vectors = new org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat(
+                    graphMaxConn, graphBeamWidth);
+            // Same codec name as the default, so any Lucene reads the index; only how graphs are built differs.
+            config.setCodec(new org.apache.lucene.codecs.lucene104.Lucene104Codec() {
+                @Override
+                public org.apache.lucene.codecs.KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+                    return vectors;
+                }
+            });
+            this.writer = new IndexWriter(directory, config);
+            this.searchers = new SearcherManager(writer, null);
+        } catch (IOException e) {
+            throw new MemoryException("Cannot open the search index" + (path == null ? "" : " in " + path)
+                    + ": " + e.getMessage(), e);
+        }
+        Map<String, String> data = new HashMap<>();
+        writer.getLiveCommitData().forEach(e -> data.put(e.getKey(), e.getValue()));
+        long committed = Long.parseLong(data.getOrDefault(SEQ_DATA, "0"));
+        String builtWith = data.get(EMBEDDER_DATA);
+        long storeSeq = store.changes().lastSeq();
+        this.appliedSeq = committed;
+        if (builtWith != null && !builtWith.equals(embedder.id())) {
+            LOG.info("Search index was built with embedder {}, now {}: rebuilding it", builtWith, embedder.id());
+            reindex((d, t) -> { });
+        } else if (oldFormat.isPresent()) {
+            LOG.info("Search index had document format {}, now {}: rebuilding it", oldFormat.get(), FORMAT);
+            reindex((d, t) -> { });
+        } else if (committed > storeSeq) {
+            LOG.warn("Search index is ahead of the memory store (sequence {} > {}): the store was restored or replaced; "
+                    + "rebuilding the index", committed, storeSeq);
+            reindex((d, t) -> { });
+        }
+        if (!backgroundInterval.isZero()) {
+            long every = backgroundInterval.toMillis();
+            writerThread.scheduleWithFixedDelay(this::followLog, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Acquires a searcher over the latest applied state; release it with {@link #release}. */
+    IndexSearcher acquire() throws IOException {
+        return searchers.acquire();
+    }
+
+    void release(IndexSearcher searcher) throws IOException {
+        searchers.release(searcher);
+    }
+
+    long indexedSeq() {
+        return appliedSeq;
+    }
+
+    /** One round of the background indexer, on the writer thread. */
+    private void followLog() {
+        if (closed) {
+            return;
+        }
+        try {
+            if (store.changes().lastSeq() > appliedSeq) {
+                locked(() -> catchUp((d, t) -> { }));
+            }
+        } catch (RuntimeException e) {
+            if (!closed) {
+                LOG.warn("Background indexing failed; it will be retried", e);
+            }
+        }
+    }
+
+    private void locked(Runnable work) {
+        indexLock.lock();
+        try {
+            work.run();
+        } finally {
+            indexLock.unlock();
+        }
+    }
+
+    /** Runs {@code work} on the writer thread and waits for it; an interrupt stops the waiting, not the work. */
+    private void onWriterThread(Runnable work) {
+        java.util.concurrent.Future<?> done = writerThread.submit(() -> locked(work));
+        try {
+            done.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MemoryException("Interrupted while waiting for the search index to catch up.");
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new MemoryException("Updating the search index failed: " + e.getCause(), e.getCause());
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new MemoryException("The search index is closed.");
+        }
+    }
+
+    /**
+     * Applies the change log up to at least {@code seq}. The common case, nothing new, returns at once
+     * without a hand-off, so concurrent searches do not queue here.
+     */
+    long catchUpTo(long seq) {
+        checkOpen();
+        if (seq <= appliedSeq) {
+            return appliedSeq;
+        }
+        onWriterThread(() -> catchUp((d, t) -> { }));
+        return appliedSeq;
+    }
+
+    void reindex(ProgressListener progress) {
+        Objects.requireNonNull(progress, "progress");
+        onWriterThread(() -> {
+            try {
+                writer.deleteAll();
+                appliedSeq = 0;
+                commit();
+                catchUp(progress);
+            } catch (IOException e) {
+                throw new UncheckedIOException("rebuilding the search index failed", e);
+            }
+        });
+    }
+
+    /**
+     * Applies the log from {@link #appliedSeq} to its end. Caller holds {@link #indexLock}. While one
+     * batch is written to Lucene, the next is read from the store and embedded on another thread, so
+     * that embedding and graph building overlap.
+     */
+    private void catchUp(ProgressListener progress) {
+        long target = store.changes().lastSeq();
+        if (target <= appliedSeq) {
+            return;
+        }
+        long start = appliedSeq;
+        try {
+            long lastCommit = System.nanoTime();
+            java.util.concurrent.CompletableFuture<Batch> next = prepareAsync(appliedSeq);
+            while (true) {
+                Batch batch = join(next);
+                if (batch.events().isEmpty()) {
+                    break;
+                }
+                next = prepareAsync(batch.lastSeq());
+                write(batch);
+                appliedSeq = batch.lastSeq();
+                progress.progress(appliedSeq - start, Math.max(target, appliedSeq) - start);
+                // A long catch-up commits now and then, so that a crash loses at most that much work; each
+                // commit also ends a segment, so not more often than COMMIT_INTERVAL.
+                if (System.nanoTime() - lastCommit >= COMMIT_INTERVAL.toNanos()) {
+                    commit();
+                    lastCommit = System.nanoTime();
+                }
+            }
+            commit();
+            searchers.maybeRefreshBlocking();
+        } catch (IOException e) {
+            throw new UncheckedIOException("updating the search index failed", e);
+        }
+    }
+
+    /** A batch of change-log events with the current state of their items, embedded, ready to write. */
+    private record Batch(List<ChangeEvent> events, List<String> deletes, List<LuceneDocuments.Item> upserts, List<float[]> vectors) {
+        long lastSeq() {
+            return events.get(events.size() - 1).seq();
+        }
+    }
+
+    private java.util.concurrent.CompletableFuture<Batch> prepareAsync(long afterSeq) {
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> prepare(afterSeq), indexer);
+    }
+
+    static <T> T join(java.util.concurrent.CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    /** Reads the next events and the current state of their items, and embeds the items. */
+    private Batch prepare(long afterSeq) {
+        List<ChangeEvent> events = store.changes().since(afterSeq, batchEvents);
+        // Only the last event per item matters: the current state is fetched from the store.
+        Map<String, ChangeEvent> latest = new LinkedHashMap<>();
+        for (ChangeEvent e : events) {
+            latest.remove(LuceneDocuments.key(e));
+            latest.put(LuceneDocuments.key(e), e);
+        }
+        List<String> deletes = new ArrayList<>();
+        List<LuceneDocuments.Item> upserts = new ArrayList<>();
+        for (Map.Entry<String, ChangeEvent> entry : latest.entrySet()) {
+            Optional<LuceneDocuments.Item> item = entry.getValue().op() == ChangeEvent.Op.DELETE ? Optional.empty() : documents.load(entry.getValue());
+            if (item.isPresent()) {
+                upserts.add(item.get());
+            } else {
+                deletes.add(entry.getKey());
+            }
+        }
+        List<float[]> vectors = upserts.isEmpty() ? List.of() : embedder.embed(upserts.stream().map(LuceneDocuments.Item::indexed).toList());
+        return new Batch(events, deletes, upserts, vectors);
+    }
+
+    private void write(Batch batch) throws IOException {
+        for (String key : batch.deletes()) {
+            writer.deleteDocuments(new Term(LuceneDocuments.KEY, key));
+        }
+        for (int i = 0; i < batch.upserts().size(); i++) {
+            writer.updateDocument(new Term(LuceneDocuments.KEY, batch.upserts().get(i).key()), LuceneDocuments.document(batch.upserts().get(i), batch.vectors().get(i)));
+        }
+    }
+
+    private void commit() throws IOException {
+        writer.setLiveCommitData(Map.of(SEQ_DATA, Long.toString(appliedSeq), EMBEDDER_DATA, embedder.id(),
+                FORMAT_DATA, FORMAT).entrySet());
+        writer.commit();
+    }
+
+    /** The format of an existing index written by an older layout, if it is one. */
+    private static Optional<String> olderFormat(Directory directory) throws IOException {
+        if (!DirectoryReader.indexExists(directory)) {
+            return Optional.empty();
+        }
+        Map<String, String> data = org.apache.lucene.index.SegmentInfos.readLatestCommit(directory).getUserData();
+        String format = data.getOrDefault(FORMAT_DATA, "1");
+        return data.containsKey(EMBEDDER_DATA) && !FORMAT.equals(format) ? Optional.of(format) : Optional.empty();
+    }
+
+    /** Documents in the index (for tests and reports). */
+    int documentCount() throws IOException {
+        try (DirectoryReader reader = DirectoryReader.open(writer)) {
+            return reader.numDocs();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new MemoryException("The search index is closed.");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        // No interrupts: let a running catch-up finish, then stop.
+        writerThread.close();
+        indexLock.lock();
+        try {
+            indexer.close();
+            searchers.close();
+            writer.close();
+            directory.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("closing the search index failed", e);
+        } finally {
+            indexLock.unlock();
+        }
+    }
+}

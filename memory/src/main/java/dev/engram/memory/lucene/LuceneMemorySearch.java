@@ -1,0 +1,217 @@
+package dev.engram.memory.lucene;
+
+import dev.engram.memory.Embedder;
+import dev.engram.memory.MemorySearch;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.SearchHit;
+import dev.engram.memory.SearchRequest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.search.IndexSearcher;
+
+/**
+ * {@link MemorySearch} over a Lucene index: one document per archival entry, message, note and
+ * block, with the text analysed by Lucene's {@link EnglishAnalyzer} (standard tokenizer, lower-case,
+ * English stop words, possessive removal, Porter stemming) for BM25, and the embedding in an HNSW
+ * vector field (dot product on unit vectors). Scope and the other filters are Lucene filter clauses
+ * inside both retrievers; for a filter that matches few documents the vectors are scored exactly.
+ *
+ * <p>Three parts: {@link LuceneIndexer} follows the store's change log into the index,
+ * {@link LuceneDocuments} maps memory to documents, {@link LuceneRetriever} answers searches.
+ */
+public final class LuceneMemorySearch implements MemorySearch {
+    private final MemoryStore store;
+    private final LuceneIndexer indexer;
+    private final LuceneRetriever retriever;
+
+    private LuceneMemorySearch(Builder b) {
+        this.store = b.store;
+        Analyzer analyzer = new EnglishAnalyzer();
+        this.retriever = new LuceneRetriever(analyzer, b.embedder, b.candidates, b.exactVectorSearchUpTo);
+        this.indexer = new LuceneIndexer(b.store, b.embedder, new LuceneDocuments(b.store, b.conversationContext), analyzer,
+                b.directory, b.batchEvents, b.indexingBufferMb, b.graphMaxConn, b.graphBeamWidth, b.backgroundInterval);
+    }
+
+    /** Starts a builder; by default the index lives in memory. */
+    public static Builder builder(MemoryStore store, Embedder embedder) {
+        return new Builder(store, embedder);
+    }
+
+    @Override
+    public List<SearchHit> search(SearchRequest request) {
+        Objects.requireNonNull(request, "request");
+        // Every write made through the store is seen here without asking the database on each search;
+        // writes by another process sharing the file come in with the background indexer or awaitIndexed().
+        indexer.catchUpTo(store.changes().knownLastSeq());
+        try {
+            IndexSearcher searcher = indexer.acquire();
+            try {
+                return retriever.search(searcher, request);
+            } finally {
+                indexer.release(searcher);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("search failed", e);
+        }
+    }
+
+    @Override
+    public long indexedSeq() {
+        return indexer.indexedSeq();
+    }
+
+    @Override
+    public long awaitIndexed() {
+        return indexer.catchUpTo(store.changes().lastSeq());
+    }
+
+    @Override
+    public void reindex(ProgressListener progress) {
+        indexer.reindex(progress);
+    }
+
+    /** Documents in the index (for tests and reports). */
+    int documentCount() throws IOException {
+        return indexer.documentCount();
+    }
+
+    @Override
+    public void close() {
+        try {
+            indexer.close();
+        } finally {
+            retriever.close();
+        }
+    }
+
+    /** Configures a {@link LuceneMemorySearch}. */
+    public static final class Builder {
+        private final MemoryStore store;
+        private final Embedder embedder;
+        private Path directory;
+        private int candidates = 50;
+        private int batchEvents = 256;
+        private Duration backgroundInterval = Duration.ofMillis(250);
+        private int conversationContext;
+        private int graphMaxConn = 16;
+        private int graphBeamWidth = 100;
+        private int exactVectorSearchUpTo = 20_000;
+        private int indexingBufferMb = defaultIndexingBufferMb();
+
+        private Builder(MemoryStore store, Embedder embedder) {
+            this.store = Objects.requireNonNull(store, "store must not be null");
+            this.embedder = Objects.requireNonNull(embedder, "embedder must not be null");
+        }
+
+        /** Where the index lives; without one it is held in memory and rebuilt from the store on open. */
+        public Builder directory(Path directory) {
+            this.directory = Objects.requireNonNull(directory, "directory must not be null");
+            return this;
+        }
+
+        /**
+         * How deep each retriever looks before a hybrid search fuses, and the k-NN beam width (a
+         * search for k results looks max(k, candidates) deep); default 50, at least 10. 50 keeps
+         * HNSW recall@10 above 0.99 at 100k documents and halves k-NN time against 100.
+         */
+        public Builder candidates(int candidates) {
+            if (candidates < 10 || candidates > 10_000) {
+                throw new IllegalArgumentException("candidates must be between 10 and 10000, got " + candidates);
+            }
+            this.candidates = candidates;
+            return this;
+        }
+
+        /** Change-log events embedded per batch while indexing; default 256. */
+        public Builder batchEvents(int batchEvents) {
+            if (batchEvents < 1) {
+                throw new IllegalArgumentException("batch events must be at least 1, got " + batchEvents);
+            }
+            this.batchEvents = batchEvents;
+            return this;
+        }
+
+        /** How often the background indexer checks the change log; {@link Duration#ZERO} turns it off. Default 250 ms. */
+        public Builder backgroundInterval(Duration interval) {
+            Objects.requireNonNull(interval, "interval must not be null");
+            if (interval.isNegative()) {
+                throw new IllegalArgumentException("background interval must not be negative, got " + interval);
+            }
+            this.backgroundInterval = interval;
+            return this;
+        }
+
+        /**
+         * Index each conversation message together with up to {@code previous} earlier messages of
+         * its session (hits still show the message alone). A reply is often only findable with the
+         * question it answers: on LoCoMo, 2 previous messages raise BM25 recall@10 from 0.59 to 0.72.
+         * Default 0 (off); at most 10.
+         */
+        public Builder conversationContext(int previous) {
+            if (previous < 0 || previous > 10) {
+                throw new IllegalArgumentException("conversation context must be between 0 and 10 messages, got " + previous);
+            }
+            this.conversationContext = previous;
+            return this;
+        }
+
+        /**
+         * The HNSW graph's shape for vectors written from now on: {@code maxConn} neighbours per node
+         * (default 16) and the beam width while building (default 100). Smaller values build faster
+         * and search slightly less accurately; existing segments keep the shape they were built with.
+         */
+        public Builder graph(int maxConn, int beamWidth) {
+            if (maxConn < 2 || maxConn > 512) {
+                throw new IllegalArgumentException("graph max connections must be between 2 and 512, got " + maxConn);
+            }
+            if (beamWidth < 8 || beamWidth > 3200) {
+                throw new IllegalArgumentException("graph beam width must be between 8 and 3200, got " + beamWidth);
+            }
+            this.graphMaxConn = maxConn;
+            this.graphBeamWidth = beamWidth;
+            return this;
+        }
+
+        /**
+         * A vector search whose scope holds at most this many documents scores them all instead of
+         * walking the HNSW graph: exact (recall 1) and, for a small scope in a large index, faster,
+         * since the graph walk would visit many documents outside the scope. Default 20,000; 0 always
+         * walks the graph.
+         */
+        public Builder exactVectorSearchUpTo(int documents) {
+            if (documents < 0) {
+                throw new IllegalArgumentException("exact vector search limit must not be negative, got " + documents);
+            }
+            this.exactVectorSearchUpTo = documents;
+            return this;
+        }
+
+        /**
+         * Memory for documents not yet written to a segment, in megabytes (16 to 4096). A bulk load
+         * becomes one segment per this much indexed data, and searches pay per segment, so a bigger
+         * buffer makes a large index faster to search. Default: an eighth of the maximum heap, between
+         * 64 and 1024 (1024 for a heap of 8 GiB or more).
+         */
+        public Builder indexingBufferMb(int megabytes) {
+            if (megabytes < 16 || megabytes > 4096) {
+                throw new IllegalArgumentException("indexing buffer must be between 16 and 4096 MB, got " + megabytes);
+            }
+            this.indexingBufferMb = megabytes;
+            return this;
+        }
+
+        static int defaultIndexingBufferMb() {
+            return (int) Math.clamp(Runtime.getRuntime().maxMemory() / 8 / (1024 * 1024), 64, 1024);
+        }
+
+        public LuceneMemorySearch build() {
+            return new LuceneMemorySearch(this);
+        }
+    }
+}

@@ -1,0 +1,305 @@
+package dev.engram.memory.lucene;
+
+import static dev.engram.memory.lucene.LuceneDocuments.CONTENT;
+import static dev.engram.memory.lucene.LuceneDocuments.DOMAIN;
+import static dev.engram.memory.lucene.LuceneDocuments.ID;
+import static dev.engram.memory.lucene.LuceneDocuments.ROLE;
+import static dev.engram.memory.lucene.LuceneDocuments.SCOPE_DOMAIN;
+import static dev.engram.memory.lucene.LuceneDocuments.TAG;
+import static dev.engram.memory.lucene.LuceneDocuments.TEXT;
+import static dev.engram.memory.lucene.LuceneDocuments.TIME;
+import static dev.engram.memory.lucene.LuceneDocuments.VECTOR;
+import static dev.engram.memory.lucene.LuceneDocuments.scopeDomain;
+
+import dev.engram.memory.Embedder;
+import dev.engram.memory.Fusion;
+import dev.engram.memory.Scope;
+import dev.engram.memory.SearchDomain;
+import dev.engram.memory.SearchHit;
+import dev.engram.memory.SearchMode;
+import dev.engram.memory.SearchRequest;
+import dev.engram.memory.spi.Columns;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.MatchAllDocsQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * Answers a {@link SearchRequest} from an index searcher: BM25 over the analysed text, k-NN over the
+ * embeddings (exact for small scopes, HNSW otherwise), both inside one filter for scope, domains,
+ * time, tags and roles, fused by reciprocal rank or weighted normalised scores.
+ */
+final class LuceneRetriever implements AutoCloseable {
+    private final Analyzer analyzer;
+    private final Embedder embedder;
+    private final int candidates;
+    private final int exactVectorSearchUpTo;
+    /** Runs k-NN beside BM25 in hybrid searches; as many threads as processors, so searches never queue behind indexing. */
+    private final java.util.concurrent.ExecutorService knnPool = java.util.concurrent.Executors.newFixedThreadPool(
+            Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().daemon().name("engram-knn-", 0).factory());
+
+    LuceneRetriever(Analyzer analyzer, Embedder embedder, int candidates, int exactVectorSearchUpTo) {
+        this.analyzer = analyzer;
+        this.embedder = embedder;
+        this.candidates = candidates;
+        this.exactVectorSearchUpTo = exactVectorSearchUpTo;
+    }
+
+    private record Ranked(int doc, double score) {
+    }
+
+    List<SearchHit> search(IndexSearcher searcher, SearchRequest request) throws IOException {
+        Query filter = filter(request);
+        int k = request.k();
+        int depth = request.mode() == SearchMode.HYBRID ? Math.max(k, candidates) : k;
+        // Hybrid: the query embedding and k-NN run on another thread while BM25 runs here.
+        java.util.concurrent.CompletableFuture<List<Ranked>> knnFuture = request.mode() == SearchMode.BM25
+                ? java.util.concurrent.CompletableFuture.completedFuture(List.of())
+                : java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return knn(searcher, request, filter, Math.max(depth, candidates), depth);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }, knnPool);
+        List<Ranked> lexical = request.mode() == SearchMode.VECTOR ? List.of() : bm25(searcher, request.query(), filter, depth);
+        List<Ranked> semantic = LuceneIndexer.join(knnFuture);
+
+        Map<Integer, double[]> fused = new LinkedHashMap<>();
+        Map<Integer, SearchHit.Component> lexicalRank = new HashMap<>();
+        Map<Integer, SearchHit.Component> semanticRank = new HashMap<>();
+        record(lexical, lexicalRank);
+        record(semantic, semanticRank);
+        Fusion fusion = request.fusion();
+        if (request.mode() != SearchMode.HYBRID) {
+            for (Ranked r : lexical.isEmpty() ? semantic : lexical) {
+                fused.put(r.doc(), new double[] {r.score()});
+            }
+        } else if (fusion.kind() == Fusion.Kind.RRF) {
+            for (List<Ranked> list : List.of(lexical, semantic)) {
+                for (int i = 0; i < list.size(); i++) {
+                    fused.computeIfAbsent(list.get(i).doc(), d -> new double[1])[0] += 1.0 / (fusion.rrfK() + i + 1);
+                }
+            }
+        } else {
+            addNormalised(lexical, fusion.ftsWeight(), fused);
+            addNormalised(semantic, fusion.vectorWeight(), fused);
+        }
+        List<Map.Entry<Integer, double[]>> ordered = new ArrayList<>(fused.entrySet());
+        ordered.sort(Comparator.comparingDouble((Map.Entry<Integer, double[]> e) -> -e.getValue()[0])
+                .thenComparingInt(Map.Entry::getKey));
+        List<Map.Entry<Integer, double[]>> top = ordered.subList(0, Math.min(k, ordered.size()));
+        Map<Integer, Payload> payloads = payloads(searcher, top.stream().mapToInt(Map.Entry::getKey).sorted().toArray());
+        List<SearchHit> hits = new ArrayList<>(top.size());
+        for (Map.Entry<Integer, double[]> e : top) {
+            Payload p = payloads.get(e.getKey());
+            hits.add(new SearchHit(p.id(), p.domain(), p.text(), Columns.instant(p.micros()), e.getValue()[0],
+                    Optional.ofNullable(lexicalRank.get(e.getKey())), Optional.ofNullable(semanticRank.get(e.getKey()))));
+        }
+        return hits;
+    }
+
+    /** What a hit shows, read from the index. */
+    private record Payload(String id, SearchDomain domain, String text, long micros) {
+    }
+
+    /**
+     * Reads the hits' id, domain, text and time from doc values, {@code docs} in ascending order so
+     * each segment's iterators only move forward. Doc values rather than stored fields: a stored
+     * document sits in a compressed block of many that must be decompressed to read one, while a
+     * doc value is read in place.
+     */
+    private static Map<Integer, Payload> payloads(IndexSearcher searcher, int[] docs) throws IOException {
+        Map<Integer, Payload> out = new HashMap<>();
+        List<org.apache.lucene.index.LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        int i = 0;
+        while (i < docs.length) {
+            org.apache.lucene.index.LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(docs[i], leaves));
+            org.apache.lucene.index.LeafReader reader = leaf.reader();
+            org.apache.lucene.index.BinaryDocValues ids = org.apache.lucene.index.DocValues.getBinary(reader, ID);
+            org.apache.lucene.index.BinaryDocValues texts = org.apache.lucene.index.DocValues.getBinary(reader, CONTENT);
+            org.apache.lucene.index.SortedDocValues domains = org.apache.lucene.index.DocValues.getSorted(reader, DOMAIN);
+            org.apache.lucene.index.NumericDocValues times = org.apache.lucene.index.DocValues.getNumeric(reader, TIME);
+            int end = leaf.docBase + reader.maxDoc();
+            for (; i < docs.length && docs[i] < end; i++) {
+                int doc = docs[i] - leaf.docBase;
+                if (!ids.advanceExact(doc) || !texts.advanceExact(doc) || !domains.advanceExact(doc) || !times.advanceExact(doc)) {
+                    throw new IllegalStateException("search index document " + docs[i] + " lacks its hit fields");
+                }
+                SearchDomain domain = SearchDomain.valueOf(domains.lookupOrd(domains.ordValue()).utf8ToString()
+                        .toUpperCase(java.util.Locale.ROOT));
+                out.put(docs[i], new Payload(ids.binaryValue().utf8ToString(), domain, texts.binaryValue().utf8ToString(),
+                        times.longValue()));
+            }
+        }
+        return out;
+    }
+
+    private static void record(List<Ranked> list, Map<Integer, SearchHit.Component> ranks) {
+        for (int i = 0; i < list.size(); i++) {
+            ranks.put(list.get(i).doc(), new SearchHit.Component(i + 1, list.get(i).score()));
+        }
+    }
+
+    /** Min-max normalises a list's scores to [0, 1] and adds them, weighted. */
+    private static void addNormalised(List<Ranked> list, double weight, Map<Integer, double[]> fused) {
+        if (list.isEmpty()) {
+            return;
+        }
+        double max = list.get(0).score();
+        double min = list.get(list.size() - 1).score();
+        for (Ranked r : list) {
+            double norm = max == min ? 1.0 : (r.score() - min) / (max - min);
+            fused.computeIfAbsent(r.doc(), d -> new double[1])[0] += weight * norm;
+        }
+    }
+
+    private List<Ranked> bm25(IndexSearcher searcher, String text, Query filter, int depth) throws IOException {
+        BooleanQuery.Builder terms = new BooleanQuery.Builder();
+        int count = 0;
+        try (TokenStream ts = analyzer.tokenStream(TEXT, text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken() && count < IndexSearcher.getMaxClauseCount() - 1) {
+                terms.add(new TermQuery(new Term(TEXT, term.toString())), BooleanClause.Occur.SHOULD);
+                count++;
+            }
+            ts.end();
+        }
+        if (count == 0) {
+            return List.of();
+        }
+        Query query = new BooleanQuery.Builder().add(terms.build(), BooleanClause.Occur.MUST)
+                .add(filter, BooleanClause.Occur.FILTER).build();
+        // The total hit count is never used: let block-max WAND skip from the first hit on, instead of
+        // counting the first 1,000 matches exactly as IndexSearcher.search(query, n) does.
+        return ranked(searcher.search(query, new TopScoreDocCollectorManager(depth, null, depth)));
+    }
+
+    private List<Ranked> knn(IndexSearcher searcher, SearchRequest request, Query filter, int beam, int depth)
+            throws IOException {
+        float[] vector = embedder.embedQuery(request.query());
+        long scopeSize = scopeSize(searcher, request);
+        if (scopeSize <= exactVectorSearchUpTo) {
+            return exactKnn(searcher, vector, filter, depth);
+        }
+        // When the scope is the whole index (one user, one agent), a filter would only cost a bitset of
+        // every document per search.
+        org.apache.lucene.index.IndexReader reader = searcher.getIndexReader();
+        boolean everything = scopeSize == reader.maxDoc() && reader.numDocs() == reader.maxDoc() && request.from().isEmpty()
+                && request.until().isEmpty() && request.tags().isEmpty() && request.roles().isEmpty();
+        TopDocs top = searcher.search(new KnnFloatVectorQuery(VECTOR, vector, beam, everything ? null : filter), beam);
+        List<Ranked> all = ranked(top);
+        return all.subList(0, Math.min(depth, all.size()));
+    }
+
+    /** An upper bound of the documents the request's scope holds (deleted ones included), from the terms' document frequencies. */
+    private static long scopeSize(IndexSearcher searcher, SearchRequest request) throws IOException {
+        long n = 0;
+        for (SearchDomain d : request.orderedDomains()) {
+            n += searcher.getIndexReader().docFreq(new Term(SCOPE_DOMAIN,
+                    scopeDomain(request.scope().userId(), request.scope().agentId(), d)));
+        }
+        return n;
+    }
+
+    /**
+     * Exact nearest neighbours among the documents matching {@code filter}. A small scope in a large
+     * index is where HNSW does worst: the graph walk visits many nodes outside the scope before
+     * Lucene gives up and scores the scope exactly anyway. Scoring the scope directly is faster
+     * there, and its recall is 1.
+     */
+    private static List<Ranked> exactKnn(IndexSearcher searcher, float[] query, Query filter, int depth) throws IOException {
+        java.util.PriorityQueue<Ranked> best = new java.util.PriorityQueue<>(depth + 1,
+                Comparator.comparingDouble(Ranked::score).thenComparing(Ranked::doc, Comparator.reverseOrder()));
+        org.apache.lucene.search.Weight weight = searcher.createWeight(searcher.rewrite(filter),
+                org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1f);
+        for (org.apache.lucene.index.LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            org.apache.lucene.index.FloatVectorValues values = leaf.reader().getFloatVectorValues(VECTOR);
+            org.apache.lucene.search.Scorer scorer = values == null ? null : weight.scorer(leaf);
+            if (scorer == null) {
+                continue;
+            }
+            org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
+            org.apache.lucene.index.KnnVectorValues.DocIndexIterator vectors = values.iterator();
+            org.apache.lucene.search.DocIdSetIterator docs = scorer.iterator();
+            for (int doc = docs.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+                if ((live != null && !live.get(doc)) || (vectors.docID() < doc ? vectors.advance(doc) : vectors.docID()) != doc) {
+                    continue;
+                }
+                float score = VectorSimilarityFunction.DOT_PRODUCT.compare(query, values.vectorValue(vectors.index()));
+                best.add(new Ranked(leaf.docBase + doc, score));
+                if (best.size() > depth) {
+                    best.poll();
+                }
+            }
+        }
+        List<Ranked> out = new ArrayList<>(best);
+        out.sort(Comparator.comparingDouble((Ranked r) -> -r.score()).thenComparingInt(Ranked::doc));
+        return out;
+    }
+
+    private static List<Ranked> ranked(TopDocs top) {
+        List<Ranked> out = new ArrayList<>(top.scoreDocs.length);
+        for (ScoreDoc sd : top.scoreDocs) {
+            out.add(new Ranked(sd.doc, sd.score));
+        }
+        return out;
+    }
+
+    /** Scope, domains and the optional filters, as one filter query used inside both retrievers. */
+    static Query filter(SearchRequest r) {
+        BooleanQuery.Builder f = new BooleanQuery.Builder();
+        List<BytesRef> keys = new ArrayList<>();
+        for (SearchDomain d : r.orderedDomains()) {
+            keys.add(new BytesRef(scopeDomain(r.scope().userId(), r.scope().agentId(), d)));
+        }
+        f.add(keys.size() == 1 ? new TermQuery(new Term(SCOPE_DOMAIN, keys.getFirst()))
+                : new TermInSetQuery(SCOPE_DOMAIN, keys), BooleanClause.Occur.FILTER);
+        if (r.from().isPresent() || r.until().isPresent()) {
+            long lo = r.from().map(Columns::micros).orElse(Long.MIN_VALUE);
+            long hi = r.until().map(u -> Columns.micros(u) - 1).orElse(Long.MAX_VALUE);
+            f.add(LongPoint.newRangeQuery(TIME, lo, hi), BooleanClause.Occur.FILTER);
+        }
+        if (!r.tags().isEmpty()) {
+            f.add(new TermInSetQuery(TAG, r.tags().stream().map(BytesRef::new).toList()), BooleanClause.Occur.FILTER);
+        }
+        if (!r.roles().isEmpty()) {
+            Query roleIn = new TermInSetQuery(ROLE, r.roles().stream().map(x -> new BytesRef(x.name())).toList());
+            Query notConversation = new BooleanQuery.Builder().add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
+                    .add(new TermQuery(new Term(DOMAIN, SearchDomain.CONVERSATIONS.key())), BooleanClause.Occur.MUST_NOT)
+                    .build();
+            f.add(new BooleanQuery.Builder().add(roleIn, BooleanClause.Occur.SHOULD)
+                    .add(notConversation, BooleanClause.Occur.SHOULD).build(), BooleanClause.Occur.FILTER);
+        }
+        return f.build();
+    }
+
+    @Override
+    public void close() {
+        knnPool.close();
+    }
+}

@@ -1,0 +1,132 @@
+package dev.engram.memory.spi;
+
+import dev.engram.memory.AgentRecord;
+import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.Block;
+import dev.engram.memory.BlockVersion;
+import dev.engram.memory.ChangeEvent;
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryPermission;
+import dev.engram.memory.MemoryStats;
+import dev.engram.memory.MessageQuery;
+import dev.engram.memory.NewMessage;
+import dev.engram.memory.Note;
+import dev.engram.memory.Scope;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The row operations of one {@link MemoryBackend} transaction. Each stores or returns exactly what it
+ * is given, filtered by the scope it is given; the store above has already validated the arguments and
+ * checked every rule (labels free, versions current, limits kept), so no method here needs to.
+ *
+ * <p>A block is identified by its owner's scope and its label; an agent sees its own blocks and the
+ * blocks shared with it, with the share's permission. Lists come back in the order each method names.
+ */
+public interface Rows {
+    // ---- blocks ---------------------------------------------------------------------------------
+
+    /** The blocks {@code viewer} owns, then those shared with it (owner's user only), each with the permission it has. */
+    List<Block> blocks(Scope viewer);
+
+    /** Stores a new block of {@code owner} (whose agent is {@code block.ownerAgentId()}). */
+    void insertBlock(Scope owner, Block block);
+
+    /**
+     * Stores {@code block}'s value, version and update time for the owner's block of that label if its
+     * stored version is still {@code expectedVersion}; returns whether it did.
+     */
+    boolean updateBlock(Scope owner, Block block, long expectedVersion);
+
+    /** Removes the owner's block of that label with its versions and shares. */
+    void deleteBlock(Scope owner, String label);
+
+    /** Adds one version to the history of the owner's block of that label. */
+    void insertBlockVersion(Scope owner, String label, BlockVersion version);
+
+    /** The history of the owner's block of that label, oldest first. */
+    List<BlockVersion> blockVersions(Scope owner, String label);
+
+    /** Shares the owner's block with agent {@code agentId} of the same user, or changes the share's permission. */
+    void putShare(Scope owner, String label, String agentId, MemoryPermission permission);
+
+    /** Ends a share; returns whether there was one. */
+    boolean deleteShare(Scope owner, String label, String agentId);
+
+    // ---- archival memory --------------------------------------------------------------------------
+
+    /** Inserts the entries, or replaces those whose id exists, in order. */
+    void putArchival(Scope scope, List<ArchivalEntry> entries);
+
+    /** Returns whether the scope had an entry with that id. */
+    boolean deleteArchival(Scope scope, String id);
+
+    Optional<ArchivalEntry> archival(Scope scope, String id);
+
+    Optional<ArchivalEntry> archivalByLabel(Scope scope, String label);
+
+    /** Newest first (by creation time, then the later insert first). */
+    List<ArchivalEntry> listArchival(Scope scope, int offset, int limit);
+
+    // ---- notes ------------------------------------------------------------------------------------
+
+    /** Inserts the note, or replaces the one with its id. */
+    void putNote(Note note);
+
+    /** Returns whether the user had a note with that id. */
+    boolean deleteNote(String userId, String noteId);
+
+    Optional<Note> note(String userId, String noteId);
+
+    /** Newest first (by creation time, then the later insert first). */
+    List<Note> listNotes(String userId, int offset, int limit);
+
+    long countNotes(String userId);
+
+    // ---- messages ---------------------------------------------------------------------------------
+
+    /**
+     * Appends messages created at {@code at}, in context, and returns them with their ids: increasing,
+     * never reused, in the order given, across the whole storage.
+     */
+    List<ConversationMessage> insertMessages(Scope scope, List<NewMessage> messages, Instant at);
+
+    Optional<ConversationMessage> message(Scope scope, long id);
+
+    /** The scope's messages matching every filter of {@code query}, oldest first (see {@link MessageQuery}). */
+    List<ConversationMessage> listMessages(Scope scope, MessageQuery query);
+
+    /** Marks those of {@code ids} that are the scope's and in context as out of context; returns how many. */
+    int markOutOfContext(Scope scope, Collection<Long> ids);
+
+    // ---- agents -----------------------------------------------------------------------------------
+
+    /** Inserts the agent, or replaces the one of its scope. */
+    void putAgent(AgentRecord agent);
+
+    Optional<AgentRecord> agent(Scope scope);
+
+    Optional<AgentRecord> agentByName(String userId, String name);
+
+    /** The user's agents, by name. */
+    List<AgentRecord> listAgents(String userId);
+
+    /** Returns whether there was one. */
+    boolean deleteAgent(Scope scope);
+
+    // ---- change log and statistics ------------------------------------------------------------------
+
+    /** Appends events in order, each with the next sequence number (strictly increasing, never reused). */
+    void appendChanges(List<NewChange> changes);
+
+    /** Events with {@code seq > afterSeq}, oldest first, at most {@code max}. */
+    List<ChangeEvent> changesSince(long afterSeq, int max);
+
+    /** The newest sequence number, or 0 when the log is empty. */
+    long lastChangeSeq();
+
+    /** Counts for the scope: blocks it sees, its archival entries, its user's notes, its messages. */
+    MemoryStats stats(Scope scope);
+}

@@ -1,0 +1,360 @@
+package dev.engram.memory.sqlite;
+
+import dev.engram.memory.AgentRecord;
+import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.Block;
+import dev.engram.memory.BlockType;
+import dev.engram.memory.BlockVersion;
+import dev.engram.memory.ChangeEvent;
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryPermission;
+import dev.engram.memory.MemoryStats;
+import dev.engram.memory.MessageQuery;
+import dev.engram.memory.MessageRole;
+import dev.engram.memory.NewMessage;
+import dev.engram.memory.Note;
+import dev.engram.memory.Scope;
+import dev.engram.memory.spi.Columns;
+import dev.engram.memory.spi.NewChange;
+import dev.engram.memory.spi.Rows;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.statement.PreparedBatch;
+import org.jdbi.v3.core.statement.Query;
+
+/** {@link Rows} on one SQLite connection, inside the transaction (or read) its backend opened. */
+final class SqliteRows implements Rows {
+    private static final String BLOCK = "(SELECT id FROM blocks WHERE user_id = :u AND agent_id = :a AND label = :l)";
+    private static final String COLUMNS = "b.agent_id, b.label, b.description, b.value, b.char_limit, b.type, "
+            + "b.pinned, b.version, b.created_at, b.updated_at";
+
+    private final Handle h;
+
+    SqliteRows(Handle h) {
+        this.h = h;
+    }
+
+    String integrityCheck() {
+        return h.createQuery("PRAGMA integrity_check").mapTo(String.class).one();
+    }
+
+    private static Block block(ResultSet rs) throws SQLException {
+        return new Block(rs.getString("label"), rs.getString("description"), rs.getString("value"),
+                rs.getInt("char_limit"), BlockType.valueOf(rs.getString("type")),
+                MemoryPermission.valueOf(rs.getString("effective")), rs.getInt("pinned") != 0, rs.getLong("version"),
+                rs.getString("agent_id"), Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    public List<Block> blocks(Scope viewer) {
+        return h.createQuery("SELECT " + COLUMNS + ", b.permission AS effective FROM blocks b "
+                        + "WHERE b.user_id = :u AND b.agent_id = :a UNION ALL "
+                        + "SELECT " + COLUMNS + ", s.permission AS effective FROM blocks b JOIN block_shares s ON s.block_id = b.id "
+                        + "WHERE s.user_id = :u AND s.agent_id = :a AND b.user_id = :u")
+                .bind("u", viewer.userId()).bind("a", viewer.agentId()).map((rs, ctx) -> block(rs)).list();
+    }
+
+    @Override
+    public void insertBlock(Scope owner, Block b) {
+        h.createUpdate("""
+                INSERT INTO blocks (user_id, agent_id, label, description, value, char_limit, type, permission, pinned,
+                                    version, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+                .bind(0, owner.userId()).bind(1, owner.agentId()).bind(2, b.label()).bind(3, b.description())
+                .bind(4, b.value()).bind(5, b.limit()).bind(6, b.type().name()).bind(7, b.permission().name())
+                .bind(8, b.pinned() ? 1 : 0).bind(9, b.version()).bind(10, Columns.micros(b.createdAt()))
+                .bind(11, Columns.micros(b.updatedAt())).execute();
+    }
+
+    @Override
+    public boolean updateBlock(Scope owner, Block b, long expectedVersion) {
+        return h.createUpdate("UPDATE blocks SET value = :v, version = :n, updated_at = :t "
+                        + "WHERE user_id = :u AND agent_id = :a AND label = :l AND version = :e")
+                .bind("v", b.value()).bind("n", b.version()).bind("t", Columns.micros(b.updatedAt()))
+                .bind("u", owner.userId()).bind("a", owner.agentId()).bind("l", b.label()).bind("e", expectedVersion)
+                .execute() == 1;
+    }
+
+    @Override
+    public void deleteBlock(Scope owner, String label) {
+        // Versions and shares go with it (ON DELETE CASCADE).
+        h.createUpdate("DELETE FROM blocks WHERE user_id = :u AND agent_id = :a AND label = :l")
+                .bind("u", owner.userId()).bind("a", owner.agentId()).bind("l", label).execute();
+    }
+
+    @Override
+    public void insertBlockVersion(Scope owner, String label, BlockVersion v) {
+        h.createUpdate("INSERT INTO block_versions (block_id, version, value, operation, committed_at) "
+                        + "SELECT id, :version, :value, :op, :at FROM blocks WHERE user_id = :u AND agent_id = :a AND label = :l")
+                .bind("version", v.version()).bind("value", v.value()).bind("op", v.operation())
+                .bind("at", Columns.micros(v.committedAt()))
+                .bind("u", owner.userId()).bind("a", owner.agentId()).bind("l", label).execute();
+    }
+
+    @Override
+    public List<BlockVersion> blockVersions(Scope owner, String label) {
+        return h.createQuery("SELECT version, value, operation, committed_at FROM block_versions "
+                        + "WHERE block_id = " + BLOCK + " ORDER BY version")
+                .bind("u", owner.userId()).bind("a", owner.agentId()).bind("l", label)
+                .map((rs, ctx) -> new BlockVersion(rs.getLong("version"), rs.getString("value"), rs.getString("operation"),
+                        Columns.instant(rs.getLong("committed_at"))))
+                .list();
+    }
+
+    @Override
+    public void putShare(Scope owner, String label, String agentId, MemoryPermission permission) {
+        h.createUpdate("INSERT INTO block_shares (block_id, user_id, agent_id, permission, created_at) "
+                        + "SELECT id, :u, :target, :p, :t FROM blocks WHERE user_id = :u AND agent_id = :a AND label = :l "
+                        + "ON CONFLICT (block_id, agent_id) DO UPDATE SET permission = excluded.permission")
+                .bind("target", agentId).bind("p", permission.name()).bind("t", Columns.micros(Instant.now()))
+                .bind("u", owner.userId()).bind("a", owner.agentId()).bind("l", label).execute();
+    }
+
+    @Override
+    public boolean deleteShare(Scope owner, String label, String agentId) {
+        return h.createUpdate("DELETE FROM block_shares WHERE agent_id = :target AND block_id = " + BLOCK)
+                .bind("target", agentId).bind("u", owner.userId()).bind("a", owner.agentId()).bind("l", label)
+                .execute() > 0;
+    }
+
+    private static ArchivalEntry archival(ResultSet rs) throws SQLException {
+        return new ArchivalEntry(rs.getString("id"), Optional.ofNullable(rs.getString("label")), rs.getString("content"),
+                Columns.tags(rs.getString("tags")), Columns.instant(rs.getLong("created_at")),
+                Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    public void putArchival(Scope scope, List<ArchivalEntry> entries) {
+        // One prepared statement for the whole batch.
+        PreparedBatch batch = h.prepareBatch("""
+                INSERT INTO archival (id, user_id, agent_id, label, content, tags, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET label = excluded.label, content = excluded.content, tags = excluded.tags,
+                                               updated_at = excluded.updated_at""");
+        for (ArchivalEntry e : entries) {
+            batch.bind(0, e.id()).bind(1, scope.userId()).bind(2, scope.agentId()).bind(3, e.label().orElse(null))
+                    .bind(4, e.content()).bind(5, Columns.tagsJson(e.tags())).bind(6, Columns.micros(e.createdAt()))
+                    .bind(7, Columns.micros(e.updatedAt())).add();
+        }
+        batch.execute();
+    }
+
+    @Override
+    public boolean deleteArchival(Scope scope, String id) {
+        return h.createUpdate("DELETE FROM archival WHERE id = ? AND user_id = ? AND agent_id = ?")
+                .bind(0, id).bind(1, scope.userId()).bind(2, scope.agentId()).execute() > 0;
+    }
+
+    @Override
+    public Optional<ArchivalEntry> archival(Scope scope, String id) {
+        return h.createQuery("SELECT * FROM archival WHERE id = ? AND user_id = ? AND agent_id = ?")
+                .bind(0, id).bind(1, scope.userId()).bind(2, scope.agentId()).map((rs, ctx) -> archival(rs)).findOne();
+    }
+
+    @Override
+    public Optional<ArchivalEntry> archivalByLabel(Scope scope, String label) {
+        return h.createQuery("SELECT * FROM archival WHERE user_id = ? AND agent_id = ? AND label = ?")
+                .bind(0, scope.userId()).bind(1, scope.agentId()).bind(2, label).map((rs, ctx) -> archival(rs)).findOne();
+    }
+
+    @Override
+    public List<ArchivalEntry> listArchival(Scope scope, int offset, int limit) {
+        return h.createQuery("SELECT * FROM archival WHERE user_id = ? AND agent_id = ? "
+                        + "ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?")
+                .bind(0, scope.userId()).bind(1, scope.agentId()).bind(2, limit).bind(3, offset)
+                .map((rs, ctx) -> archival(rs)).list();
+    }
+
+    private static Note note(ResultSet rs) throws SQLException {
+        return new Note(rs.getString("id"), rs.getString("user_id"), rs.getString("content"),
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    public void putNote(Note n) {
+        h.createUpdate("INSERT INTO notes (id, user_id, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?) "
+                        + "ON CONFLICT (id) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at")
+                .bind(0, n.id()).bind(1, n.userId()).bind(2, n.content()).bind(3, Columns.micros(n.createdAt()))
+                .bind(4, Columns.micros(n.updatedAt())).execute();
+    }
+
+    @Override
+    public boolean deleteNote(String userId, String noteId) {
+        return h.createUpdate("DELETE FROM notes WHERE id = ? AND user_id = ?").bind(0, noteId).bind(1, userId).execute() > 0;
+    }
+
+    @Override
+    public Optional<Note> note(String userId, String noteId) {
+        return h.createQuery("SELECT * FROM notes WHERE id = ? AND user_id = ?")
+                .bind(0, noteId).bind(1, userId).map((rs, ctx) -> note(rs)).findOne();
+    }
+
+    @Override
+    public List<Note> listNotes(String userId, int offset, int limit) {
+        return h.createQuery("SELECT * FROM notes WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?")
+                .bind(0, userId).bind(1, limit).bind(2, offset).map((rs, ctx) -> note(rs)).list();
+    }
+
+    @Override
+    public long countNotes(String userId) {
+        return h.createQuery("SELECT count(*) FROM notes WHERE user_id = ?").bind(0, userId).mapTo(Long.class).one();
+    }
+
+    private static ConversationMessage message(ResultSet rs) throws SQLException {
+        return new ConversationMessage(rs.getLong("id"), rs.getString("agent_id"), rs.getString("user_id"),
+                rs.getString("session_id"), MessageRole.valueOf(rs.getString("role")), rs.getString("content"),
+                Columns.toolCalls(rs.getString("tool_calls")), Optional.ofNullable(rs.getString("tool_call_id")),
+                Columns.instant(rs.getLong("created_at")), rs.getInt("in_context") != 0);
+    }
+
+    @Override
+    public List<ConversationMessage> insertMessages(Scope scope, List<NewMessage> messages, Instant at) {
+        List<ConversationMessage> out = new ArrayList<>(messages.size());
+        for (NewMessage m : messages) {
+            h.createUpdate("""
+                    INSERT INTO messages (user_id, agent_id, session_id, role, content, tool_calls, tool_call_id,
+                                          created_at, in_context)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)""")
+                    .bind(0, scope.userId()).bind(1, scope.agentId()).bind(2, m.sessionId()).bind(3, m.role().name())
+                    .bind(4, m.content()).bind(5, Columns.toolCallsJson(m.toolCalls()))
+                    .bind(6, m.toolCallId().orElse(null)).bind(7, Columns.micros(at)).execute();
+            long id = h.createQuery("SELECT last_insert_rowid()").mapTo(Long.class).one();
+            out.add(new ConversationMessage(id, scope.agentId(), scope.userId(), m.sessionId(), m.role(), m.content(),
+                    m.toolCalls(), m.toolCallId(), at, true));
+        }
+        return out;
+    }
+
+    @Override
+    public Optional<ConversationMessage> message(Scope scope, long id) {
+        return h.createQuery("SELECT * FROM messages WHERE id = ? AND user_id = ? AND agent_id = ?")
+                .bind(0, id).bind(1, scope.userId()).bind(2, scope.agentId()).map((rs, ctx) -> message(rs)).findOne();
+    }
+
+    @Override
+    public List<ConversationMessage> listMessages(Scope scope, MessageQuery q) {
+        StringBuilder sql = new StringBuilder("SELECT * FROM messages WHERE user_id = :u AND agent_id = :a");
+        q.sessionId().ifPresent(s -> sql.append(" AND session_id = :s"));
+        q.afterId().ifPresent(s -> sql.append(" AND id > :after"));
+        q.beforeId().ifPresent(s -> sql.append(" AND id < :before"));
+        q.from().ifPresent(s -> sql.append(" AND created_at >= :from"));
+        q.until().ifPresent(s -> sql.append(" AND created_at < :until"));
+        if (q.inContextOnly()) {
+            sql.append(" AND in_context = 1");
+        }
+        sql.append(q.newestFirst() ? " ORDER BY id DESC" : " ORDER BY id").append(" LIMIT :limit");
+        Query query = h.createQuery(sql.toString()).bind("u", scope.userId()).bind("a", scope.agentId())
+                .bind("limit", q.limit());
+        q.sessionId().ifPresent(s -> query.bind("s", s));
+        q.afterId().ifPresent(s -> query.bind("after", s));
+        q.beforeId().ifPresent(s -> query.bind("before", s));
+        q.from().ifPresent(s -> query.bind("from", Columns.micros(s)));
+        q.until().ifPresent(s -> query.bind("until", Columns.micros(s)));
+        List<ConversationMessage> result = new ArrayList<>(query.map((rs, ctx) -> message(rs)).list());
+        if (q.newestFirst()) {
+            Collections.reverse(result);
+        }
+        return result;
+    }
+
+    @Override
+    public int markOutOfContext(Scope scope, Collection<Long> ids) {
+        int changed = 0;
+        for (Long id : ids) {
+            changed += h.createUpdate("UPDATE messages SET in_context = 0 "
+                            + "WHERE id = ? AND user_id = ? AND agent_id = ? AND in_context = 1")
+                    .bind(0, id).bind(1, scope.userId()).bind(2, scope.agentId()).execute();
+        }
+        return changed;
+    }
+
+    private static AgentRecord agent(ResultSet rs) throws SQLException {
+        return new AgentRecord(Scope.of(rs.getString("user_id"), rs.getString("agent_id")), rs.getString("name"),
+                rs.getString("definition"), Columns.instant(rs.getLong("created_at")),
+                Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    public void putAgent(AgentRecord a) {
+        h.createUpdate("INSERT INTO agents (user_id, agent_id, name, definition, created_at, updated_at) "
+                        + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, agent_id) DO UPDATE SET name = excluded.name, "
+                        + "definition = excluded.definition, updated_at = excluded.updated_at")
+                .bind(0, a.scope().userId()).bind(1, a.scope().agentId()).bind(2, a.name()).bind(3, a.definition())
+                .bind(4, Columns.micros(a.createdAt())).bind(5, Columns.micros(a.updatedAt())).execute();
+    }
+
+    @Override
+    public Optional<AgentRecord> agent(Scope scope) {
+        return h.createQuery("SELECT * FROM agents WHERE user_id = ? AND agent_id = ?")
+                .bind(0, scope.userId()).bind(1, scope.agentId()).map((rs, ctx) -> agent(rs)).findOne();
+    }
+
+    @Override
+    public Optional<AgentRecord> agentByName(String userId, String name) {
+        return h.createQuery("SELECT * FROM agents WHERE user_id = ? AND name = ?")
+                .bind(0, userId).bind(1, name).map((rs, ctx) -> agent(rs)).findOne();
+    }
+
+    @Override
+    public List<AgentRecord> listAgents(String userId) {
+        return h.createQuery("SELECT * FROM agents WHERE user_id = ? ORDER BY name")
+                .bind(0, userId).map((rs, ctx) -> agent(rs)).list();
+    }
+
+    @Override
+    public boolean deleteAgent(Scope scope) {
+        return h.createUpdate("DELETE FROM agents WHERE user_id = ? AND agent_id = ?")
+                .bind(0, scope.userId()).bind(1, scope.agentId()).execute() > 0;
+    }
+
+    @Override
+    public void appendChanges(List<NewChange> changes) {
+        PreparedBatch batch = h.prepareBatch("INSERT INTO changes (entity, entity_id, op, user_id, agent_id) VALUES (?, ?, ?, ?, ?)");
+        for (NewChange c : changes) {
+            batch.bind(0, c.entity().name()).bind(1, c.id()).bind(2, c.op().name()).bind(3, c.userId())
+                    .bind(4, c.agentId().orElse(null)).add();
+        }
+        batch.execute();
+    }
+
+    @Override
+    public List<ChangeEvent> changesSince(long afterSeq, int max) {
+        return h.createQuery("SELECT seq, entity, entity_id, op, user_id, agent_id FROM changes WHERE seq > ? ORDER BY seq LIMIT ?")
+                .bind(0, afterSeq).bind(1, max)
+                .map((rs, ctx) -> new ChangeEvent(rs.getLong("seq"), ChangeEvent.Entity.valueOf(rs.getString("entity")),
+                        rs.getString("entity_id"), ChangeEvent.Op.valueOf(rs.getString("op")), rs.getString("user_id"),
+                        Optional.ofNullable(rs.getString("agent_id"))))
+                .list();
+    }
+
+    @Override
+    public long lastChangeSeq() {
+        return h.createQuery("SELECT coalesce(max(seq), 0) FROM changes").mapTo(Long.class).one();
+    }
+
+    @Override
+    public MemoryStats stats(Scope scope) {
+        return h.createQuery("""
+                SELECT (SELECT count(*) FROM blocks WHERE user_id = :u AND agent_id = :a)
+                     + (SELECT count(*) FROM block_shares WHERE user_id = :u AND agent_id = :a) AS blocks,
+                       (SELECT count(*) FROM archival WHERE user_id = :u AND agent_id = :a) AS archival,
+                       (SELECT count(*) FROM notes WHERE user_id = :u) AS notes,
+                       coalesce((SELECT total FROM message_counts WHERE user_id = :u AND agent_id = :a), 0) AS total,
+                       coalesce((SELECT in_context FROM message_counts WHERE user_id = :u AND agent_id = :a), 0) AS in_context,
+                       (SELECT max(created_at) FROM messages WHERE user_id = :u AND agent_id = :a) AS last_at""")
+                .bind("u", scope.userId()).bind("a", scope.agentId())
+                .map((rs, ctx) -> {
+                    long last = rs.getLong("last_at");
+                    Optional<Instant> lastAt = rs.wasNull() ? Optional.empty() : Optional.of(Columns.instant(last));
+                    return new MemoryStats(rs.getLong("blocks"), rs.getLong("archival"), rs.getLong("notes"),
+                            rs.getLong("total"), rs.getLong("in_context"), lastAt);
+                }).one();
+    }
+}

@@ -1,0 +1,133 @@
+package dev.engram.memory.sqlite;
+
+import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.BlockStore;
+import dev.engram.memory.MemoryException;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.NewArchivalEntry;
+import dev.engram.memory.NewBlock;
+import dev.engram.memory.NewMessage;
+import dev.engram.memory.Note;
+import dev.engram.memory.SchemaVersionException;
+import dev.engram.memory.Scope;
+import dev.engram.memory.SqliteOptions;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What is particular to the SQLite store: the file, its settings, its schema version, reopening. */
+class SqliteBackendTest {
+    @TempDir
+    Path dir;
+
+    private static final Scope ANA = Scope.of("ana", "helper");
+
+    @Test
+    void everythingSurvivesAReopen() {
+        Path file = dir.resolve("nested/dirs/memory.db");
+        ArchivalEntry entry;
+        Note note;
+        try (MemoryStore store = MemoryStore.sqlite(file)) {
+            store.blocks().create(ANA, NewBlock.builder("human").value("Ana").build());
+            store.blocks().append(ANA, "human", ", likes tea", BlockStore.ANY_VERSION);
+            entry = store.archival().insert(ANA, NewArchivalEntry.labelled("trip", "Lisbon", List.of("travel")));
+            note = store.notes().save("ana", "mornings");
+            store.messages().append(ANA, NewMessage.user("s", "hello"));
+        }
+        assertThat(file).exists();
+        try (MemoryStore store = MemoryStore.sqlite(file)) {
+            assertThat(store.blocks().get(ANA, "human").orElseThrow().value()).isEqualTo("Ana, likes tea");
+            assertThat(store.blocks().history(ANA, "human")).hasSize(2);
+            assertThat(store.archival().get(ANA, entry.id())).contains(entry);
+            assertThat(store.notes().get("ana", note.id())).contains(note);
+            assertThat(store.messages().count(ANA)).isEqualTo(1);
+            assertThat(store.changes().lastSeq()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void fileIsInWalModeWithForeignKeysAndIntegrity() throws Exception {
+        Path file = dir.resolve("memory.db");
+        try (MemoryStore store = MemoryStore.sqlite(file)) {
+            SqliteBackend backend = (SqliteBackend) store.backend();
+            store.blocks().create(ANA, NewBlock.builder("human").build());
+            assertThat(backend.integrityCheck()).isEqualTo("ok");
+            assertThat(backend.<String>withHandle(h -> h.createQuery("PRAGMA journal_mode").mapTo(String.class).one())).isEqualTo("wal");
+            assertThat(backend.<Integer>withHandle(h -> h.createQuery("PRAGMA foreign_keys").mapTo(Integer.class).one())).isEqualTo(1);
+            assertThat(backend.<Integer>withHandle(h -> h.createQuery("PRAGMA busy_timeout").mapTo(Integer.class).one())).isEqualTo(5000);
+        }
+    }
+
+    @Test
+    void powerLossDurabilityUsesFullSync() {
+        SqliteOptions options = SqliteOptions.builder(dir.resolve("m.db")).durability(SqliteOptions.Durability.POWER_LOSS).build();
+        try (MemoryStore store = MemoryStore.sqlite(options)) {
+            SqliteBackend backend = (SqliteBackend) store.backend();
+            assertThat(backend.<Integer>withHandle(h -> h.createQuery("PRAGMA synchronous").mapTo(Integer.class).one())).isEqualTo(2);
+        }
+        try (MemoryStore store = MemoryStore.sqlite(dir.resolve("n.db"))) {
+            SqliteBackend backend = (SqliteBackend) store.backend();
+            assertThat(backend.<Integer>withHandle(h -> h.createQuery("PRAGMA synchronous").mapTo(Integer.class).one())).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aDatabaseFromANewerSchemaIsRefusedAndLeftUnchanged() throws Exception {
+        Path file = dir.resolve("memory.db");
+        MemoryStore.sqlite(file).close();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO " + SqliteBackend.HISTORY_TABLE + " (installed_rank, version, description, type, script,"
+                    + " checksum, installed_by, execution_time, success) VALUES (99, '99', 'from the future', 'SQL',"
+                    + " 'V99__future.sql', 0, 'test', 0, 1)");
+        }
+        long sizeBefore = Files.size(file);
+        assertThatThrownBy(() -> MemoryStore.sqlite(file))
+                .isInstanceOf(SchemaVersionException.class)
+                .hasMessage("Memory database " + file.toAbsolutePath() + " was written by a newer Engram (schema version 99); "
+                        + "this version understands up to schema version 3. Upgrade Engram to open it. "
+                        + "The database was not changed.");
+        assertThat(Files.size(file)).isEqualTo(sizeBefore);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT count(*) FROM " + SqliteBackend.HISTORY_TABLE)) {
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(4); // versions 1 to 3, and the newer one
+        }
+    }
+
+    @Test
+    void aFileThatIsNotADatabaseGivesAClearError() throws Exception {
+        Path file = dir.resolve("not-a-db.db");
+        Files.writeString(file, "this is a text file, not SQLite, and it is long enough to have a header".repeat(10));
+        assertThatThrownBy(() -> MemoryStore.sqlite(file)).isInstanceOf(MemoryException.class)
+                .hasMessageStartingWith("Cannot prepare memory database " + file.toAbsolutePath());
+    }
+
+    @Test
+    void optionsAreValidatedWhenBuilt() {
+        assertThatThrownBy(() -> SqliteOptions.builder(dir).readers(0).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("readers must be between 1 and 64, got 0");
+        assertThatThrownBy(() -> SqliteOptions.builder(dir).busyTimeout(Duration.ofSeconds(-1)).build())
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void twoStoresOnOneFileSeeEachOthersWrites() {
+        Path file = dir.resolve("shared.db");
+        try (MemoryStore a = MemoryStore.sqlite(file); MemoryStore b = MemoryStore.sqlite(file)) {
+            a.notes().save("ana", "from a");
+            b.notes().save("ana", "from b");
+            assertThat(a.notes().count("ana")).isEqualTo(2);
+            assertThat(b.changes().lastSeq()).isEqualTo(2);
+        }
+    }
+}

@@ -1,0 +1,420 @@
+package dev.engram.samples;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.engram.memory.*;
+import dev.engram.memory.spi.Columns;
+import dev.engram.memory.spi.MemoryBackend;
+import dev.engram.memory.spi.NewChange;
+import dev.engram.memory.spi.Rows;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.SqlStatement;
+
+/**
+ * A complete memory backend on PostgreSQL with Jdbi and HikariCP: how to bring your own storage. It
+ * implements only {@link MemoryBackend} (a transaction primitive) and {@link Rows} (plain row
+ * operations); {@link MemoryStore#over(MemoryBackend)} adds every rule, and the result passes the same
+ * conformance suite as the embedded SQLite store.
+ *
+ * <p>Every write is one transaction that first takes a transaction-scoped advisory lock, so writes from
+ * any number of processes are serialised and the change log's sequence numbers commit in order (a
+ * search index following the log never skips an event). Reads run concurrently. The schema is created
+ * at open if missing.
+ *
+ * <pre>{@code
+ * try (MemoryStore store = MemoryStore.over(PostgresBackend.open("jdbc:postgresql://localhost/engram", "engram", "secret"))) {
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class PostgresBackend implements MemoryBackend {
+    private static final long WRITE_LOCK = 0x656e6772616dL; // "engram"
+    private static final String SCHEMA = """
+            CREATE TABLE IF NOT EXISTS blocks (
+                id BIGSERIAL PRIMARY KEY, user_id TEXT NOT NULL, agent_id TEXT NOT NULL, label TEXT NOT NULL,
+                description TEXT NOT NULL, value TEXT NOT NULL, char_limit INTEGER NOT NULL, type TEXT NOT NULL,
+                permission TEXT NOT NULL, pinned BOOLEAN NOT NULL, version BIGINT NOT NULL,
+                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, UNIQUE (user_id, agent_id, label));
+            CREATE TABLE IF NOT EXISTS block_versions (
+                block_id BIGINT NOT NULL REFERENCES blocks (id) ON DELETE CASCADE, version BIGINT NOT NULL,
+                value TEXT NOT NULL, operation TEXT NOT NULL, committed_at BIGINT NOT NULL, PRIMARY KEY (block_id, version));
+            CREATE TABLE IF NOT EXISTS block_shares (
+                block_id BIGINT NOT NULL REFERENCES blocks (id) ON DELETE CASCADE, user_id TEXT NOT NULL,
+                agent_id TEXT NOT NULL, permission TEXT NOT NULL, PRIMARY KEY (block_id, agent_id));
+            CREATE TABLE IF NOT EXISTS archival (
+                pos BIGSERIAL UNIQUE, id TEXT PRIMARY KEY, user_id TEXT NOT NULL, agent_id TEXT NOT NULL, label TEXT,
+                content TEXT NOT NULL, tags TEXT NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL);
+            CREATE UNIQUE INDEX IF NOT EXISTS archival_label ON archival (user_id, agent_id, label) WHERE label IS NOT NULL;
+            CREATE TABLE IF NOT EXISTS notes (
+                pos BIGSERIAL UNIQUE, id TEXT PRIMARY KEY, user_id TEXT NOT NULL, content TEXT NOT NULL,
+                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL);
+            CREATE TABLE IF NOT EXISTS messages (
+                id BIGSERIAL PRIMARY KEY, user_id TEXT NOT NULL, agent_id TEXT NOT NULL, session_id TEXT NOT NULL,
+                role TEXT NOT NULL, content TEXT NOT NULL, tool_calls TEXT, tool_call_id TEXT,
+                created_at BIGINT NOT NULL, in_context BOOLEAN NOT NULL);
+            CREATE INDEX IF NOT EXISTS messages_scope ON messages (user_id, agent_id, id);
+            CREATE TABLE IF NOT EXISTS changes (
+                seq BIGSERIAL PRIMARY KEY, entity TEXT NOT NULL, entity_id TEXT NOT NULL, op TEXT NOT NULL,
+                user_id TEXT NOT NULL, agent_id TEXT);
+            CREATE TABLE IF NOT EXISTS agents (
+                user_id TEXT NOT NULL, agent_id TEXT NOT NULL, name TEXT NOT NULL, definition TEXT NOT NULL,
+                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (user_id, agent_id), UNIQUE (user_id, name));
+            """;
+    /** The block of (owner user, owner agent, label), as a sub-select. */
+    private static final String BLOCK_ID = "(SELECT id FROM blocks WHERE user_id = ? AND agent_id = ? AND label = ?)";
+    private static final String BLOCK_COLUMNS = "b.agent_id, b.label, b.description, b.value, b.char_limit, b.type, "
+            + "b.pinned, b.version, b.created_at, b.updated_at";
+
+    private final HikariDataSource dataSource;
+    private final Jdbi jdbi;
+
+    private PostgresBackend(HikariDataSource dataSource) {
+        this.dataSource = dataSource;
+        this.jdbi = Jdbi.create(dataSource);
+        jdbi.useHandle(h -> h.createScript(SCHEMA).execute());
+    }
+
+    /**
+     * Connects to PostgreSQL and creates the schema if it is missing.
+     *
+     * @throws MemoryException if the database cannot be reached or prepared
+     */
+    public static PostgresBackend open(String jdbcUrl, String user, String password) {
+        Objects.requireNonNull(jdbcUrl, "jdbc url must not be null");
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setMaximumPoolSize(8);
+        config.setPoolName("engram-postgres");
+        HikariDataSource ds;
+        try {
+            ds = new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            throw new MemoryException("Cannot connect to PostgreSQL at " + jdbcUrl + ": " + e.getMessage(), e);
+        }
+        try {
+            return new PostgresBackend(ds);
+        } catch (RuntimeException e) {
+            ds.close();
+            throw new MemoryException("Cannot prepare the Engram schema at " + jdbcUrl + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public <T> T write(Function<Rows, T> work) {
+        return jdbi.inTransaction(h -> {
+            h.execute("SELECT pg_advisory_xact_lock(?)", WRITE_LOCK);
+            return work.apply(new PgRows(h));
+        });
+    }
+
+    @Override
+    public <T> T read(Function<Rows, T> work) {
+        return jdbi.withHandle(h -> work.apply(new PgRows(h)));
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+
+    /** Binds positional arguments; a {@code null} is bound as a text NULL. */
+    private static <S extends SqlStatement<S>> S bind(S statement, Object... args) {
+        for (int i = 0; i < args.length; i++) {
+            statement = args[i] == null ? statement.bindNull(i, Types.VARCHAR) : statement.bind(i, args[i]);
+        }
+        return statement;
+    }
+
+    private static Block block(ResultSet rs) throws SQLException {
+        return new Block(rs.getString("label"), rs.getString("description"), rs.getString("value"), rs.getInt("char_limit"),
+                BlockType.valueOf(rs.getString("type")), MemoryPermission.valueOf(rs.getString("effective")),
+                rs.getBoolean("pinned"), rs.getLong("version"), rs.getString("agent_id"),
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    private static ArchivalEntry archival(ResultSet rs) throws SQLException {
+        return new ArchivalEntry(rs.getString("id"), Optional.ofNullable(rs.getString("label")), rs.getString("content"),
+                Columns.tags(rs.getString("tags")), Columns.instant(rs.getLong("created_at")),
+                Columns.instant(rs.getLong("updated_at")));
+    }
+
+    private static Note note(ResultSet rs) throws SQLException {
+        return new Note(rs.getString("id"), rs.getString("user_id"), rs.getString("content"),
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    private static ConversationMessage message(ResultSet rs) throws SQLException {
+        return new ConversationMessage(rs.getLong("id"), rs.getString("agent_id"), rs.getString("user_id"),
+                rs.getString("session_id"), MessageRole.valueOf(rs.getString("role")), rs.getString("content"),
+                Columns.toolCalls(rs.getString("tool_calls")),
+                Optional.ofNullable(rs.getString("tool_call_id")), Columns.instant(rs.getLong("created_at")), rs.getBoolean("in_context"));
+    }
+
+    private static AgentRecord agent(ResultSet rs) throws SQLException {
+        return new AgentRecord(Scope.of(rs.getString("user_id"), rs.getString("agent_id")), rs.getString("name"),
+                rs.getString("definition"), Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    /** The row operations on one connection. */
+    private record PgRows(Handle h) implements Rows {
+        private int exec(String sql, Object... args) {
+            return bind(h.createUpdate(sql), args).execute();
+        }
+
+        private <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
+            return bind(h.createQuery(sql), args).map(mapper).list();
+        }
+
+        private <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) {
+            return query(sql, mapper, args).stream().findFirst();
+        }
+
+        @Override
+        public List<Block> blocks(Scope v) {
+            return query("SELECT " + BLOCK_COLUMNS + ", b.permission AS effective FROM blocks b WHERE b.user_id = ? AND b.agent_id = ? "
+                    + "UNION ALL SELECT " + BLOCK_COLUMNS + ", s.permission FROM blocks b JOIN block_shares s ON s.block_id = b.id "
+                    + "WHERE s.user_id = ? AND s.agent_id = ?", (rs, c) -> block(rs), v.userId(), v.agentId(), v.userId(), v.agentId());
+        }
+
+        @Override
+        public void insertBlock(Scope o, Block b) {
+            exec("INSERT INTO blocks (user_id, agent_id, label, description, value, char_limit, type, permission, pinned, "
+                    + "version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", o.userId(), o.agentId(),
+                    b.label(), b.description(), b.value(), b.limit(), b.type().name(), b.permission().name(), b.pinned(),
+                    b.version(), Columns.micros(b.createdAt()), Columns.micros(b.updatedAt()));
+        }
+
+        @Override
+        public boolean updateBlock(Scope o, Block b, long expected) {
+            return exec("UPDATE blocks SET value = ?, version = ?, updated_at = ? WHERE user_id = ? AND agent_id = ? "
+                    + "AND label = ? AND version = ?", b.value(), b.version(), Columns.micros(b.updatedAt()), o.userId(), o.agentId(),
+                    b.label(), expected) == 1;
+        }
+
+        @Override
+        public void deleteBlock(Scope o, String label) {
+            exec("DELETE FROM blocks WHERE user_id = ? AND agent_id = ? AND label = ?", o.userId(), o.agentId(), label);
+        }
+
+        @Override
+        public void insertBlockVersion(Scope o, String label, BlockVersion v) {
+            exec("INSERT INTO block_versions (block_id, version, value, operation, committed_at) VALUES (" + BLOCK_ID
+                    + ", ?, ?, ?, ?)", o.userId(), o.agentId(), label, v.version(), v.value(), v.operation(), Columns.micros(v.committedAt()));
+        }
+
+        @Override
+        public List<BlockVersion> blockVersions(Scope o, String label) {
+            return query("SELECT * FROM block_versions WHERE block_id = " + BLOCK_ID + " ORDER BY version",
+                    (rs, c) -> new BlockVersion(rs.getLong("version"), rs.getString("value"), rs.getString("operation"),
+                            Columns.instant(rs.getLong("committed_at"))), o.userId(), o.agentId(), label);
+        }
+
+        @Override
+        public void putShare(Scope o, String label, String agentId, MemoryPermission p) {
+            exec("INSERT INTO block_shares (block_id, user_id, agent_id, permission) VALUES (" + BLOCK_ID + ", ?, ?, ?) "
+                    + "ON CONFLICT (block_id, agent_id) DO UPDATE SET permission = excluded.permission",
+                    o.userId(), o.agentId(), label, o.userId(), agentId, p.name());
+        }
+
+        @Override
+        public boolean deleteShare(Scope o, String label, String agentId) {
+            return exec("DELETE FROM block_shares WHERE block_id = " + BLOCK_ID + " AND agent_id = ?",
+                    o.userId(), o.agentId(), label, agentId) > 0;
+        }
+
+        @Override
+        public void putArchival(Scope s, List<ArchivalEntry> entries) {
+            for (ArchivalEntry e : entries) {
+                exec("INSERT INTO archival (id, user_id, agent_id, label, content, tags, created_at, updated_at) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET label = excluded.label, "
+                        + "content = excluded.content, tags = excluded.tags, updated_at = excluded.updated_at",
+                        e.id(), s.userId(), s.agentId(), e.label().orElse(null), e.content(),
+                        Columns.tagsJson(e.tags()), Columns.micros(e.createdAt()), Columns.micros(e.updatedAt()));
+            }
+        }
+
+        @Override
+        public boolean deleteArchival(Scope s, String id) {
+            return exec("DELETE FROM archival WHERE id = ? AND user_id = ? AND agent_id = ?", id, s.userId(), s.agentId()) > 0;
+        }
+
+        @Override
+        public Optional<ArchivalEntry> archival(Scope s, String id) {
+            return one("SELECT * FROM archival WHERE id = ? AND user_id = ? AND agent_id = ?",
+                    (rs, c) -> PostgresBackend.archival(rs), id, s.userId(), s.agentId());
+        }
+
+        @Override
+        public Optional<ArchivalEntry> archivalByLabel(Scope s, String label) {
+            return one("SELECT * FROM archival WHERE user_id = ? AND agent_id = ? AND label = ?",
+                    (rs, c) -> PostgresBackend.archival(rs), s.userId(), s.agentId(), label);
+        }
+
+        @Override
+        public List<ArchivalEntry> listArchival(Scope s, int offset, int limit) {
+            return query("SELECT * FROM archival WHERE user_id = ? AND agent_id = ? ORDER BY created_at DESC, pos DESC "
+                    + "LIMIT ? OFFSET ?", (rs, c) -> PostgresBackend.archival(rs), s.userId(), s.agentId(), limit, offset);
+        }
+
+        @Override
+        public void putNote(Note n) {
+            exec("INSERT INTO notes (id, user_id, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) "
+                    + "DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at",
+                    n.id(), n.userId(), n.content(), Columns.micros(n.createdAt()), Columns.micros(n.updatedAt()));
+        }
+
+        @Override
+        public boolean deleteNote(String userId, String noteId) {
+            return exec("DELETE FROM notes WHERE id = ? AND user_id = ?", noteId, userId) > 0;
+        }
+
+        @Override
+        public Optional<Note> note(String userId, String noteId) {
+            return one("SELECT * FROM notes WHERE id = ? AND user_id = ?", (rs, c) -> PostgresBackend.note(rs), noteId, userId);
+        }
+
+        @Override
+        public List<Note> listNotes(String userId, int offset, int limit) {
+            return query("SELECT * FROM notes WHERE user_id = ? ORDER BY created_at DESC, pos DESC LIMIT ? OFFSET ?",
+                    (rs, c) -> PostgresBackend.note(rs), userId, limit, offset);
+        }
+
+        @Override
+        public long countNotes(String userId) {
+            return one("SELECT count(*) FROM notes WHERE user_id = ?", (rs, c) -> rs.getLong(1), userId).orElseThrow();
+        }
+
+        @Override
+        public List<ConversationMessage> insertMessages(Scope s, List<NewMessage> messages, Instant at) {
+            List<ConversationMessage> out = new ArrayList<>();
+            for (NewMessage m : messages) {
+                out.addAll(query("INSERT INTO messages (user_id, agent_id, session_id, role, content, tool_calls, tool_call_id, "
+                        + "created_at, in_context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE) RETURNING *", (rs, c) -> PostgresBackend.message(rs),
+                        s.userId(), s.agentId(), m.sessionId(), m.role().name(), m.content(),
+                        Columns.toolCallsJson(m.toolCalls()), m.toolCallId().orElse(null), Columns.micros(at)));
+            }
+            return out;
+        }
+
+        @Override
+        public Optional<ConversationMessage> message(Scope s, long id) {
+            return one("SELECT * FROM messages WHERE id = ? AND user_id = ? AND agent_id = ?",
+                    (rs, c) -> PostgresBackend.message(rs), id, s.userId(), s.agentId());
+        }
+
+        @Override
+        public List<ConversationMessage> listMessages(Scope s, MessageQuery q) {
+            // Absent filters become bounds that match everything; the newest N come out of a DESC sub-select.
+            String where = "user_id = ? AND agent_id = ? AND (? IS NULL OR session_id = ?) AND id > ? AND id < ? "
+                    + "AND created_at >= ? AND created_at < ? AND (in_context OR NOT ?)";
+            String sql = q.newestFirst()
+                    ? "SELECT * FROM (SELECT * FROM messages WHERE " + where + " ORDER BY id DESC LIMIT ?) m ORDER BY id"
+                    : "SELECT * FROM messages WHERE " + where + " ORDER BY id LIMIT ?";
+            String session = q.sessionId().orElse(null);
+            return query(sql, (rs, c) -> PostgresBackend.message(rs), s.userId(), s.agentId(), session, session,
+                    q.afterId().orElse(Long.MIN_VALUE), q.beforeId().orElse(Long.MAX_VALUE),
+                    q.from().map(t -> Columns.micros(t)).orElse(Long.MIN_VALUE), q.until().map(t -> Columns.micros(t)).orElse(Long.MAX_VALUE),
+                    q.inContextOnly(), q.limit());
+        }
+
+        @Override
+        public int markOutOfContext(Scope s, Collection<Long> ids) {
+            return exec("UPDATE messages SET in_context = FALSE WHERE user_id = ? AND agent_id = ? AND in_context "
+                    + "AND id = ANY (?)", s.userId(), s.agentId(), ids.toArray(Long[]::new));
+        }
+
+        @Override
+        public void putAgent(AgentRecord a) {
+            exec("INSERT INTO agents (user_id, agent_id, name, definition, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                    + "ON CONFLICT (user_id, agent_id) DO UPDATE SET name = excluded.name, definition = excluded.definition, "
+                    + "updated_at = excluded.updated_at", a.scope().userId(), a.scope().agentId(), a.name(), a.definition(),
+                    Columns.micros(a.createdAt()), Columns.micros(a.updatedAt()));
+        }
+
+        @Override
+        public Optional<AgentRecord> agent(Scope s) {
+            return one("SELECT * FROM agents WHERE user_id = ? AND agent_id = ?", (rs, c) -> PostgresBackend.agent(rs),
+                    s.userId(), s.agentId());
+        }
+
+        @Override
+        public Optional<AgentRecord> agentByName(String userId, String name) {
+            return one("SELECT * FROM agents WHERE user_id = ? AND name = ?", (rs, c) -> PostgresBackend.agent(rs), userId, name);
+        }
+
+        @Override
+        public List<AgentRecord> listAgents(String userId) {
+            return query("SELECT * FROM agents WHERE user_id = ? ORDER BY name", (rs, c) -> PostgresBackend.agent(rs), userId);
+        }
+
+        @Override
+        public boolean deleteAgent(Scope s) {
+            return exec("DELETE FROM agents WHERE user_id = ? AND agent_id = ?", s.userId(), s.agentId()) > 0;
+        }
+
+        @Override
+        public void appendChanges(List<NewChange> changes) {
+            for (NewChange c : changes) {
+                exec("INSERT INTO changes (entity, entity_id, op, user_id, agent_id) VALUES (?, ?, ?, ?, ?)",
+                        c.entity().name(), c.id(), c.op().name(), c.userId(), c.agentId().orElse(null));
+            }
+        }
+
+        @Override
+        public List<ChangeEvent> changesSince(long afterSeq, int max) {
+            return query("SELECT * FROM changes WHERE seq > ? ORDER BY seq LIMIT ?", (rs, c) -> new ChangeEvent(rs.getLong("seq"),
+                    ChangeEvent.Entity.valueOf(rs.getString("entity")), rs.getString("entity_id"),
+                    ChangeEvent.Op.valueOf(rs.getString("op")), rs.getString("user_id"),
+                    Optional.ofNullable(rs.getString("agent_id"))), afterSeq, max);
+        }
+
+        @Override
+        public long lastChangeSeq() {
+            return one("SELECT coalesce(max(seq), 0) FROM changes", (rs, c) -> rs.getLong(1)).orElseThrow();
+        }
+
+        @Override
+        public MemoryStats stats(Scope s) {
+            return one("SELECT (SELECT count(*) FROM blocks WHERE user_id = ? AND agent_id = ?) "
+                    + "+ (SELECT count(*) FROM block_shares WHERE user_id = ? AND agent_id = ?), "
+                    + "(SELECT count(*) FROM archival WHERE user_id = ? AND agent_id = ?), (SELECT count(*) FROM notes WHERE user_id = ?), "
+                    + "count(*), count(*) FILTER (WHERE in_context), max(created_at) FROM messages WHERE user_id = ? AND agent_id = ?",
+                    (rs, c) -> new MemoryStats(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                            rs.getObject(6) == null ? Optional.empty() : Optional.of(Columns.instant(rs.getLong(6)))),
+                    s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.userId(), s.agentId())
+                    .orElseThrow();
+        }
+    }
+
+    /** Writes and reads one block: {@code PostgresBackend JDBC_URL [USER [PASSWORD]]}. */
+    public static void main(String[] args) {
+        if (args.length < 1) {
+            System.err.println("usage: PostgresBackend JDBC_URL [USER [PASSWORD]]");
+            System.exit(2);
+        }
+        try (MemoryStore store = MemoryStore.over(open(args[0], args.length > 1 ? args[1] : null, args.length > 2 ? args[2] : null))) {
+            Scope scope = Scope.of("sample", "helper");
+            Block block = store.blocks().get(scope, "human").orElseGet(() -> store.blocks().create(scope,
+                    NewBlock.builder("human").description("What I know about the user").build()));
+            block = store.blocks().append(scope, "human", (block.value().isEmpty() ? "" : "\n") + "Visited at " + Instant.now(),
+                    block.version());
+            System.out.println("Block 'human' of " + scope + " is at version " + block.version() + ":");
+            System.out.println(block.value());
+            System.out.println(store.stats(scope));
+        }
+    }
+}
