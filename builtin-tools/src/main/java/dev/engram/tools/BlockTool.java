@@ -12,6 +12,7 @@ import dev.engram.memory.Block;
 import dev.engram.memory.BlockStore;
 import dev.engram.memory.LimitExceededException;
 import dev.engram.memory.MemoryException;
+import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Scope;
 import dev.engram.memory.VersionConflictException;
@@ -29,6 +30,17 @@ import java.util.concurrent.TimeoutException;
  * {@code block}: the agent's core memory blocks: append, replace, archive, load, swap, view, list.
  * Every write is decided by {@link Acl#decide} on the block's permission for this agent; partner and
  * human blocks need consent from the {@link PermissionBroker}.
+ *
+ * <p>Paging between core and archival memory (the table is in this module's README):
+ * <ul>
+ *   <li>{@code archive} takes the block out of the prompt without losing its text, so it needs what
+ *       rewriting the block needs ({@code overwrite}: read_write and admin; partner and human with
+ *       consent). Its text goes to the archival entry of the same label: creating that entry needs
+ *       {@code append} on the agent's archival memory, replacing an existing one needs {@code overwrite}.</li>
+ *   <li>{@code load} copies an entry into a new working block; the entry stays, unchanged, so it needs
+ *       nothing beyond reading.</li>
+ *   <li>{@code swap} is an archive and a load in one transaction, with the archive's requirements.</li>
+ * </ul>
  */
 final class BlockTool implements AiTool<BlockTool.Op, String> {
     static final String NAME = "block";
@@ -54,9 +66,9 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
     record Archive(@JsonPropertyDescription(LABEL) String label) implements Op {
     }
 
-    @JsonClassDescription("bring an archival entry into working memory as a block")
+    @JsonClassDescription("bring a copy of an archival entry into working memory as a block; the entry stays")
     record Load(@JsonPropertyDescription(LABEL) String label,
-            @JsonPropertyDescription("Label of the new block if it should differ from the entry's; the entry is then kept.")
+            @JsonPropertyDescription("Label of the new block if it should differ from the entry's.")
             Optional<String> asLabel) implements Op {
     }
 
@@ -78,12 +90,15 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
     private final PermissionBroker broker;
     private final Duration consentTimeout;
     private final int loadLimit;
+    private final MemoryPermission archivalPermission;
 
-    BlockTool(MemoryStore store, PermissionBroker broker, Duration consentTimeout, int loadLimit) {
+    BlockTool(MemoryStore store, PermissionBroker broker, Duration consentTimeout, int loadLimit,
+            MemoryPermission archivalPermission) {
         this.store = store;
         this.broker = broker;
         this.consentTimeout = consentTimeout;
         this.loadLimit = loadLimit;
+        this.archivalPermission = archivalPermission;
     }
 
     @Override
@@ -96,7 +111,7 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
         return "Edit your core memory blocks, the labelled notes shown in every prompt (such as \"human\" about the "
                 + "user and \"persona\" about yourself). Use append to add a new fact, replace to correct or remove "
                 + "text (old_text must match exactly once), archive to move a block you no longer need into archival "
-                + "memory, load to bring an archival entry back as a working block, swap to do both at once, view and "
+                + "memory, load to bring a copy of an archival entry in as a working block, swap to do both at once, view and "
                 + "list to read. Returns what changed and the block's new size against its character limit.";
     }
 
@@ -117,9 +132,9 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
             return switch (op) {
                 case Append a -> append(scope, a, ctx);
                 case Replace r -> replace(scope, r, ctx);
-                case Archive a -> archive(scope, a);
+                case Archive a -> archive(scope, a, ctx);
                 case Load l -> load(scope, l);
-                case Swap s -> swap(scope, s);
+                case Swap s -> swap(scope, s, ctx);
                 case View v -> view(require(scope, v.label()));
                 case ListBlocks l -> list(scope);
             };
@@ -148,7 +163,7 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
         switch (decision) {
             case ALLOW -> { }
             case DENY -> throw new ToolException("Block '" + block.label() + "' has permission " + perm + ", which does not allow "
-                    + what + (operation == Acl.Operation.DELETE ? " (archiving removes the block, which needs admin)" : "")
+                    + what + (change.equals(ARCHIVE_CHANGE) ? " (archiving takes its text out of your prompt)" : "")
                     + ". Nothing was changed.");
             case NEEDS_CONSENT -> {
                 ConsentRequest request = new ConsentRequest(scope.userId(), scope.agentId(), ctx.sessionId().orElse(""),
@@ -295,20 +310,29 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
         return 1.0 - prev[y.length()] / (double) Math.max(x.length(), y.length());
     }
 
-    private String archive(Scope scope, Archive a) {
+    private static final String ARCHIVE_CHANGE = "move the block into archival memory";
+
+    private String archive(Scope scope, Archive a, ToolContext ctx) {
         Block block = require(scope, a.label());
-        authoriseArchive(scope, block);
+        authoriseArchive(scope, block, ctx);
         ArchivalEntry entry = store.blocks().archive(scope, a.label(), false);
         return "Archived block '" + a.label() + "' (" + block.size() + " characters) into archival memory as entry '"
                 + a.label() + "' (" + entry.id() + "); it is no longer in your prompt. Load it back with operation load.";
     }
 
-    /** Archiving deletes the block (admin only) and may overwrite an archival entry of that label. */
-    private void authoriseArchive(Scope scope, Block block) {
-        authorise(scope, block, Acl.Operation.DELETE, "archive", ToolContext.empty());
-        if (store.archival().getByLabel(scope, block.label()).isPresent()) {
-            authorise(scope, block, Acl.Operation.OVERWRITE, "overwrite archival entry", ToolContext.empty());
+    /**
+     * Archiving rewrites the block out of the prompt (overwrite on the block) and creates the archival
+     * entry of its label (append on archival memory) or replaces it (overwrite on archival memory).
+     */
+    private void authoriseArchive(Scope scope, Block block, ToolContext ctx) {
+        boolean replacesEntry = store.archival().getByLabel(scope, block.label()).isPresent();
+        Acl.Operation onArchival = replacesEntry ? Acl.Operation.OVERWRITE : Acl.Operation.APPEND;
+        if (Acl.decide(archivalPermission, onArchival) != Acl.Decision.ALLOW) {
+            throw new ToolException("Your archival memory has permission " + archivalPermission.name().toLowerCase(Locale.ROOT)
+                    + ", which does not allow " + (replacesEntry ? "replacing the existing entry '" + block.label() + "'"
+                    : "adding an entry") + ". Nothing was changed.");
         }
+        authorise(scope, block, Acl.Operation.OVERWRITE, ARCHIVE_CHANGE, ctx);
     }
 
     private String load(Scope scope, Load l) {
@@ -321,19 +345,19 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
                     + "as_label, or archive that block first.");
         }
         Block loaded = store.blocks().load(scope, l.label(), target, loadLimit);
-        return "Loaded archival entry '" + l.label() + "' into working block '" + target + "' (" + size(loaded) + ")"
-                + (target.equals(l.label()) ? "; it left archival memory." : "; the archival entry is kept.");
+        return "Loaded archival entry '" + l.label() + "' into working block '" + target + "' (" + size(loaded)
+                + "); the archival entry is kept.";
     }
 
-    private String swap(Scope scope, Swap s) {
+    private String swap(Scope scope, Swap s, ToolContext ctx) {
         Block out = require(scope, s.archiveLabel());
-        authoriseArchive(scope, out);
         if (store.archival().getByLabel(scope, s.loadLabel()).isEmpty()) {
             throw new ToolException("There is no archival entry labelled '" + s.loadLabel() + "'. Nothing was changed.");
         }
         if (!s.loadLabel().equals(s.archiveLabel()) && store.blocks().get(scope, s.loadLabel()).isPresent()) {
             throw new ToolException("A block labelled '" + s.loadLabel() + "' already exists; archive it first. Nothing was changed.");
         }
+        authoriseArchive(scope, out, ctx);
         BlockStore.Swap result = store.blocks().swap(scope, s.archiveLabel(), s.loadLabel(), loadLimit);
         return "Archived block '" + s.archiveLabel() + "' and loaded '" + s.loadLabel() + "' in its place ("
                 + size(result.loaded()) + ").";

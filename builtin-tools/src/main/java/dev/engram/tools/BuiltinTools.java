@@ -47,7 +47,7 @@ public final class BuiltinTools {
         Objects.requireNonNull(search, "search must not be null");
         Objects.requireNonNull(broker, "broker must not be null");
         Objects.requireNonNull(options, "options must not be null");
-        return wrap(List.of(new BlockTool(store, broker, options.consentTimeout(), options.loadLimit()),
+        return wrap(List.of(new BlockTool(store, broker, options.consentTimeout(), options.loadLimit(), options.archivalPermission()),
                 new RecallTool(store, options.archivalPermission()), new SearchTool(search, options.fusion())));
     }
 
@@ -96,7 +96,7 @@ public final class BuiltinTools {
      * Settings of the memory tools.
      *
      * @param consentTimeout     how long {@code block} waits for the permission broker
-     * @param archivalPermission the agent's permission over its archival memory ({@code recall})
+     * @param archivalPermission the agent's permission over its archival memory ({@code recall}; {@code block} archive and swap)
      * @param loadLimit          the character limit of a block loaded from archival memory
      * @param fusion             how {@code search} fuses BM25 and vector results
      */
