@@ -19,7 +19,6 @@ import dev.engram.framework.model.ModelException;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
-import dev.engram.memory.MessageRole;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
@@ -63,7 +62,8 @@ public final class Agent {
     static final int MAX_IN_CONTEXT = 100_000;
     private static final String DEFAULT_SESSION = "default";
 
-    private final AgentRuntime runtime;
+    private final AgentSettings settings;
+    private final ActiveTurns turns;
     private final AgentDefinition definition;
     private final Scope scope;
     private final ToolExecutor executor;
@@ -75,8 +75,9 @@ public final class Agent {
     private final ReentrantLock lock = new ReentrantLock(true);
     private volatile Turn current;
 
-    Agent(AgentRuntime runtime, AgentDefinition definition, ToolExecutor executor, TokenCounter tokens) {
-        this.runtime = runtime;
+    Agent(AgentDefinition definition, ToolExecutor executor, TokenCounter tokens, AgentSettings settings, ActiveTurns turns) {
+        this.settings = settings;
+        this.turns = turns;
         this.definition = definition;
         this.scope = definition.scope();
         this.executor = executor;
@@ -111,6 +112,11 @@ public final class Agent {
         return definition;
     }
 
+    /** What this agent was given by its runtime. */
+    AgentSettings settings() {
+        return settings;
+    }
+
     /** Sends a user message in the default session and returns when the agent yields or stops. */
     public AgentResponse send(String message) {
         return send(DEFAULT_SESSION, message);
@@ -126,7 +132,7 @@ public final class Agent {
     public AgentResponse send(String sessionId, String message) {
         checkText(sessionId, "session id");
         checkText(message, "message");
-        runtime.checkOpen();
+        settings.checkOpen();
         lock.lock();
         try {
             return run(new Turn(sessionId, List.of(id()), Optional.empty()), message);
@@ -163,7 +169,7 @@ public final class Agent {
 
     /** Delivers a message from another agent (or a parent) and waits for the reply. */
     AgentResponse receiveFromAgent(Turn sender, String fromAgentId, String text) {
-        Duration wait = runtime.agentReplyTimeout();
+        Duration wait = settings.agentReplyTimeout();
         boolean locked;
         try {
             locked = lock.tryLock(wait.toNanos(), TimeUnit.NANOSECONDS);
@@ -185,21 +191,17 @@ public final class Agent {
         }
     }
 
-    /** The turn in progress, if any (the router and the subagent tool read it). */
-    Optional<Turn> currentTurn() {
-        return Optional.ofNullable(current);
-    }
-
     private List<ConversationMessage> inContext() {
-        return runtime.store().messages().list(scope, MessageQuery.inContext().newest(MAX_IN_CONTEXT));
+        return settings.store().messages().list(scope, MessageQuery.inContext().newest(MAX_IN_CONTEXT));
     }
 
     // ---------------------------------------------------------------------------------------------
     // The loop
 
     private AgentResponse run(Turn turn, String message) {
-        MemoryStore store = runtime.store();
+        MemoryStore store = settings.store();
         current = turn;
+        turns.begin(scope, turn);
         turn.thread = Thread.currentThread();
         List<ToolResult> allResults = new ArrayList<>();
         Map<String, Integer> seenCalls = new HashMap<>();
@@ -217,12 +219,12 @@ public final class Agent {
                     return turn.response(AgentStopReason.STEP_CAP, steps, allResults, inTokens, outTokens, "");
                 }
                 steps++;
-                runtime.emit(new AgentEvent.StepStarted(scope, steps));
+                settings.events().accept(new AgentEvent.StepStarted(scope, steps));
                 ChatResponse response;
                 try {
                     response = callModel(turn);
                 } catch (ModelCancelledException e) {
-                    runtime.emit(new AgentEvent.StepFinished(scope, steps, Optional.of(AgentStopReason.CANCELLED)));
+                    settings.events().accept(new AgentEvent.StepFinished(scope, steps, Optional.of(AgentStopReason.CANCELLED)));
                     return turn.response(AgentStopReason.CANCELLED, steps, allResults, inTokens, outTokens, "");
                 }
                 inTokens += response.usage().inputTokens();
@@ -233,7 +235,7 @@ public final class Agent {
                     if (!assistant.text().isBlank()) {
                         store.messages().append(scope, NewMessage.assistant(turn.session, assistant.text(), List.of()));
                     }
-                    runtime.emit(new AgentEvent.StepFinished(scope, steps, Optional.of(AgentStopReason.END_TURN)));
+                    settings.events().accept(new AgentEvent.StepFinished(scope, steps, Optional.of(AgentStopReason.END_TURN)));
                     return turn.response(AgentStopReason.END_TURN, steps, allResults, inTokens, outTokens, assistant.text());
                 }
 
@@ -241,12 +243,13 @@ public final class Agent {
                 allResults.addAll(outcome.results);
                 Optional<AgentStopReason> stop = decide(turn, outcome, failingSteps);
                 failingSteps = outcome.anyFailed ? failingSteps + 1 : 0;
-                runtime.emit(new AgentEvent.StepFinished(scope, steps, stop));
+                settings.events().accept(new AgentEvent.StepFinished(scope, steps, stop));
                 if (stop.isPresent()) {
                     return turn.response(stop.get(), steps, allResults, inTokens, outTokens, "");
                 }
             }
         } finally {
+            turns.end(scope, turn);
             current = null;
             turn.thread = null;
             if (Thread.interrupted() && !turn.token.isCancelled()) {
@@ -266,7 +269,7 @@ public final class Agent {
             return Optional.of(AgentStopReason.LOOP_BREAKER);
         }
         if (o.anyFailed) {
-            return failingStepsBefore + 1 > runtime.maxCorrections()
+            return failingStepsBefore + 1 > settings.maxCorrections()
                     ? Optional.of(AgentStopReason.TOO_MANY_ERRORS) : Optional.empty();
         }
         if (o.heartbeat || o.memoryEdited || o.agentAnswered) {
@@ -276,7 +279,7 @@ public final class Agent {
     }
 
     private ChatResponse callModel(Turn turn) {
-        ChatModel model = runtime.model(definition.model());
+        ChatModel model = settings.models().apply(definition.model());
         CompiledPrompt prompt = promptForStep(turn, false);
         try {
             return model.chat(new ChatRequest(prompt.messages(), prompt.tools(), ChatOptions.defaults()));
@@ -303,7 +306,7 @@ public final class Agent {
         List<ConversationMessage> messages = inContext();
         CompiledPrompt prompt = compile(messages);
         if (forceCompaction || prompt.tokens() > definition.contextWindowTokens()) {
-            new Compactor(this, runtime).compact(turn.session, messages, prompt.tokens());
+            new Compactor(this, settings).compact(turn.session, messages, prompt.tokens());
             prompt = compile(inContext());
             if (prompt.tokens() > definition.contextWindowTokens()) {
                 throw new AgentException("Agent '" + id() + "' needs " + prompt.tokens() + " tokens for its system prompt, "
@@ -313,14 +316,14 @@ public final class Agent {
             }
         }
         if (prompt.memoryPressure()) {
-            runtime.emit(new AgentEvent.MemoryPressure(scope, prompt.tokens(), definition.contextWindowTokens()));
+            settings.events().accept(new AgentEvent.MemoryPressure(scope, prompt.tokens(), definition.contextWindowTokens()));
         }
         return prompt;
     }
 
     /** The prompt over these in-context messages, with the memory-pressure warning when it is past the threshold. */
     private CompiledPrompt compile(List<ConversationMessage> messages) {
-        return Prompts.compile(this, runtime.store(), messages, modelTools, toolTokens, runtime.memoryPressureThreshold());
+        return Prompts.compile(this, settings.store(), messages, modelTools, toolTokens, settings.memoryPressureThreshold());
     }
 
     int tokens(String text) {
@@ -368,7 +371,7 @@ public final class Agent {
             o.heartbeat |= s.requested();
             toAgent[i] = BuiltinTools.SEND_MESSAGE.equals(call.name()) && hasTarget(s.arguments());
             int seen = seenCalls.merge(call.name() + '\u0000' + s.key(), 1, Integer::sum);
-            if (seen >= runtime.loopBreakerThreshold()) {
+            if (seen >= settings.loopBreakerThreshold()) {
                 o.breakerTripped = true;
                 results[i] = new ToolResult(call.id(), call.name(), "Loop breaker: you called '" + call.name()
                         + "' with the same arguments " + seen + " times while answering this message, so it was not run "
@@ -379,7 +382,7 @@ public final class Agent {
             ToolCall stripped = new ToolCall(call.id(), call.name(), s.arguments() == null ? "" : s.arguments());
             toRun.add(stripped);
             toRunIndex.add(i);
-            runtime.emit(new AgentEvent.ToolCallStarted(scope, stripped));
+            settings.events().accept(new AgentEvent.ToolCallStarted(scope, stripped));
         }
         if (!toRun.isEmpty()) {
             List<ToolResult> ran = executor.executeAll(toRun, toolContext(turn));
@@ -395,12 +398,12 @@ public final class Agent {
         for (ToolResult r : results) {
             batch.add(NewMessage.tool(turn.session, r.callId(), contentForModel(r)));
         }
-        runtime.store().messages().appendAll(scope, batch);
+        settings.store().messages().appendAll(scope, batch);
 
         for (int i = 0; i < results.length; i++) {
             ToolResult r = results[i];
             o.results.add(r);
-            runtime.emit(new AgentEvent.ToolCallFinished(scope, r));
+            settings.events().accept(new AgentEvent.ToolCallFinished(scope, r));
             if (r.status() != ToolStatus.SUCCESS) {
                 if (!(o.breakerTripped && r.content().startsWith("Loop breaker"))) {
                     o.anyFailed = true;
@@ -412,6 +415,7 @@ public final class Agent {
                     o.agentAnswered = true;
                 } else {
                     o.yielded = true;
+                    turn.replies.add(messageText(calls.get(i).arguments()));
                 }
             } else if (SubagentTool.NAME.equals(r.toolName())) {
                 o.agentAnswered = true;
@@ -424,6 +428,11 @@ public final class Agent {
 
     static String contentForModel(ToolResult r) {
         return r.status() == ToolStatus.SUCCESS ? r.content() : ERROR_PREFIX + r.content();
+    }
+
+    /** The text a successful {@code send_message} to the user sent: the reply of this turn. */
+    private static String messageText(String arguments) {
+        return Heartbeats.JSON.readTree(arguments).path("message").asString("");
     }
 
     private static boolean hasTarget(String arguments) {
@@ -453,10 +462,10 @@ public final class Agent {
     private ToolContext toolContext(Turn turn) {
         ToolContext.Builder b = ToolContext.builder().userId(userId()).agentId(id()).sessionId(turn.session)
                 .cancellation(turn.token);
-        runtime.workspaceRoot().ifPresent(b::workspaceRoot);
-        Optional<ApprovalHandler> handler = runtime.approvalHandler();
+        settings.workspaceRoot().ifPresent(b::workspaceRoot);
+        Optional<ApprovalHandler> handler = settings.approvalHandler();
         handler.ifPresent(h -> b.approvalHandler(request -> {
-            runtime.emit(new AgentEvent.ApprovalRequested(scope, request));
+            settings.events().accept(new AgentEvent.ApprovalRequested(scope, request));
             return h.requestApproval(request);
         }));
         return b.build();
@@ -484,14 +493,17 @@ public final class Agent {
         boolean breakerTripped;
     }
 
-    /** One message being worked on: where it came from, and what the agent said so far. */
+    /**
+     * One message being worked on: where it came from, and what the agent said to its user so far
+     * (written only by the agent's own loop, from its successful {@code send_message} calls).
+     */
     static final class Turn {
         final String session;
         /** The agents waiting on this turn, outermost first, ending with this agent. */
         final List<String> chain;
         final Optional<String> fromAgentId;
         final CancellationToken token = CancellationToken.create();
-        final List<String> replies = java.util.Collections.synchronizedList(new ArrayList<>());
+        private final List<String> replies = new ArrayList<>();
         volatile Thread thread;
 
         Turn(String session, List<String> chain, Optional<String> fromAgentId) {

@@ -2,23 +2,14 @@ package dev.engram.agents;
 
 import dev.engram.framework.ApprovalHandler;
 import dev.engram.framework.ApprovalMode;
-import dev.engram.framework.ApprovalRule;
 import dev.engram.framework.DynamicTool;
-import dev.engram.framework.SafetyTier;
-import dev.engram.framework.ToolContext;
-import dev.engram.framework.ToolExecutor;
 import dev.engram.framework.ToolRegistry;
-import dev.engram.framework.Truncation;
 import dev.engram.framework.model.ChatModel;
-import dev.engram.memory.AgentRecord;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.ConversationMessage;
-import dev.engram.memory.DuplicateException;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
-import dev.engram.memory.NewBlock;
-import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
 import dev.engram.tools.BuiltinTools;
 import dev.engram.tools.PermissionBroker;
@@ -39,7 +30,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Creates, loads and runs agents over one {@link MemoryStore} and {@link MemorySearch}.
@@ -77,19 +67,10 @@ public final class AgentRuntime implements AutoCloseable {
 
     private final MemoryStore store;
     private final MemorySearch search;
-    private final Map<String, DynamicTool> catalog;
     private final Map<String, ChatModel> models = new ConcurrentHashMap<>();
     private final Function<String, ChatModel> modelResolver;
-    private final Optional<ApprovalHandler> approvalHandler;
-    private final Optional<Path> workspaceRoot;
     private final List<AgentListener> listeners = new CopyOnWriteArrayList<>();
-    private final Map<Scope, Agent> loaded = new ConcurrentHashMap<>();
-    private final Function<String, TokenCounter> tokenCounters;
-    private final int maxAgentDepth;
-    private final Duration agentReplyTimeout;
-    private final int maxCorrections;
-    private final int loopBreakerThreshold;
-    private final double memoryPressureThreshold;
+    private final AgentRegistry agents;
     private volatile boolean closed;
 
     private AgentRuntime(Builder b) {
@@ -97,35 +78,32 @@ public final class AgentRuntime implements AutoCloseable {
         this.search = b.search;
         this.modelResolver = b.modelResolver;
         this.models.putAll(b.models);
-        this.approvalHandler = Optional.ofNullable(b.approvalHandler);
-        this.workspaceRoot = Optional.ofNullable(b.workspace).map(Workspace::root);
         this.listeners.addAll(b.listeners);
-        this.tokenCounters = b.tokenCounters;
-        this.maxAgentDepth = b.maxAgentDepth;
-        this.agentReplyTimeout = b.agentReplyTimeout;
-        this.maxCorrections = b.maxCorrections;
-        this.loopBreakerThreshold = b.loopBreakerThreshold;
-        this.memoryPressureThreshold = b.memoryPressureThreshold;
+        AgentSettings settings = new AgentSettings(store, this::model, this::emit, Optional.ofNullable(b.approvalHandler),
+                Optional.ofNullable(b.workspace).map(Workspace::root), b.agentReplyTimeout, b.maxCorrections,
+                b.loopBreakerThreshold, b.memoryPressureThreshold, () -> !closed);
+        ActiveTurns turns = new ActiveTurns();
+        Map<String, DynamicTool> catalog = new ConcurrentHashMap<>();
+        this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog);
 
-        Map<String, DynamicTool> tools = new LinkedHashMap<>();
         List<DynamicTool> builtins = new ArrayList<>();
-        builtins.add(withTimeout(BuiltinTools.sendMessage(new AgentRouter(this)), agentReplyTimeout.multipliedBy(2)));
+        builtins.add(BuiltinTools.sendMessage(new AgentRouter(agents, turns, this::emit, b.maxAgentDepth))
+                .withTimeout(b.agentReplyTimeout.multipliedBy(2)));
         builtins.addAll(BuiltinTools.memory(store, search, b.broker));
         builtins.addAll(BuiltinTools.notes(store, search));
-        builtins.add(DynamicTool.from(new SubagentTool(this)));
+        builtins.add(DynamicTool.from(new SubagentTool(agents, turns, b.agentReplyTimeout, b.maxAgentDepth)));
         if (b.workspace != null) {
             builtins.addAll(BuiltinTools.files(b.workspace));
         }
         for (DynamicTool t : builtins) {
-            tools.put(t.name(), t);
+            catalog.put(t.name(), t);
         }
         for (DynamicTool t : b.tools) {
-            if (tools.putIfAbsent(t.name(), t) != null) {
+            if (catalog.putIfAbsent(t.name(), t) != null) {
                 throw new IllegalArgumentException("tool '" + t.name() + "' is already provided by the runtime; "
                         + "give yours another name");
             }
         }
-        this.catalog = Map.copyOf(tools);
     }
 
     /** A builder over {@code store} and {@code search} (which must index that store). */
@@ -141,40 +119,7 @@ public final class AgentRuntime implements AutoCloseable {
      */
     public Agent create(AgentDefinition definition) {
         Objects.requireNonNull(definition, "definition must not be null");
-        checkOpen();
-        return createWithBlocks(definition, definition.blocks());
-    }
-
-    private Agent createWithBlocks(AgentDefinition definition, List<NewBlock> blocks) {
-        ToolExecutor executor = executorFor(definition); // validates the tools before anything is stored
-        Scope scope = definition.scope();
-        for (NewBlock b : blocks) {
-            if (store.blocks().get(scope, b.label()).isPresent()) {
-                throw new AgentException("Agent id '" + definition.id() + "' already has memory in this store (block '"
-                        + b.label() + "'); choose another id, or create the agent without that block to reattach it.");
-            }
-        }
-        try {
-            store.agents().create(scope, definition.name(), AgentFiles.definitionJson(definition).toString());
-        } catch (DuplicateException e) {
-            throw new AgentException(e.getMessage(), e);
-        }
-        try {
-            for (NewBlock b : blocks) {
-                store.blocks().create(scope, b);
-            }
-        } catch (RuntimeException e) {
-            // Undo what was created, so that a failed create leaves nothing behind.
-            for (NewBlock b : blocks) {
-                store.blocks().get(scope, b.label()).ifPresent(x -> store.blocks().delete(scope, b.label(),
-                        dev.engram.memory.BlockStore.ANY_VERSION));
-            }
-            store.agents().delete(scope);
-            throw new AgentException("Agent '" + definition.name() + "' was not created: " + e.getMessage(), e);
-        }
-        Agent agent = new Agent(this, definition, executor, tokenCounters.apply(modelName(definition.model())));
-        loaded.put(scope, agent);
-        return agent;
+        return agents.create(definition);
     }
 
     /**
@@ -185,13 +130,7 @@ public final class AgentRuntime implements AutoCloseable {
     public Agent agent(String userId, String agentId) {
         Objects.requireNonNull(userId, "user id must not be null");
         Objects.requireNonNull(agentId, "agent id must not be null");
-        checkOpen();
-        Scope scope = Scope.of(userId, agentId);
-        return loaded.computeIfAbsent(scope, s -> {
-            AgentRecord record = store.agents().get(s).orElseThrow(() -> new AgentNotFoundException(
-                    "User '" + userId + "' has no agent with id '" + agentId + "'."));
-            return load(record);
-        });
+        return agents.agent(userId, agentId);
     }
 
     /** The user's agent with that name, loaded on first use. */
@@ -203,11 +142,7 @@ public final class AgentRuntime implements AutoCloseable {
     /** The user's agents' definitions, by name. */
     public List<AgentDefinition> list(String userId) {
         checkOpen();
-        return store.agents().list(userId).stream().map(this::definitionOf).toList();
-    }
-
-    List<String> agentIds(String userId) {
-        return store.agents().list(userId).stream().map(r -> r.scope().agentId()).toList();
+        return store.agents().list(userId).stream().map(agents::definitionOf).toList();
     }
 
     /**
@@ -220,11 +155,7 @@ public final class AgentRuntime implements AutoCloseable {
     public boolean delete(String userId, String agentId) {
         checkOpen();
         Scope scope = Scope.of(userId, agentId);
-        Agent agent = loaded.get(scope);
-        if (agent != null && agent.isBusy()) {
-            throw new AgentException("Agent '" + agentId + "' is working on a message; delete it when it is idle.");
-        }
-        loaded.remove(scope);
+        agents.unload(scope);
         return store.agents().delete(scope);
     }
 
@@ -303,7 +234,7 @@ public final class AgentRuntime implements AutoCloseable {
             throw new AgentException("Agent id '" + definition.id() + "' already has memory in this store; import it "
                     + "under another id.");
         }
-        Agent agent = createWithBlocks(definition, c.blocks());
+        Agent agent = agents.create(definition, c.blocks());
         Scope scope = agent.scope();
         if (!c.archival().isEmpty()) {
             store.archival().insertAll(scope, c.archival());
@@ -332,7 +263,7 @@ public final class AgentRuntime implements AutoCloseable {
 
     /** The names of every tool an agent of this runtime can be given. */
     public List<String> availableTools() {
-        return catalog.keySet().stream().sorted().toList();
+        return agents.availableTools();
     }
 
     /**
@@ -340,7 +271,7 @@ public final class AgentRuntime implements AutoCloseable {
      * directly (the CLI's {@code tools call}, an MCP server). Each call is a new registry.
      */
     public ToolRegistry toolRegistry() {
-        return ToolRegistry.create().registerAll(catalog.values());
+        return agents.toolRegistry();
     }
 
     public MemoryStore store() {
@@ -358,24 +289,19 @@ public final class AgentRuntime implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        loaded.values().forEach(Agent::cancel);
-        loaded.clear();
+        agents.cancelAll();
     }
 
     // ---------------------------------------------------------------------------------------------
-    // For the agents
+    // Given to the agents as values (AgentSettings)
 
-    void checkOpen() {
+    private void checkOpen() {
         if (closed) {
             throw new AgentException("The agent runtime is closed.");
         }
     }
 
-    Optional<Agent> loaded(Scope scope) {
-        return Optional.ofNullable(loaded.get(scope));
-    }
-
-    ChatModel model(String spec) {
+    private ChatModel model(String spec) {
         return models.computeIfAbsent(spec, s -> {
             try {
                 return modelResolver.apply(s);
@@ -385,7 +311,7 @@ public final class AgentRuntime implements AutoCloseable {
         });
     }
 
-    void emit(AgentEvent event) {
+    private void emit(AgentEvent event) {
         for (AgentListener l : listeners) {
             try {
                 l.onEvent(event);
@@ -395,116 +321,12 @@ public final class AgentRuntime implements AutoCloseable {
         }
     }
 
-    Optional<ApprovalHandler> approvalHandler() {
-        return approvalHandler;
-    }
-
-    Optional<Path> workspaceRoot() {
-        return workspaceRoot;
-    }
-
-    int maxAgentDepth() {
-        return maxAgentDepth;
-    }
-
-    Duration agentReplyTimeout() {
-        return agentReplyTimeout;
-    }
-
-    int maxCorrections() {
-        return maxCorrections;
-    }
-
-    int loopBreakerThreshold() {
-        return loopBreakerThreshold;
-    }
-
-    double memoryPressureThreshold() {
-        return memoryPressureThreshold;
-    }
-
-    private Agent load(AgentRecord record) {
-        return new Agent(this, definitionOf(record), executorFor(definitionOf(record)),
-                tokenCounters.apply(modelName(definitionOf(record).model())));
-    }
-
-    private AgentDefinition definitionOf(AgentRecord record) {
-        try {
-            return AgentFiles.definition(Heartbeats.JSON.readTree(record.definition()), "the stored definition of agent '"
-                    + record.scope().agentId() + "'");
-        } catch (RuntimeException e) {
-            throw e instanceof AgentException a ? a : new AgentException("The stored definition of agent '"
-                    + record.scope().agentId() + "' cannot be read: " + e.getMessage(), e);
-        }
-    }
-
-    private ToolExecutor executorFor(AgentDefinition d) {
-        ToolRegistry registry = ToolRegistry.create();
-        List<String> missing = new ArrayList<>();
-        for (String name : d.tools()) {
-            DynamicTool tool = catalog.get(name);
-            if (tool == null) {
-                missing.add(name);
-            } else {
-                registry.register(tool);
-            }
-        }
-        if (!missing.isEmpty()) {
-            throw new AgentException("Agent '" + d.name() + "' names tools this runtime does not have: " + missing
-                    + ". Available: " + availableTools() + " (add your own with AgentRuntime.Builder.tool).");
-        }
-        ToolExecutor.Builder b = ToolExecutor.builder(registry).policy(d.policy()).approvalMode(d.approvalMode());
-        if (d.approvalMode() == ApprovalMode.AUTO) {
-            PRE_APPROVED_IN_AUTO.forEach(name -> b.approvalRule(ApprovalRule.autoApprove(name)));
-        }
-        return b.build();
-    }
-
     /** The model name within a spec ({@code openai:gpt-4o} gives {@code gpt-4o}), for the token counter. */
     static String modelName(String spec) {
         int colon = spec.indexOf(':');
         String rest = colon >= 0 && !spec.startsWith("http") ? spec.substring(colon + 1) : spec;
         int hash = rest.lastIndexOf('#');
         return hash >= 0 ? rest.substring(hash + 1) : rest;
-    }
-
-    private static DynamicTool withTimeout(DynamicTool tool, Duration timeout) {
-        return new DynamicTool() {
-            @Override
-            public String name() {
-                return tool.name();
-            }
-
-            @Override
-            public String description() {
-                return tool.description();
-            }
-
-            @Override
-            public ObjectNode parametersSchema() {
-                return tool.parametersSchema();
-            }
-
-            @Override
-            public SafetyTier safetyTier() {
-                return tool.safetyTier();
-            }
-
-            @Override
-            public Duration timeout() {
-                return timeout;
-            }
-
-            @Override
-            public Truncation truncation() {
-                return tool.truncation();
-            }
-
-            @Override
-            public String execute(String argumentsJson, ToolContext context) throws Exception {
-                return tool.execute(argumentsJson, context);
-            }
-        };
     }
 
     /** Configures an {@link AgentRuntime}; every setter validates at once. */

@@ -30,11 +30,11 @@ final class Compactor {
     private static final int MAX_TOOL_CHARS = 500;
 
     private final Agent agent;
-    private final AgentRuntime runtime;
+    private final AgentSettings settings;
 
-    Compactor(Agent agent, AgentRuntime runtime) {
+    Compactor(Agent agent, AgentSettings settings) {
         this.agent = agent;
-        this.runtime = runtime;
+        this.settings = settings;
     }
 
     void compact(String session, List<ConversationMessage> inContext, int tokensBefore) {
@@ -56,12 +56,12 @@ final class Compactor {
         String summary = summarise(toSummarise);
 
         // Store the summary before evicting, so that a crash in between loses nothing.
-        runtime.store().messages().append(agent.scope(), NewMessage.system(session, Prompts.SUMMARY_PREFIX + summary));
+        settings.store().messages().append(agent.scope(), NewMessage.system(session, Prompts.SUMMARY_PREFIX + summary));
         List<Long> ids = toSummarise.stream().map(ConversationMessage::id).toList();
-        runtime.store().messages().markOutOfContext(agent.scope(), ids);
+        settings.store().messages().markOutOfContext(agent.scope(), ids);
         agent.forgetTokens(ids);
         int after = agent.compilePrompt().tokens();
-        runtime.emit(new AgentEvent.ContextCompacted(agent.scope(), evicted.size(), tokensBefore, after));
+        settings.events().accept(new AgentEvent.ContextCompacted(agent.scope(), evicted.size(), tokensBefore, after));
     }
 
     /**
@@ -101,7 +101,7 @@ final class Compactor {
         if (transcript.length() > maxChars) {
             transcript = transcript.substring(transcript.length() - maxChars);
         }
-        ChatModel model = runtime.model(agent.definition().model());
+        ChatModel model = settings.models().apply(agent.definition().model());
         try {
             String text = model.chat(ChatRequest.of(List.of(new ChatMessage.System(SUMMARISER_PROMPT),
                     new ChatMessage.User(transcript)))).message().text().strip();

@@ -24,10 +24,16 @@ final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Objec
             @JsonPropertyDescription("Extra instructions for the subagent, e.g. its role.") Optional<String> instructions) {
     }
 
-    private final AgentRuntime runtime;
+    private final AgentRegistry agents;
+    private final ActiveTurns turns;
+    private final Duration agentReplyTimeout;
+    private final int maxAgentDepth;
 
-    SubagentTool(AgentRuntime runtime) {
-        this.runtime = runtime;
+    SubagentTool(AgentRegistry agents, ActiveTurns turns, Duration agentReplyTimeout, int maxAgentDepth) {
+        this.agents = agents;
+        this.turns = turns;
+        this.agentReplyTimeout = agentReplyTimeout;
+        this.maxAgentDepth = maxAgentDepth;
     }
 
     @Override
@@ -53,7 +59,7 @@ final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Objec
 
     @Override
     public Duration timeout() {
-        return runtime.agentReplyTimeout().multipliedBy(2);
+        return agentReplyTimeout.multipliedBy(2);
     }
 
     @Override
@@ -62,11 +68,11 @@ final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Objec
             throw new ToolException("task is empty; describe what the subagent should do.");
         }
         Scope parentScope = Scope.of(ctx.requireUserId(), ctx.requireAgentId());
-        Agent parent = runtime.loaded(parentScope).orElseThrow(
+        Agent parent = agents.loaded(parentScope).orElseThrow(
                 () -> new ToolException("Subagents can only be started by a loaded agent."));
-        Agent.Turn turn = parent.currentTurn().orElseThrow(
+        Agent.Turn turn = turns.of(parentScope).orElseThrow(
                 () -> new ToolException("Subagents can only be started while answering a message."));
-        if (turn.chain.size() >= runtime.maxAgentDepth()) {
+        if (turn.chain.size() >= maxAgentDepth) {
             throw new ToolException("This task is already " + turn.chain.size() + " agents deep ("
                     + String.join(" -> ", turn.chain) + "), the most allowed; do it yourself.");
         }
@@ -80,7 +86,7 @@ final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Objec
                 .name(in.name().filter(s -> !s.isBlank()).orElse("subagent") + " (" + childId + ")")
                 .systemPrompt(prompt).model(p.model()).tools(p.tools()).approvalMode(p.approvalMode())
                 .contextWindowTokens(p.contextWindowTokens()).maxSteps(p.maxSteps()).parentAgentId(p.id()).build();
-        Agent agent = runtime.create(child);
+        Agent agent = agents.create(child);
         AgentResponse response = agent.receiveFromAgent(turn, p.id(), in.task());
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("agent_id", childId);

@@ -94,11 +94,11 @@ class ContextWindowTest {
         earlierConversation();
         fx.store.messages().append(ANA, NewMessage.user("s", "newest"));
         List<ConversationMessage> conversation = fx.inContext(ANA);
-        int cut = new Compactor(agent, fx.runtime).cutPoint(conversation);
+        int cut = new Compactor(agent, agent.settings()).cutPoint(conversation);
         assertThat(cut).isEqualTo(3);
         assertThat(conversation.get(cut).role()).isEqualTo(MessageRole.USER);
         // Only one user message: nothing can go without taking the newest user message with it.
-        assertThat(new Compactor(agent, fx.runtime).cutPoint(conversation.subList(0, 3))).isZero();
+        assertThat(new Compactor(agent, agent.settings()).cutPoint(conversation.subList(0, 3))).isZero();
     }
 
     @Test

@@ -53,6 +53,16 @@ public interface DynamicTool {
     }
 
     /**
+     * This tool with another timeout; everything else (schema, tier, truncation, approval preview, and
+     * the pipeline's parsed-arguments fast path) is forwarded unchanged.
+     *
+     * @throws IllegalArgumentException if the timeout is not positive
+     */
+    default DynamicTool withTimeout(Duration timeout) {
+        return RetimedTool.of(this, timeout);
+    }
+
+    /**
      * Wraps a typed tool, generating its schema from the input type.
      *
      * @throws ToolDefinitionException if the name, description, timeout or input type is not usable

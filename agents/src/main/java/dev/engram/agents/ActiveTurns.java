@@ -1,0 +1,26 @@
+package dev.engram.agents;
+
+import dev.engram.memory.Scope;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The turn each agent is working on, so that the message router and the subagent tool can find the
+ * turn a tool call was made in (its session and the chain of agents waiting on it).
+ */
+final class ActiveTurns {
+    private final Map<Scope, Agent.Turn> turns = new ConcurrentHashMap<>();
+
+    void begin(Scope agent, Agent.Turn turn) {
+        turns.put(agent, turn);
+    }
+
+    void end(Scope agent, Agent.Turn turn) {
+        turns.remove(agent, turn);
+    }
+
+    Optional<Agent.Turn> of(Scope agent) {
+        return Optional.ofNullable(turns.get(agent));
+    }
+}

@@ -1,0 +1,161 @@
+package dev.engram.agents;
+
+import dev.engram.framework.ApprovalMode;
+import dev.engram.framework.ApprovalRule;
+import dev.engram.framework.DynamicTool;
+import dev.engram.framework.ToolExecutor;
+import dev.engram.framework.ToolRegistry;
+import dev.engram.memory.AgentRecord;
+import dev.engram.memory.BlockStore;
+import dev.engram.memory.DuplicateException;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.NewBlock;
+import dev.engram.memory.Scope;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The agents of one runtime: creates them (persisting definition and blocks), loads them lazily by
+ * id, and keeps the loaded ones. Each agent is built from values: its definition, a tool executor
+ * over the runtime's tool catalog, a token counter, and the shared {@link AgentSettings}.
+ */
+final class AgentRegistry {
+    private final AgentSettings settings;
+    private final ActiveTurns turns;
+    private final Function<String, TokenCounter> tokenCounters;
+    /** Filled by the runtime before the first agent is created or loaded (the router and subagent tool need this registry). */
+    private final Map<String, DynamicTool> catalog;
+    private final Map<Scope, Agent> loaded = new ConcurrentHashMap<>();
+
+    AgentRegistry(AgentSettings settings, ActiveTurns turns, Function<String, TokenCounter> tokenCounters,
+            Map<String, DynamicTool> catalog) {
+        this.settings = settings;
+        this.turns = turns;
+        this.tokenCounters = tokenCounters;
+        this.catalog = catalog;
+    }
+
+    private MemoryStore store() {
+        return settings.store();
+    }
+
+    /** Persists a new agent and its blocks, and returns it loaded; stores nothing if anything fails. */
+    Agent create(AgentDefinition definition) {
+        settings.checkOpen();
+        return create(definition, definition.blocks());
+    }
+
+    Agent create(AgentDefinition definition, List<NewBlock> blocks) {
+        ToolExecutor executor = executorFor(definition); // validates the tools before anything is stored
+        Scope scope = definition.scope();
+        for (NewBlock b : blocks) {
+            if (store().blocks().get(scope, b.label()).isPresent()) {
+                throw new AgentException("Agent id '" + definition.id() + "' already has memory in this store (block '"
+                        + b.label() + "'); choose another id, or create the agent without that block to reattach it.");
+            }
+        }
+        try {
+            store().agents().create(scope, definition.name(), AgentFiles.definitionJson(definition).toString());
+        } catch (DuplicateException e) {
+            throw new AgentException(e.getMessage(), e);
+        }
+        try {
+            for (NewBlock b : blocks) {
+                store().blocks().create(scope, b);
+            }
+        } catch (RuntimeException e) {
+            // Undo what was created, so that a failed create leaves nothing behind.
+            for (NewBlock b : blocks) {
+                store().blocks().get(scope, b.label()).ifPresent(x -> store().blocks().delete(scope, b.label(),
+                        BlockStore.ANY_VERSION));
+            }
+            store().agents().delete(scope);
+            throw new AgentException("Agent '" + definition.name() + "' was not created: " + e.getMessage(), e);
+        }
+        Agent agent = newAgent(definition, executor);
+        loaded.put(scope, agent);
+        return agent;
+    }
+
+    /** The agent, loaded from the store on first use. */
+    Agent agent(String userId, String agentId) {
+        settings.checkOpen();
+        return loaded.computeIfAbsent(Scope.of(userId, agentId), s -> {
+            AgentRecord record = store().agents().get(s).orElseThrow(() -> new AgentNotFoundException(
+                    "User '" + userId + "' has no agent with id '" + agentId + "'."));
+            AgentDefinition definition = definitionOf(record);
+            return newAgent(definition, executorFor(definition));
+        });
+    }
+
+    Optional<Agent> loaded(Scope scope) {
+        return Optional.ofNullable(loaded.get(scope));
+    }
+
+    List<String> agentIds(String userId) {
+        return store().agents().list(userId).stream().map(r -> r.scope().agentId()).toList();
+    }
+
+    /** Forgets the loaded agent unless it is working on a message. */
+    void unload(Scope scope) {
+        Agent agent = loaded.get(scope);
+        if (agent != null && agent.isBusy()) {
+            throw new AgentException("Agent '" + scope.agentId() + "' is working on a message; delete it when it is idle.");
+        }
+        loaded.remove(scope);
+    }
+
+    /** Cancels every loaded agent's step and forgets them. */
+    void cancelAll() {
+        loaded.values().forEach(Agent::cancel);
+        loaded.clear();
+    }
+
+    List<String> availableTools() {
+        return catalog.keySet().stream().sorted().toList();
+    }
+
+    ToolRegistry toolRegistry() {
+        return ToolRegistry.create().registerAll(catalog.values());
+    }
+
+    AgentDefinition definitionOf(AgentRecord record) {
+        try {
+            return AgentFiles.definition(Heartbeats.JSON.readTree(record.definition()), "the stored definition of agent '"
+                    + record.scope().agentId() + "'");
+        } catch (RuntimeException e) {
+            throw e instanceof AgentException a ? a : new AgentException("The stored definition of agent '"
+                    + record.scope().agentId() + "' cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    private Agent newAgent(AgentDefinition definition, ToolExecutor executor) {
+        return new Agent(definition, executor, tokenCounters.apply(AgentRuntime.modelName(definition.model())), settings, turns);
+    }
+
+    private ToolExecutor executorFor(AgentDefinition d) {
+        ToolRegistry registry = ToolRegistry.create();
+        List<String> missing = new ArrayList<>();
+        for (String name : d.tools()) {
+            DynamicTool tool = catalog.get(name);
+            if (tool == null) {
+                missing.add(name);
+            } else {
+                registry.register(tool);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new AgentException("Agent '" + d.name() + "' names tools this runtime does not have: " + missing
+                    + ". Available: " + availableTools() + " (add your own with AgentRuntime.Builder.tool).");
+        }
+        ToolExecutor.Builder b = ToolExecutor.builder(registry).policy(d.policy()).approvalMode(d.approvalMode());
+        if (d.approvalMode() == ApprovalMode.AUTO) {
+            AgentRuntime.PRE_APPROVED_IN_AUTO.forEach(name -> b.approvalRule(ApprovalRule.autoApprove(name)));
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,37 @@
+package dev.engram.agents;
+
+import dev.engram.framework.ApprovalHandler;
+import dev.engram.framework.model.ChatModel;
+import dev.engram.memory.MemoryStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * What a running agent needs from the runtime that made it, as values: the store, how to reach a
+ * model, where events go, the loop's limits and whether the runtime is still open.
+ *
+ * @param store                   the memory store
+ * @param models                  a model by spec (cached by the runtime)
+ * @param events                  where the agent's events go
+ * @param approvalHandler         who is asked to approve a tool call, if anyone
+ * @param workspaceRoot           the workspace of the file tools, if any
+ * @param agentReplyTimeout       how long a message from another agent waits for this agent
+ * @param maxCorrections          failing steps in a row before the turn stops
+ * @param loopBreakerThreshold    identical calls within one message before the breaker trips
+ * @param memoryPressureThreshold the fraction of the context window that triggers the warning
+ * @param open                    whether the runtime still accepts messages
+ */
+record AgentSettings(MemoryStore store, Function<String, ChatModel> models, Consumer<AgentEvent> events,
+        Optional<ApprovalHandler> approvalHandler, Optional<Path> workspaceRoot, Duration agentReplyTimeout,
+        int maxCorrections, int loopBreakerThreshold, double memoryPressureThreshold, BooleanSupplier open) {
+
+    void checkOpen() {
+        if (!open.getAsBoolean()) {
+            throw new AgentException("The agent runtime is closed.");
+        }
+    }
+}
