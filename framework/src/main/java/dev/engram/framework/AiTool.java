@@ -26,32 +26,49 @@ import java.util.Optional;
  *         SafetyTier.READ_ONLY, (in, ctx) -> in.a() + in.b());
  * }</pre>
  *
+ * <p>A tool class states its fixed facts once, in a {@link ToolInfo}:
+ * <pre>{@code
+ * final class AddTool implements AiTool<Add, Integer> {
+ *     private static final ToolInfo INFO = ToolInfo.of("add", "Adds two integers and returns the sum.", SafetyTier.READ_ONLY);
+ *     public ToolInfo info() { return INFO; }
+ *     public Class<Add> inputType() { return Add.class; }
+ *     public Integer execute(Add in, ToolContext ctx) { return in.a() + in.b(); }
+ * }
+ * }</pre>
+ *
  * @param <I> the input type
  * @param <O> the output type; a {@code String} is given to the model as is, anything else as JSON
  */
 public interface AiTool<I, O> {
-    /** The name the model calls; must match {@code ^[a-zA-Z0-9_-]{1,64}$}. */
-    String name();
-
-    /** What the tool does, when to use it, and what it returns, written for a model. */
-    String description();
+    /** The tool's fixed facts: name, description, safety tier, timeout and truncation. */
+    ToolInfo info();
 
     /** The input type: a record or a sealed interface of records. */
     Class<I> inputType();
 
-    /** Defaults to {@link SafetyTier#SIDE_EFFECTING}: a tool must say it is read-only to be treated so. */
+    /** The name the model calls; from {@link #info()}. */
+    default String name() {
+        return info().name();
+    }
+
+    /** What the tool does, written for a model; from {@link #info()}. */
+    default String description() {
+        return info().description();
+    }
+
+    /** From {@link #info()}. */
     default SafetyTier safetyTier() {
-        return SafetyTier.SIDE_EFFECTING;
+        return info().tier();
     }
 
-    /** How long a call may run before it is interrupted; defaults to 30 seconds. */
+    /** How long a call may run before it is interrupted; from {@link #info()}. */
     default Duration timeout() {
-        return Duration.ofSeconds(30);
+        return info().timeout();
     }
 
-    /** Which end of an over-long output to keep; defaults to the head. */
+    /** Which end of an over-long output to keep; from {@link #info()}. */
     default Truncation truncation() {
-        return Truncation.KEEP_HEAD;
+        return info().truncation();
     }
 
     /**
@@ -83,29 +100,17 @@ public interface AiTool<I, O> {
     static <I, O> AiTool<I, O> of(String name, String description, Class<I> inputType, SafetyTier tier,
             Function<I, O> function) {
         Objects.requireNonNull(function, "function");
-        Objects.requireNonNull(tier, "tier");
         Objects.requireNonNull(inputType, "inputType");
-        ToolNames.requireValid(name);
-        ToolNames.requireDescription(name, description);
+        ToolInfo info = ToolInfo.of(name, description, tier);
         return new AiTool<>() {
             @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public String description() {
-                return description;
+            public ToolInfo info() {
+                return info;
             }
 
             @Override
             public Class<I> inputType() {
                 return inputType;
-            }
-
-            @Override
-            public SafetyTier safetyTier() {
-                return tier;
             }
 
             @Override

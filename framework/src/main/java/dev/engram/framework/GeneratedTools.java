@@ -2,6 +2,7 @@ package dev.engram.framework;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -54,14 +55,31 @@ public final class GeneratedTools {
         }
     }
 
-    /** A tool whose schema was generated at compile time. */
-    public static DynamicTool tool(String name, String description, String schemaJson, SafetyTier tier,
+    /**
+     * One parameter of a {@code @Tool} method, as the processor saw it.
+     *
+     * @param jsonName    the argument's name (snake_case)
+     * @param type        the parameter's (generic) type
+     * @param description its {@code @param} javadoc, or {@code null}
+     */
+    public record Parameter(String jsonName, Type type, String description) {
+        public Parameter {
+            Objects.requireNonNull(jsonName, "jsonName");
+            Objects.requireNonNull(type, "type");
+        }
+    }
+
+    /** A parameter of a generated tool. */
+    public static Parameter param(String jsonName, Type type, String description) {
+        return new Parameter(jsonName, type, description);
+    }
+
+    /** A tool from a {@code @Tool} method; its schema is generated from the parameters like a typed tool's. */
+    public static DynamicTool tool(String name, String description, List<Parameter> parameters, SafetyTier tier,
             long timeoutMillis, Truncation truncation, Invoker invoker) {
-        ToolNames.requireValid(name);
-        ToolNames.requireDescription(name, description);
-        ObjectNode schema = (ObjectNode) Json.MAPPER.readTree(schemaJson);
-        return new AnnotatedTool(name, description, schema, Objects.requireNonNull(tier),
-                Duration.ofMillis(timeoutMillis), Objects.requireNonNull(truncation), Objects.requireNonNull(invoker));
+        ToolInfo info = new ToolInfo(name, description, tier, Duration.ofMillis(timeoutMillis), truncation);
+        ObjectNode schema = InputSchemas.forParameters(name, parameters);
+        return new AnnotatedTool(info, schema, Objects.requireNonNull(invoker));
     }
 
     /** Reads parameter {@code name} as {@code type}. */
@@ -83,8 +101,31 @@ public final class GeneratedTools {
     }
 
     /** A tool generated from a {@code @Tool} method. */
-    private record AnnotatedTool(String name, String description, ObjectNode schema, SafetyTier safetyTier,
-            Duration timeout, Truncation truncation, Invoker invoker) implements DynamicTool, ParsedArgumentsTool {
+    private record AnnotatedTool(ToolInfo info, ObjectNode schema, Invoker invoker) implements DynamicTool, ParsedArgumentsTool {
+        @Override
+        public String name() {
+            return info.name();
+        }
+
+        @Override
+        public String description() {
+            return info.description();
+        }
+
+        @Override
+        public SafetyTier safetyTier() {
+            return info.tier();
+        }
+
+        @Override
+        public Duration timeout() {
+            return info.timeout();
+        }
+
+        @Override
+        public Truncation truncation() {
+            return info.truncation();
+        }
 
         @Override
         public ObjectNode parametersSchema() {
@@ -109,7 +150,7 @@ public final class GeneratedTools {
 
         @Override
         public String toString() {
-            return "AnnotatedTool[" + name + "]";
+            return "AnnotatedTool[" + info.name() + "]";
         }
     }
 }

@@ -41,7 +41,24 @@ final class InputSchemas {
                 .with(Option.INLINE_ALL_SCHEMAS, Option.FORBIDDEN_ADDITIONAL_PROPERTIES_BY_DEFAULT)
                 .without(Option.SCHEMA_VERSION_INDICATOR);
         // Keep the record's declaration order (victools sorts alphabetically by default): it reads best.
-        builder.forTypesInGeneral().withPropertySorter((a, b) -> 0);
+        // An enum's values as the argument mapper writes them (@JsonProperty, @JsonValue respected).
+        builder.forTypesInGeneral().withCustomDefinitionProvider((javaType, context) -> {
+            Class<?> type = javaType.getErasedType();
+            if (!type.isEnum()) {
+                return null;
+            }
+            ObjectNode node = Json.MAPPER.createObjectNode();
+            node.put("type", "string");
+            ArrayNode values = node.putArray("enum");
+            for (Object constant : type.getEnumConstants()) {
+                values.add(Json.MAPPER.valueToTree(constant));
+            }
+            return new com.github.victools.jsonschema.generator.CustomDefinition(node);
+        });
+        builder.forTypesInGeneral().withPropertySorter((a, b) -> 0)
+                .withArrayUniqueItemsResolver(scope -> scope.getType().isInstanceOf(java.util.Set.class) ? Boolean.TRUE : null)
+                .withStringMinLengthResolver(scope -> isChar(scope.getType().getErasedType()) ? 1 : null)
+                .withStringMaxLengthResolver(scope -> isChar(scope.getType().getErasedType()) ? 1 : null);
         builder.forFields()
                 .withRequiredCheck(field -> !isOptionalType(field.getType().getErasedType()))
                 .withNullableCheck(field -> false)
@@ -49,6 +66,10 @@ final class InputSchemas {
                 .withPropertyNameOverrideResolver(field ->
                         PropertyNamingStrategies.SNAKE_CASE.nameForField(null, null, field.getDeclaredName()));
         return new SchemaGenerator(builder.build());
+    }
+
+    private static boolean isChar(Class<?> type) {
+        return type == char.class || type == Character.class;
     }
 
     static boolean isOptionalType(Class<?> type) {
@@ -59,6 +80,40 @@ final class InputSchemas {
     /** The schema of a record type; the returned node is shared and must not be modified. */
     static ObjectNode forRecord(Class<?> recordType) {
         return CACHE.computeIfAbsent(recordType, InputSchemas::generate);
+    }
+
+    /**
+     * The arguments schema of a {@code @Tool} method: one required property per parameter, each
+     * generated from its type exactly as a record component of that type would be.
+     *
+     * @throws ToolDefinitionException if a parameter type has no usable schema
+     */
+    static ObjectNode forParameters(String toolName, List<GeneratedTools.Parameter> parameters) {
+        ObjectNode schema = Json.MAPPER.createObjectNode();
+        schema.put("type", "object");
+        ObjectNode properties = schema.putObject("properties");
+        ArrayNode required = schema.putArray("required");
+        for (GeneratedTools.Parameter p : parameters) {
+            ObjectNode property;
+            try {
+                property = GENERATOR.generateSchema(p.type());
+            } catch (RuntimeException e) {
+                throw new ToolDefinitionException("Cannot generate a JSON Schema for parameter '" + p.jsonName() + "' of tool '"
+                        + toolName + "': " + e.getMessage(), e);
+            }
+            if (containsKey(property, "$ref") || containsKey(property, "$defs")) {
+                throw new ToolDefinitionException("Parameter '" + p.jsonName() + "' of tool '" + toolName
+                        + "' refers to itself; a tool schema must be fully inlined, so use a non-recursive record.");
+            }
+            dropNullFromOptionals(property);
+            if (p.description() != null && !p.description().isBlank()) {
+                property.put("description", p.description());
+            }
+            properties.set(p.jsonName(), property);
+            required.add(p.jsonName());
+        }
+        schema.put("additionalProperties", false);
+        return schema;
     }
 
     private static ObjectNode generate(Class<?> recordType) {

@@ -91,34 +91,21 @@ final class TestTools {
         }
 
         @Override
-        public String name() {
-            return name;
+        public ToolInfo info() {
+            return new ToolInfo(name,
+                "Test tool " + name + ".",
+                tier, timeout, truncation);
         }
 
-        @Override
-        public String description() {
-            return "Test tool " + name + ".";
-        }
+
 
         @Override
         public Class<I> inputType() {
             return input;
         }
 
-        @Override
-        public SafetyTier safetyTier() {
-            return tier;
-        }
 
-        @Override
-        public Duration timeout() {
-            return timeout;
-        }
 
-        @Override
-        public Truncation truncation() {
-            return truncation;
-        }
 
         @Override
         public O execute(I in, ToolContext context) throws Exception {

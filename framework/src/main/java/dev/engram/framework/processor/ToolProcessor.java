@@ -40,8 +40,9 @@ import javax.tools.Diagnostic;
  * comes from the parameter types and their {@code @param} javadoc. An unsupported signature is a
  * compile error naming the method and the parameter.
  *
- * <p>Dependency-free on purpose (it runs inside javac): the schema is written as JSON text here and
- * parsed once at run time by the generated class.
+ * <p>Dependency-free on purpose (it runs inside javac): it checks the parameter types here and writes
+ * them into the generated class, whose schema is then generated at run time by {@code InputSchemas},
+ * the same victools generator typed tools use, so a type maps to one schema however it is declared.
  */
 @SupportedAnnotationTypes(ToolProcessor.TOOL)
 public final class ToolProcessor extends AbstractProcessor {
@@ -156,8 +157,6 @@ public final class ToolProcessor extends AbstractProcessor {
         }
 
         List<Param> params = new ArrayList<>();
-        StringBuilder properties = new StringBuilder();
-        List<String> required = new ArrayList<>();
         for (VariableElement p : method.getParameters()) {
             String javaName = p.getSimpleName().toString();
             boolean last = p == method.getParameters().get(method.getParameters().size() - 1);
@@ -167,13 +166,11 @@ public final class ToolProcessor extends AbstractProcessor {
                 continue;
             }
             if (isType(p.asType(), CONTEXT)) {
-                params.add(new Param(javaName, null, p.asType(), true));
+                params.add(new Param(javaName, null, p.asType(), true, null));
                 continue;
             }
-            String jsonName = snakeCase(javaName);
-            String schema;
             try {
-                schema = schemaFor(p.asType(), new ArrayDeque<>(), doc.params.get(javaName));
+                check(p.asType(), new ArrayDeque<>());
             } catch (Unsupported u) {
                 error(p, where + ": parameter '" + javaName + "' has type " + p.asType() + ", which @Tool cannot map to "
                         + "JSON Schema" + (u.getMessage() == null ? "" : " (" + u.getMessage() + ")")
@@ -181,77 +178,54 @@ public final class ToolProcessor extends AbstractProcessor {
                 ok = false;
                 continue;
             }
-            if (!properties.isEmpty()) {
-                properties.append(',');
-            }
-            properties.append(JsonText.quote(jsonName)).append(':').append(schema);
-            required.add(JsonText.quote(jsonName));
-            params.add(new Param(javaName, jsonName, p.asType(), false));
+            params.add(new Param(javaName, snakeCase(javaName), p.asType(), false, doc.params.get(javaName)));
         }
         if (!ok) {
             return null;
         }
-        String schema = "{\"type\":\"object\",\"properties\":{" + properties + "},\"required\":["
-                + String.join(",", required) + "],\"additionalProperties\":false}";
         String tier = enumValue(tool, "tier", "SIDE_EFFECTING");
         String truncation = enumValue(tool, "truncation", "KEEP_HEAD");
-        return new ToolSpec(method, name, description, schema, tier, timeout, truncation, params);
+        return new ToolSpec(method, name, description, tier, timeout, truncation, params);
     }
 
-    private String schemaFor(TypeMirror type, Deque<String> seen, String description) throws Unsupported {
-        String desc = description == null || description.isBlank() ? "" : ",\"description\":" + JsonText.quote(description);
+    /**
+     * Refuses, at compile time, a parameter type that has no JSON Schema. The schema itself is generated
+     * at run time from the parameter types, by the same generator as typed tools' ({@code InputSchemas}).
+     */
+    private void check(TypeMirror type, Deque<String> seen) throws Unsupported {
         switch (type.getKind()) {
-            case BOOLEAN:
-                return "{\"type\":\"boolean\"" + desc + "}";
-            case BYTE: case SHORT: case INT: case LONG:
-                return "{\"type\":\"integer\"" + desc + "}";
-            case FLOAT: case DOUBLE:
-                return "{\"type\":\"number\"" + desc + "}";
-            case CHAR:
-                return "{\"type\":\"string\",\"minLength\":1,\"maxLength\":1" + desc + "}";
+            case BOOLEAN, BYTE, SHORT, INT, LONG, FLOAT, DOUBLE, CHAR:
+                return;
             case ARRAY:
-                return "{\"type\":\"array\",\"items\":" + schemaFor(((ArrayType) type).getComponentType(), seen, null) + desc + "}";
+                check(((ArrayType) type).getComponentType(), seen);
+                return;
             case DECLARED:
-                return declaredSchema((DeclaredType) type, seen, desc);
+                checkDeclared((DeclaredType) type, seen);
+                return;
             default:
                 throw new Unsupported(null);
         }
     }
 
-    private String declaredSchema(DeclaredType type, Deque<String> seen, String desc) throws Unsupported {
+    private void checkDeclared(DeclaredType type, Deque<String> seen) throws Unsupported {
         TypeElement element = (TypeElement) type.asElement();
         String qualified = element.getQualifiedName().toString();
         switch (qualified) {
-            case "java.lang.String":
-                return "{\"type\":\"string\"" + desc + "}";
-            case "java.lang.Character":
-                return "{\"type\":\"string\",\"minLength\":1,\"maxLength\":1" + desc + "}";
-            case "java.lang.Boolean":
-                return "{\"type\":\"boolean\"" + desc + "}";
-            case "java.lang.Byte": case "java.lang.Short": case "java.lang.Integer": case "java.lang.Long":
-            case "java.math.BigInteger":
-                return "{\"type\":\"integer\"" + desc + "}";
-            case "java.lang.Float": case "java.lang.Double": case "java.math.BigDecimal":
-                return "{\"type\":\"number\"" + desc + "}";
-            case "java.util.List": case "java.util.Collection": case "java.util.Set":
+            case "java.lang.String", "java.lang.Character", "java.lang.Boolean", "java.lang.Byte", "java.lang.Short",
+                    "java.lang.Integer", "java.lang.Long", "java.math.BigInteger", "java.lang.Float", "java.lang.Double",
+                    "java.math.BigDecimal":
+                return;
+            case "java.util.List", "java.util.Collection", "java.util.Set":
                 if (type.getTypeArguments().size() != 1) {
                     throw new Unsupported("a raw collection; give its element type");
                 }
-                String items = schemaFor(type.getTypeArguments().get(0), seen, null);
-                return "{\"type\":\"array\",\"items\":" + items
-                        + (qualified.equals("java.util.Set") ? ",\"uniqueItems\":true" : "") + desc + "}";
+                check(type.getTypeArguments().get(0), seen);
+                return;
             default:
                 break;
         }
         if (element.getKind() == ElementKind.ENUM) {
-            List<String> values = new ArrayList<>();
-            for (Element e : element.getEnclosedElements()) {
-                if (e.getKind() == ElementKind.ENUM_CONSTANT) {
-                    String explicit = stringValue(annotation(e, "com.fasterxml.jackson.annotation.JsonProperty"), "value");
-                    values.add(JsonText.quote(explicit.isEmpty() ? e.getSimpleName().toString() : explicit));
-                }
-            }
-            return "{\"type\":\"string\",\"enum\":[" + String.join(",", values) + "]" + desc + "}";
+            return;
         }
         if (element.getKind() == ElementKind.RECORD) {
             if (!element.getTypeParameters().isEmpty()) {
@@ -261,36 +235,13 @@ public final class ToolProcessor extends AbstractProcessor {
                 throw new Unsupported("record " + qualified + " contains itself; tool schemas must not be recursive");
             }
             seen.push(qualified);
-            StringBuilder props = new StringBuilder();
-            List<String> required = new ArrayList<>();
             for (RecordComponentElement component : element.getRecordComponents()) {
-                String javaName = component.getSimpleName().toString();
-                Element field = fieldOf(element, javaName);
-                String explicit = stringValue(annotation(field, "com.fasterxml.jackson.annotation.JsonProperty"), "value");
-                String jsonName = explicit.isEmpty() ? snakeCase(javaName) : explicit;
-                String componentDescription = stringValue(
-                        annotation(field, "com.fasterxml.jackson.annotation.JsonPropertyDescription"), "value");
-                if (!props.isEmpty()) {
-                    props.append(',');
-                }
-                props.append(JsonText.quote(jsonName)).append(':')
-                        .append(schemaFor(component.asType(), seen, componentDescription));
-                required.add(JsonText.quote(jsonName));
+                check(component.asType(), seen);
             }
             seen.pop();
-            return "{\"type\":\"object\",\"properties\":{" + props + "},\"required\":[" + String.join(",", required)
-                    + "],\"additionalProperties\":false" + desc + "}";
+            return;
         }
         throw new Unsupported(null);
-    }
-
-    private static Element fieldOf(TypeElement record, String name) {
-        for (Element e : record.getEnclosedElements()) {
-            if (e.getKind() == ElementKind.FIELD && e.getSimpleName().contentEquals(name)) {
-                return e;
-            }
-        }
-        return null;
     }
 
     private void write(TypeElement type, List<ToolSpec> specs) {
@@ -348,7 +299,7 @@ public final class ToolProcessor extends AbstractProcessor {
         src.append("            ").append(FRAMEWORK).append("GeneratedTools.tool(")
                 .append(JsonText.javaString(spec.name)).append(",\n                ")
                 .append(JsonText.javaString(spec.description)).append(",\n                ")
-                .append(JsonText.javaString(spec.schema)).append(",\n                ")
+                .append(parameterList(spec)).append(",\n                ")
                 .append(FRAMEWORK).append("SafetyTier.").append(spec.tier).append(", ")
                 .append(spec.timeoutMillis).append("L, ")
                 .append(FRAMEWORK).append("Truncation.").append(spec.truncation).append(",\n                ")
@@ -358,6 +309,32 @@ public final class ToolProcessor extends AbstractProcessor {
         } else {
             src.append(call).append(')');
         }
+    }
+
+    /** {@code java.util.List.of(GeneratedTools.param("json_name", type, "description"), ...)}: the schema's inputs. */
+    private String parameterList(ToolSpec spec) {
+        StringBuilder list = new StringBuilder("java.util.List.of(");
+        boolean first = true;
+        for (Param p : spec.params) {
+            if (p.context) {
+                continue;
+            }
+            if (!first) {
+                list.append(",\n                    ");
+            }
+            first = false;
+            list.append(FRAMEWORK).append("GeneratedTools.param(").append(JsonText.javaString(p.jsonName)).append(", ")
+                    .append(reflectType(p.type)).append(", ")
+                    .append(p.description == null || p.description.isBlank() ? "null" : JsonText.javaString(p.description))
+                    .append(')');
+        }
+        return list.append(')').toString();
+    }
+
+    /** A {@code java.lang.reflect.Type} expression for {@code type}. */
+    private String reflectType(TypeMirror type) {
+        String token = typeToken(type);
+        return token.startsWith("new ") ? token + ".getType()" : token;
     }
 
     /** {@code int.class}, {@code com.x.Item.class}, or a TypeReference for parameterised types. */
@@ -445,10 +422,10 @@ public final class ToolProcessor extends AbstractProcessor {
         return result.toString();
     }
 
-    private record Param(String javaName, String jsonName, TypeMirror type, boolean context) {
+    private record Param(String javaName, String jsonName, TypeMirror type, boolean context, String description) {
     }
 
-    private record ToolSpec(ExecutableElement method, String name, String description, String schema, String tier,
+    private record ToolSpec(ExecutableElement method, String name, String description, String tier,
             long timeoutMillis, String truncation, List<Param> params) {
     }
 

@@ -136,6 +136,18 @@ class ToolProcessorTest {
     }
 
     @Test
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    void aToolMethodsParameterHasTheSchemaATypedToolsInputOfThatTypeHas() throws Exception {
+        Compilation c = Compilation.compile(work, Map.of("demo/Kitchen.java", KITCHEN));
+        List<DynamicTool> tools = toolsOf(c.classLoader(), "demo.Kitchen_Tools", "demo.Kitchen");
+        JsonNode viaMethod = tools.get(3).parametersSchema().at("/properties/dish");
+        Class dish = c.classLoader().loadClass("demo.Kitchen$Dish");
+        JsonNode viaTypedTool = DynamicTool.from(dev.engram.framework.AiTool.of("t", "A test tool.", dish,
+                SafetyTier.READ_ONLY, (in, ctx) -> "")).parametersSchema();
+        assertThat(viaMethod).isEqualTo(viaTypedTool);
+    }
+
+    @Test
     void generatedToolsRunThroughThePipeline() throws Exception {
         Compilation c = Compilation.compile(work, Map.of("demo/Kitchen.java", KITCHEN));
         ToolRegistry registry = ToolRegistry.create().registerAll(toolsOf(c.classLoader(), "demo.Kitchen_Tools", "demo.Kitchen"));
