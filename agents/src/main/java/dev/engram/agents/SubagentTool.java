@@ -4,8 +4,11 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolInfo;
+import dev.engram.framework.Truncation;
 import dev.engram.framework.ToolException;
 import dev.engram.memory.Scope;
+import dev.engram.tools.ToolScopes;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -37,37 +40,28 @@ final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Objec
     }
 
     @Override
-    public String name() {
-        return NAME;
+    public ToolInfo info() {
+        return new ToolInfo(NAME,
+            "Start a subagent with its own memory to work on a task, wait for it, and get its answer. Returns "
+                + "{\"agent_id\": ..., \"reply\": ...}. Use it for self-contained research or drafting.",
+            SafetyTier.SIDE_EFFECTING, agentReplyTimeout.multipliedBy(2), Truncation.KEEP_HEAD);
     }
 
-    @Override
-    public String description() {
-        return "Start a subagent with its own memory to work on a task, wait for it, and get its answer. Returns "
-                + "{\"agent_id\": ..., \"reply\": ...}. Use it for self-contained research or drafting.";
-    }
+
 
     @Override
     public Class<Input> inputType() {
         return Input.class;
     }
 
-    @Override
-    public SafetyTier safetyTier() {
-        return SafetyTier.SIDE_EFFECTING;
-    }
 
-    @Override
-    public Duration timeout() {
-        return agentReplyTimeout.multipliedBy(2);
-    }
 
     @Override
     public Map<String, Object> execute(Input in, ToolContext ctx) {
         if (in.task().isBlank()) {
             throw new ToolException("task is empty; describe what the subagent should do.");
         }
-        Scope parentScope = Scope.of(ctx.requireUserId(), ctx.requireAgentId());
+        Scope parentScope = ToolScopes.of(ctx);
         Agent parent = agents.loaded(parentScope).orElseThrow(
                 () -> new ToolException("Subagents can only be started by a loaded agent."));
         Agent.Turn turn = turns.of(parentScope).orElseThrow(

@@ -35,7 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** One step at a time per agent, many agents in parallel, cancellation. */
 class AgentConcurrencyTest {
     private static final Pattern COUNT = Pattern.compile("count: (\\d+)");
-    private static final Duration SOAK = Duration.ofSeconds(Long.getLong("engram.soakSeconds", 60));
+    /**
+     * How long the soak runs: a short version in the suite; the full minute (or longer) behind a flag,
+     * {@code ./mvnw -pl agents test -Dtest=AgentConcurrencyTest -Dengram.soakSeconds=60} (bench/README.md).
+     */
+    private static final Duration SOAK = Duration.ofSeconds(Long.getLong("engram.soakSeconds", 8));
 
     @TempDir
     Path dir;

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolInfo;
+import dev.engram.framework.Truncation;
 import dev.engram.framework.ToolException;
 import dev.engram.memory.Acl;
 import dev.engram.memory.ArchivalEntry;
@@ -44,6 +46,13 @@ import java.util.concurrent.TimeoutException;
  */
 final class BlockTool implements AiTool<BlockTool.Op, String> {
     static final String NAME = "block";
+    private static final ToolInfo INFO = new ToolInfo(NAME,
+            "Edit your core memory blocks, the labelled notes shown in every prompt (such as \"human\" about the "
+                + "user and \"persona\" about yourself). Use append to add a new fact, replace to correct or remove "
+                + "text (old_text must match exactly once), archive to move a block you no longer need into archival "
+                + "memory, load to bring a copy of an archival entry in as a working block, swap to do both at once, view and "
+                + "list to read. Returns what changed and the block's new size against its character limit.",
+            SafetyTier.SIDE_EFFECTING, ToolInfo.DEFAULT_TIMEOUT, Truncation.KEEP_HEAD);
     static final String LABEL = "Label of the block, e.g. \"human\" (for load: the label of the archival entry).";
     private static final int MAX_RETRIES = 3;
 
@@ -102,32 +111,21 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
     }
 
     @Override
-    public String name() {
-        return NAME;
+    public ToolInfo info() {
+        return INFO;
     }
 
-    @Override
-    public String description() {
-        return "Edit your core memory blocks, the labelled notes shown in every prompt (such as \"human\" about the "
-                + "user and \"persona\" about yourself). Use append to add a new fact, replace to correct or remove "
-                + "text (old_text must match exactly once), archive to move a block you no longer need into archival "
-                + "memory, load to bring a copy of an archival entry in as a working block, swap to do both at once, view and "
-                + "list to read. Returns what changed and the block's new size against its character limit.";
-    }
+
 
     @Override
     public Class<Op> inputType() {
         return Op.class;
     }
 
-    @Override
-    public SafetyTier safetyTier() {
-        return SafetyTier.SIDE_EFFECTING;
-    }
 
     @Override
     public String execute(Op op, ToolContext ctx) throws Exception {
-        Scope scope = Scope.of(ctx.requireUserId(), ctx.requireAgentId());
+        Scope scope = ToolScopes.of(ctx);
         try {
             return switch (op) {
                 case Append a -> append(scope, a, ctx);

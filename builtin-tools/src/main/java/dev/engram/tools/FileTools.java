@@ -7,6 +7,8 @@ import com.github.difflib.patch.Patch;
 import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolInfo;
+import dev.engram.framework.Truncation;
 import dev.engram.framework.ToolException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -357,25 +359,20 @@ final class FileTools {
         }
 
         @Override
-        public String name() {
-            return "file_edit";
+        public ToolInfo info() {
+            return new ToolInfo("file_edit",
+                "Change a file of the workspace by replacing an exact piece of text (old_text must occur exactly once; "
+                    + "include surrounding lines to make it unique). Returns the change as a unified diff.",
+                SafetyTier.SIDE_EFFECTING, ToolInfo.DEFAULT_TIMEOUT, Truncation.KEEP_HEAD);
         }
 
-        @Override
-        public String description() {
-            return "Change a file of the workspace by replacing an exact piece of text (old_text must occur exactly once; "
-                    + "include surrounding lines to make it unique). Returns the change as a unified diff.";
-        }
+
 
         @Override
         public Class<EditInput> inputType() {
             return EditInput.class;
         }
 
-        @Override
-        public SafetyTier safetyTier() {
-            return SafetyTier.SIDE_EFFECTING;
-        }
 
         /** The edited content and its diff, checked but not written. */
         private record Planned(Path file, String updated, String diff) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolInfo;
 import dev.engram.framework.ToolException;
 import dev.engram.memory.Fusion;
 import dev.engram.memory.MemoryException;
@@ -68,7 +69,7 @@ final class NoteTools {
                     }
                     EnumSet<SearchDomain> domains = in.includeConversation().orElse(false)
                             ? EnumSet.of(SearchDomain.NOTES, SearchDomain.CONVERSATIONS) : EnumSet.of(SearchDomain.NOTES);
-                    Scope scope = Scope.of(ctx.requireUserId(), ctx.requireAgentId());
+                    Scope scope = ToolScopes.of(ctx);
                     List<SearchHit> hits = search.search(SearchRequest.builder(scope, in.query()).domains(domains).k(k)
                             .fusion(fusion).build());
                     return hits.stream().map(h -> new Result(h.text(), h.domain() == SearchDomain.NOTES ? "notes" : "conversations",
@@ -112,8 +113,11 @@ final class NoteTools {
     }
 
     /** A note tool: memory errors become messages for the model. */
-    private record Base<I, O>(String name, String description, Class<I> inputType, SafetyTier safetyTier,
-            AiTool.Function<I, O> body) implements AiTool<I, O> {
+    private record Base<I, O>(ToolInfo info, Class<I> inputType, AiTool.Function<I, O> body) implements AiTool<I, O> {
+        Base(String name, String description, Class<I> inputType, SafetyTier tier, AiTool.Function<I, O> body) {
+            this(ToolInfo.of(name, description, tier), inputType, body);
+        }
+
         @Override
         public O execute(I input, ToolContext context) throws Exception {
             try {

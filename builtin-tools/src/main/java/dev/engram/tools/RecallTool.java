@@ -5,6 +5,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolInfo;
+import dev.engram.framework.Truncation;
 import dev.engram.framework.ToolException;
 import dev.engram.memory.Acl;
 import dev.engram.memory.ArchivalEntry;
@@ -24,6 +26,11 @@ import java.util.Optional;
  */
 final class RecallTool implements AiTool<RecallTool.Op, String> {
     static final String NAME = "recall";
+    private static final ToolInfo INFO = new ToolInfo(NAME,
+            "Keep long-term facts and documents in your archival memory, outside the prompt, by label. Use insert "
+                + "to store something new, append to add to an entry, read to get an entry back by its label, delete to "
+                + "remove one. To find entries by meaning rather than label, use search. Returns the entry or what changed.",
+            SafetyTier.SIDE_EFFECTING, ToolInfo.DEFAULT_TIMEOUT, Truncation.KEEP_HEAD);
 
     sealed interface Op permits Insert, Append, Read, Delete {
     }
@@ -56,26 +63,17 @@ final class RecallTool implements AiTool<RecallTool.Op, String> {
     }
 
     @Override
-    public String name() {
-        return NAME;
+    public ToolInfo info() {
+        return INFO;
     }
 
-    @Override
-    public String description() {
-        return "Keep long-term facts and documents in your archival memory, outside the prompt, by label. Use insert "
-                + "to store something new, append to add to an entry, read to get an entry back by its label, delete to "
-                + "remove one. To find entries by meaning rather than label, use search. Returns the entry or what changed.";
-    }
+
 
     @Override
     public Class<Op> inputType() {
         return Op.class;
     }
 
-    @Override
-    public SafetyTier safetyTier() {
-        return SafetyTier.SIDE_EFFECTING;
-    }
 
     private void check(Acl.Operation operation) {
         if (Acl.decide(permission, operation) != Acl.Decision.ALLOW) {
@@ -86,7 +84,7 @@ final class RecallTool implements AiTool<RecallTool.Op, String> {
 
     @Override
     public String execute(Op op, ToolContext ctx) {
-        Scope scope = Scope.of(ctx.requireUserId(), ctx.requireAgentId());
+        Scope scope = ToolScopes.of(ctx);
         try {
             return switch (op) {
                 case Insert i -> {

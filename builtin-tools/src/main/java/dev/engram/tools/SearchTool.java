@@ -5,6 +5,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolInfo;
+import dev.engram.framework.Truncation;
 import dev.engram.framework.ToolException;
 import dev.engram.memory.Fusion;
 import dev.engram.memory.MemorySearch;
@@ -24,6 +26,12 @@ import java.util.stream.Collectors;
 /** {@code search}: hybrid search over the agent's archival memory, conversations and the user's notes. */
 final class SearchTool implements AiTool<SearchTool.Input, List<SearchTool.Hit>> {
     static final String NAME = "search";
+    private static final ToolInfo INFO = new ToolInfo(NAME,
+            "Search your memory by meaning and keywords at once: archival memory (facts and documents you stored), "
+                + "past conversations (every message, also those no longer in your context), and the user's notes. "
+                + "Use it before answering questions about the past. Returns up to `limit` results, best first, each "
+                + "with text, domain, score, timestamp and id.",
+            SafetyTier.READ_ONLY, ToolInfo.DEFAULT_TIMEOUT, Truncation.KEEP_HEAD);
     static final int MAX_LIMIT = 50;
 
     /** Where to look. */
@@ -63,31 +71,21 @@ final class SearchTool implements AiTool<SearchTool.Input, List<SearchTool.Hit>>
     }
 
     @Override
-    public String name() {
-        return NAME;
+    public ToolInfo info() {
+        return INFO;
     }
 
-    @Override
-    public String description() {
-        return "Search your memory by meaning and keywords at once: archival memory (facts and documents you stored), "
-                + "past conversations (every message, also those no longer in your context), and the user's notes. "
-                + "Use it before answering questions about the past. Returns up to `limit` results, best first, each "
-                + "with text, domain, score, timestamp and id.";
-    }
+
 
     @Override
     public Class<Input> inputType() {
         return Input.class;
     }
 
-    @Override
-    public SafetyTier safetyTier() {
-        return SafetyTier.READ_ONLY;
-    }
 
     @Override
     public List<Hit> execute(Input in, ToolContext ctx) {
-        Scope scope = Scope.of(ctx.requireUserId(), ctx.requireAgentId());
+        Scope scope = ToolScopes.of(ctx);
         int limit = in.limit().orElse(10);
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new ToolException("limit must be between 1 and " + MAX_LIMIT + ", got " + limit + ".");

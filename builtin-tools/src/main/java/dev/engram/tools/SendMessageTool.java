@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolInfo;
+import dev.engram.framework.Truncation;
 import dev.engram.framework.ToolException;
 import java.util.Map;
 import java.util.Optional;
@@ -14,6 +16,12 @@ import java.util.Optional;
  */
 final class SendMessageTool implements AiTool<SendMessageTool.Input, Map<String, Object>> {
     static final String NAME = "send_message";
+    private static final ToolInfo INFO = new ToolInfo(NAME,
+            "Send a message to the user, which is the only way the user sees what you say, and end your turn. "
+                + "With target_agent_id, send it to another agent of the same user instead. Returns "
+                + "{\"success\": true, \"message\": \"Message sent successfully\"}, plus the agent's \"reply\" when another agent "
+                + "answered. A message to another agent does not end your turn.",
+            SafetyTier.SIDE_EFFECTING, ToolInfo.DEFAULT_TIMEOUT, Truncation.KEEP_HEAD);
 
     record Input(@JsonPropertyDescription("The message, as the recipient should read it.") String message,
             @JsonPropertyDescription("Send to this agent (of the same user) instead of the user.") Optional<String> targetAgentId) {
@@ -26,27 +34,17 @@ final class SendMessageTool implements AiTool<SendMessageTool.Input, Map<String,
     }
 
     @Override
-    public String name() {
-        return NAME;
+    public ToolInfo info() {
+        return INFO;
     }
 
-    @Override
-    public String description() {
-        return "Send a message to the user, which is the only way the user sees what you say, and end your turn. "
-                + "With target_agent_id, send it to another agent of the same user instead. Returns "
-                + "{\"success\": true, \"message\": \"Message sent successfully\"}, plus the agent's \"reply\" when another agent "
-                + "answered. A message to another agent does not end your turn.";
-    }
+
 
     @Override
     public Class<Input> inputType() {
         return Input.class;
     }
 
-    @Override
-    public SafetyTier safetyTier() {
-        return SafetyTier.SIDE_EFFECTING;
-    }
 
     @Override
     public Map<String, Object> execute(Input in, ToolContext ctx) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolInfo;
 import dev.engram.framework.ToolException;
 import dev.engram.framework.Truncation;
 import java.io.IOException;
@@ -42,39 +43,26 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Run a command in the workspace and return its exit code and output (the end of it, if long). "
+    public ToolInfo info() {
+        return new ToolInfo(NAME,
+            "Run a command in the workspace and return its exit code and output (the end of it, if long). "
                 + (options.anyCommand() ? "" : "Allowed programs: " + (options.allowedCommands().isEmpty() ? "none"
                         : String.join(", ", options.allowedCommands().stream().sorted().toList())) + ". ")
                 + (options.shellSyntax() ? "" : "No shell syntax: one program with its arguments, no ;, &&, |, redirections, "
                         + "$( ) or backticks. ")
-                + "Use file tools, not cat or sed, to read and edit files.";
+                + "Use file tools, not cat or sed, to read and edit files.",
+            SafetyTier.PRIVILEGED, options.maxTimeout().plusSeconds(10), Truncation.KEEP_TAIL);
     }
+
+
 
     @Override
     public Class<Input> inputType() {
         return Input.class;
     }
 
-    @Override
-    public SafetyTier safetyTier() {
-        return SafetyTier.PRIVILEGED;
-    }
 
-    @Override
-    public Duration timeout() {
-        return options.maxTimeout().plusSeconds(10);
-    }
 
-    @Override
-    public Truncation truncation() {
-        return Truncation.KEEP_TAIL;
-    }
 
     @Override
     public Optional<String> approvalPreview(Input input, ToolContext context) {

@@ -155,7 +155,7 @@ final class AgentCommands extends GroupCommand {
             String user = owner.user;
             try (Engine engine = root().engine()) {
                 Scope scope = scope(engine, user, name);
-                engine.store().agents().delete(scope);
+                engine.runtime().delete(scope.userId(), scope.agentId());
                 out().println("Deleted agent '" + name + "' (id " + scope.agentId() + "); its memory remains in the store.");
             }
             return 0;

@@ -49,24 +49,29 @@ final class Engine implements AutoCloseable {
         return store;
     }
 
-    OnnxEmbedder embedder() {
+    synchronized OnnxEmbedder embedder() {
         if (embedder == null) {
             embedder = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).nativeCacheDirectory(home.resolve("native")).build();
         }
         return embedder;
     }
 
-    MemorySearch search() {
+    synchronized MemorySearch search() {
         if (search == null) {
             search = LuceneMemorySearch.builder(store(), embedder()).directory(home.resolve("index")).build();
         }
         return search;
     }
 
-    /** The runtime; {@code config} may register models, an approval handler, tools. */
+    /**
+     * The runtime; {@code config} may register models, an approval handler, tools. Every agent lifecycle
+     * operation goes through it (its checks, such as "agent is busy", apply); the search index and the
+     * embedding model open only when something searches.
+     */
     AgentRuntime runtime(Consumer<AgentRuntime.Builder> config) {
         if (runtime == null) {
-            AgentRuntime.Builder b = AgentRuntime.builder(store(), search()).permissionBroker(PermissionBroker.allowAll());
+            AgentRuntime.Builder b = AgentRuntime.builder(store(), new LazySearch(this::search))
+                    .permissionBroker(PermissionBroker.allowAll());
             config.accept(b);
             runtime = b.build();
         }

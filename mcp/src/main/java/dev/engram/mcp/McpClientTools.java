@@ -1,4 +1,4 @@
-package dev.engram.cli;
+package dev.engram.mcp;
 
 import dev.engram.framework.DynamicTool;
 import dev.engram.framework.SafetyTier;
@@ -31,11 +31,14 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <pre>{@code
  * try (McpClientTools files = McpClientTools.connect("fs", List.of("npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"))) {
- *     AgentRuntime runtime = AgentRuntime.builder(store, search).tools(files.tools())...
+ *     AgentRuntime.Builder builder = AgentRuntime.builder(store, search);
+ *     files.tools().forEach(builder::tool);            // fs_read_file, fs_write_file, ...
+ *     AgentRuntime runtime = builder.build();
  * }
  * }</pre>
  */
 public final class McpClientTools implements AutoCloseable {
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
     private final String prefix;
     private final McpSyncClient client;
     private final List<DynamicTool> tools;
@@ -86,7 +89,7 @@ public final class McpClientTools implements AutoCloseable {
         } catch (RuntimeException e) {
             client.close();
             throw new IllegalStateException("Cannot use MCP server '" + String.join(" ", command) + "': "
-                    + Errors.sentence(e), e);
+                    + sentence(e), e);
         }
     }
 
@@ -118,7 +121,7 @@ public final class McpClientTools implements AutoCloseable {
             this.name = n.length() > 64 ? n.substring(0, 64) : n;
             this.client = client;
             this.tool = tool;
-            ObjectNode s = Json.MAPPER.valueToTree(tool.inputSchema() == null ? Map.of("type", "object") : tool.inputSchema());
+            ObjectNode s = MAPPER.valueToTree(tool.inputSchema() == null ? Map.of("type", "object") : tool.inputSchema());
             if (!s.has("type")) {
                 s.put("type", "object");
             }
@@ -157,7 +160,7 @@ public final class McpClientTools implements AutoCloseable {
         @Override
         @SuppressWarnings("unchecked")
         public String execute(String argumentsJson, ToolContext context) {
-            Map<String, Object> args = Json.MAPPER.readValue(argumentsJson, Map.class);
+            Map<String, Object> args = MAPPER.readValue(argumentsJson, Map.class);
             McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest(tool.name(), args));
             String text = result.content() == null ? "" : result.content().stream()
                     .map(c -> c instanceof McpSchema.TextContent t ? t.text() : "[" + c.type() + " content]")
@@ -167,5 +170,16 @@ public final class McpClientTools implements AutoCloseable {
             }
             return text;
         }
+    }
+
+    /** The first non-blank message in the cause chain, as one sentence. */
+    private static String sentence(Throwable t) {
+        Throwable e = t;
+        while ((e.getMessage() == null || e.getMessage().isBlank()) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        String message = e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName() : e.getMessage();
+        String line = message.strip().replaceAll("\\s*\\n\\s*", " ");
+        return line.endsWith(".") ? line : line + ".";
     }
 }
