@@ -209,6 +209,25 @@ class AgentConcurrencyTest {
     }
 
     @Test
+    void aBusyAgentIsNotDeletedAndAnIdleOneIs() throws Exception {
+        GateModel model = new GateModel();
+        fx = new AgentFixture(dir).open(b -> b.model("script:gate", model));
+        Agent agent = fx.runtime.create(AgentDefinition.builder("ana").id("helper").model("script:gate").build());
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<AgentResponse> running = pool.submit(() -> agent.send("long task"));
+            assertThat(model.entered.await(10, TimeUnit.SECONDS)).isTrue();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> fx.runtime.delete("ana", "helper"))
+                    .isInstanceOf(AgentException.class)
+                    .hasMessage("Agent 'helper' is working on a message; delete it when it is idle.");
+            assertThat(fx.store.agents().get(agent.scope())).as("the definition is still stored").isPresent();
+            model.release.countDown();
+            assertThat(running.get(10, TimeUnit.SECONDS).reply()).contains("re: long task #1");
+        }
+        assertThat(fx.runtime.delete("ana", "helper")).isTrue();
+        assertThat(fx.store.agents().get(agent.scope())).isEmpty();
+    }
+
+    @Test
     void cancelStopsTheStepInProgressAndTheAgentStaysUsable() throws Exception {
         GateModel model = new GateModel();
         fx = new AgentFixture(dir).open(b -> b.model("script:gate", model));

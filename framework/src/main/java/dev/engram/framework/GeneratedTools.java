@@ -51,6 +51,11 @@ public final class GeneratedTools {
             throw new ToolDefinitionException("Generated class " + generated + " does not match " + type.getName()
                     + "; recompile both.", e);
         } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof LinkageError) {
+                throw new ToolDefinitionException("Generated class " + generated + " was compiled against another version of "
+                        + "engram-framework; recompile " + type.getName() + " so that it is generated again (with Maven: "
+                        + "mvn clean compile).", e.getCause());
+            }
             throw new ToolDefinitionException("Generated class " + generated + " failed: " + e.getCause(), e.getCause());
         }
     }

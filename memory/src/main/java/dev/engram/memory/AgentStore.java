@@ -12,9 +12,9 @@ import java.util.Optional;
  * its scope (recall memory is never deleted); an agent created again with the same id finds them.
  */
 public final class AgentStore {
-    private final MemoryStore store;
+    private final StoreCore store;
 
-    AgentStore(MemoryStore store) {
+    AgentStore(StoreCore store) {
         this.store = store;
     }
 

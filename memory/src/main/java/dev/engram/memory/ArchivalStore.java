@@ -10,9 +10,9 @@ import java.util.Set;
 
 /** Archival memory: long-term facts and documents of one agent. */
 public final class ArchivalStore {
-    private final MemoryStore store;
+    private final StoreCore store;
 
-    ArchivalStore(MemoryStore store) {
+    ArchivalStore(StoreCore store) {
         this.store = store;
     }
 
@@ -72,7 +72,7 @@ public final class ArchivalStore {
             ArchivalEntry e = rows.archivalByLabel(scope, label).orElseThrow(() -> MemoryErrors.noArchivalLabel(label));
             ArchivalEntry next = new ArchivalEntry(e.id(), e.label(), e.content() + text, e.tags(), e.createdAt(), store.now());
             rows.putArchival(scope, List.of(next));
-            MemoryStore.record(rows, ChangeEvent.Entity.ARCHIVAL, e.id(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());
+            StoreCore.record(rows, ChangeEvent.Entity.ARCHIVAL, e.id(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());
             return next;
         });
     }
@@ -98,7 +98,7 @@ public final class ArchivalStore {
         return store.write(rows -> {
             boolean deleted = rows.deleteArchival(scope, id);
             if (deleted) {
-                MemoryStore.record(rows, ChangeEvent.Entity.ARCHIVAL, id, ChangeEvent.Op.DELETE, scope.userId(), scope.agentId());
+                StoreCore.record(rows, ChangeEvent.Entity.ARCHIVAL, id, ChangeEvent.Op.DELETE, scope.userId(), scope.agentId());
             }
             return deleted;
         });

@@ -23,9 +23,9 @@ public final class BlockStore {
     /** Write whatever the current version is. */
     public static final long ANY_VERSION = -1;
 
-    private final MemoryStore store;
+    private final StoreCore store;
 
-    BlockStore(MemoryStore store) {
+    BlockStore(StoreCore store) {
         this.store = store;
     }
 
@@ -254,7 +254,7 @@ public final class BlockStore {
                 nb.pinned(), 1, scope.agentId(), now, now);
         rows.insertBlock(scope, block);
         rows.insertBlockVersion(scope, nb.label(), new BlockVersion(1, nb.value(), operation, now));
-        MemoryStore.record(rows, ChangeEvent.Entity.BLOCK, nb.label(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());
+        StoreCore.record(rows, ChangeEvent.Entity.BLOCK, nb.label(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());
         return block;
     }
 
@@ -270,14 +270,14 @@ public final class BlockStore {
             throw new VersionConflictException(b.label(), b.version(), -1);
         }
         rows.insertBlockVersion(owner, b.label(), new BlockVersion(next.version(), value, operation, now));
-        MemoryStore.record(rows, ChangeEvent.Entity.BLOCK, b.label(), ChangeEvent.Op.UPSERT, owner.userId(), owner.agentId());
+        StoreCore.record(rows, ChangeEvent.Entity.BLOCK, b.label(), ChangeEvent.Op.UPSERT, owner.userId(), owner.agentId());
         return next;
     }
 
     private static void remove(Rows rows, Scope viewer, Block b) {
         Scope owner = owner(viewer, b);
         rows.deleteBlock(owner, b.label());
-        MemoryStore.record(rows, ChangeEvent.Entity.BLOCK, b.label(), ChangeEvent.Op.DELETE, owner.userId(), owner.agentId());
+        StoreCore.record(rows, ChangeEvent.Entity.BLOCK, b.label(), ChangeEvent.Op.DELETE, owner.userId(), owner.agentId());
     }
 
     private ArchivalEntry archive(Rows rows, Scope scope, String label, boolean keepBlock) {
@@ -290,7 +290,7 @@ public final class BlockStore {
                 .map(old -> new ArchivalEntry(old.id(), old.label(), b.value(), old.tags(), old.createdAt(), now))
                 .orElseGet(() -> new ArchivalEntry(Ids.next("archival"), Optional.of(label), b.value(), List.of(), now, now));
         rows.putArchival(scope, List.of(entry));
-        MemoryStore.record(rows, ChangeEvent.Entity.ARCHIVAL, entry.id(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());
+        StoreCore.record(rows, ChangeEvent.Entity.ARCHIVAL, entry.id(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());
         if (!keepBlock) {
             remove(rows, scope, b);
         }

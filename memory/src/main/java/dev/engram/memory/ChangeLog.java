@@ -9,10 +9,10 @@ public final class ChangeLog {
     private record Known(long writes, long seq) {
     }
 
-    private final MemoryStore store;
+    private final StoreCore store;
     private final AtomicReference<Known> known = new AtomicReference<>(new Known(-1, 0));
 
-    ChangeLog(MemoryStore store) {
+    ChangeLog(StoreCore store) {
         this.store = store;
     }
 

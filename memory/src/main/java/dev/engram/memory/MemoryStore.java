@@ -1,17 +1,10 @@
 package dev.engram.memory;
 
 import dev.engram.memory.spi.MemoryBackend;
-import dev.engram.memory.spi.NewChange;
-import dev.engram.memory.spi.Rows;
 import dev.engram.memory.sqlite.SqliteBackend;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 
 /**
  * Everything an agent remembers: core memory {@linkplain #blocks() blocks}, {@linkplain #archival()
@@ -29,21 +22,23 @@ import java.util.function.Function;
  * ({@link #over(MemoryBackend)}). Thread-safe.
  */
 public final class MemoryStore implements AutoCloseable {
-    private final MemoryBackend backend;
-    private final Clock clock;
-    private final BlockStore blocks = new BlockStore(this);
-    private final ArchivalStore archival = new ArchivalStore(this);
-    private final NoteStore notes = new NoteStore(this);
-    private final AgentStore agents = new AgentStore(this);
-    private final MessageStore messages = new MessageStore(this);
-    private final ChangeLog changes = new ChangeLog(this);
-    /** Write transactions ended through this store, counted after each ends (committed or not). */
-    private final AtomicLong endedWrites = new AtomicLong();
-    private volatile boolean closed;
+    private final StoreCore core;
+    private final BlockStore blocks;
+    private final ArchivalStore archival;
+    private final NoteStore notes;
+    private final AgentStore agents;
+    private final MessageStore messages;
+    private final ChangeLog changes;
 
     private MemoryStore(MemoryBackend backend, Clock clock) {
-        this.backend = Objects.requireNonNull(backend, "backend must not be null");
-        this.clock = Objects.requireNonNull(clock, "clock must not be null");
+        this.core = new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
+                Objects.requireNonNull(clock, "clock must not be null"));
+        this.blocks = new BlockStore(core);
+        this.archival = new ArchivalStore(core);
+        this.notes = new NoteStore(core);
+        this.agents = new AgentStore(core);
+        this.messages = new MessageStore(core);
+        this.changes = new ChangeLog(core);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -104,63 +99,24 @@ public final class MemoryStore implements AutoCloseable {
     /** Counts for the scope's prompt statistics. */
     public MemoryStats stats(Scope scope) {
         Checks.notNull(scope, "scope");
-        return read(rows -> rows.stats(scope));
+        return core.read(rows -> rows.stats(scope));
     }
 
     /** The backend this store keeps its rows in. */
     public MemoryBackend backend() {
-        return backend;
+        return core.backend();
     }
 
     /** Releases the backend's connections and files; further calls fail. Idempotent. */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
+        if (core.close()) {
+            core.backend().close();
         }
-        backend.close();
-    }
-
-    /** Runs {@code work} in one write transaction of the backend. */
-    <T> T write(Function<Rows, T> work) {
-        checkOpen();
-        try {
-            return backend.write(work);
-        } finally {
-            endedWrites.incrementAndGet();
-        }
-    }
-
-    /** Runs {@code work} on committed data. */
-    <T> T read(Function<Rows, T> work) {
-        checkOpen();
-        return backend.read(work);
-    }
-
-    long endedWrites() {
-        return endedWrites.get();
-    }
-
-    Instant now() {
-        return dev.engram.memory.spi.Columns.truncate(clock.instant());
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw MemoryErrors.closed();
-        }
-    }
-
-    /** Appends one event to the change log, inside the caller's transaction. */
-    static void record(Rows rows, ChangeEvent.Entity entity, String id, ChangeEvent.Op op, String userId, String agentIdOrNull) {
-        rows.appendChanges(List.of(new NewChange(entity, id, op, userId, Optional.ofNullable(agentIdOrNull))));
     }
 
     @Override
     public String toString() {
-        return "MemoryStore[" + backend + "]";
+        return "MemoryStore[" + core.backend() + "]";
     }
 }

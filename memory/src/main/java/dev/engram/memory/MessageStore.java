@@ -7,9 +7,9 @@ import java.util.Optional;
 
 /** Every message of every conversation: recall memory. Messages are never deleted, only moved out of context. */
 public final class MessageStore {
-    private final MemoryStore store;
+    private final StoreCore store;
 
-    MessageStore(MemoryStore store) {
+    MessageStore(StoreCore store) {
         this.store = store;
     }
 

@@ -6,9 +6,9 @@ import java.util.Optional;
 
 /** Notes of a user, shared by all the user's agents and by no one else. */
 public final class NoteStore {
-    private final MemoryStore store;
+    private final StoreCore store;
 
-    NoteStore(MemoryStore store) {
+    NoteStore(StoreCore store) {
         this.store = store;
     }
 
@@ -24,7 +24,7 @@ public final class NoteStore {
             Instant now = store.now();
             Note n = new Note(Ids.next("note"), userId, content, now, now);
             rows.putNote(n);
-            MemoryStore.record(rows, ChangeEvent.Entity.NOTE, n.id(), ChangeEvent.Op.UPSERT, userId, null);
+            StoreCore.record(rows, ChangeEvent.Entity.NOTE, n.id(), ChangeEvent.Op.UPSERT, userId, null);
             return n;
         });
     }
@@ -42,7 +42,7 @@ public final class NoteStore {
             Note old = rows.note(userId, noteId).orElseThrow(() -> MemoryErrors.noNote(noteId));
             Note n = new Note(noteId, userId, content, old.createdAt(), store.now());
             rows.putNote(n);
-            MemoryStore.record(rows, ChangeEvent.Entity.NOTE, noteId, ChangeEvent.Op.UPSERT, userId, null);
+            StoreCore.record(rows, ChangeEvent.Entity.NOTE, noteId, ChangeEvent.Op.UPSERT, userId, null);
             return n;
         });
     }
@@ -54,7 +54,7 @@ public final class NoteStore {
         return store.write(rows -> {
             boolean deleted = rows.deleteNote(userId, noteId);
             if (deleted) {
-                MemoryStore.record(rows, ChangeEvent.Entity.NOTE, noteId, ChangeEvent.Op.DELETE, userId, null);
+                StoreCore.record(rows, ChangeEvent.Entity.NOTE, noteId, ChangeEvent.Op.DELETE, userId, null);
             }
             return deleted;
         });
