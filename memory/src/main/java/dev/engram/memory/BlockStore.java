@@ -216,17 +216,8 @@ public final class BlockStore {
     }
 
     /** The viewer's own block of that label, else one shared with it. */
-    static Optional<Block> resolve(Rows rows, Scope viewer, String label) {
-        Block shared = null;
-        for (Block b : rows.blocks(viewer)) {
-            if (b.label().equals(label)) {
-                if (!b.isShared(viewer)) {
-                    return Optional.of(b);
-                }
-                shared = b;
-            }
-        }
-        return Optional.ofNullable(shared);
+    private static Optional<Block> resolve(Rows rows, Scope viewer, String label) {
+        return rows.block(viewer, label);
     }
 
     private static Scope owner(Scope viewer, Block b) {

@@ -61,6 +61,16 @@ final class SqliteRows implements Rows {
                 .bind("u", viewer.userId()).bind("a", viewer.agentId()).map((rs, ctx) -> block(rs)).list();
     }
 
+    /** By label, through the (user, agent, label) index: the own block first, then a shared one. */
+    @Override
+    public Optional<Block> block(Scope viewer, String label) {
+        return h.createQuery("SELECT " + COLUMNS + ", b.permission AS effective FROM blocks b "
+                        + "WHERE b.user_id = :u AND b.agent_id = :a AND b.label = :l UNION ALL "
+                        + "SELECT " + COLUMNS + ", s.permission AS effective FROM blocks b JOIN block_shares s ON s.block_id = b.id "
+                        + "WHERE s.user_id = :u AND s.agent_id = :a AND b.user_id = :u AND b.label = :l")
+                .bind("u", viewer.userId()).bind("a", viewer.agentId()).bind("l", label).map((rs, ctx) -> block(rs)).findFirst();
+    }
+
     @Override
     public void insertBlock(Scope owner, Block b) {
         h.createUpdate("""
