@@ -323,6 +323,10 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
      * entry of its label (append on archival memory) or replaces it (overwrite on archival memory).
      */
     private void authoriseArchive(Scope scope, Block block, ToolContext ctx) {
+        if (block.isShared(scope)) {
+            throw new ToolException("Block '" + block.label() + "' is shared with you by agent '" + block.ownerAgentId()
+                    + "'; only its owner can move it into archival memory. Nothing was changed.");
+        }
         boolean replacesEntry = store.archival().getByLabel(scope, block.label()).isPresent();
         Acl.Operation onArchival = replacesEntry ? Acl.Operation.OVERWRITE : Acl.Operation.APPEND;
         if (Acl.decide(archivalPermission, onArchival) != Acl.Decision.ALLOW) {

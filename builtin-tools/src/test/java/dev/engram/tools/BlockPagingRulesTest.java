@@ -210,6 +210,18 @@ class BlockPagingRulesTest {
         }
     }
 
+    @Test
+    void aSharedBlockIsArchivedOnlyByItsOwnerAndNoConsentIsAskedFirst() {
+        store.blocks().create(Scope.of("ana", "coach"), NewBlock.builder("plan").value("run daily").build());
+        store.blocks().share(Scope.of("ana", "coach"), "plan", ANA.agentId(), PARTNER);
+        consent = true;
+        long seq = store.changes().lastSeq();
+        ToolResult r = call(READ_WRITE, "{\"operation\":\"archive\",\"label\":\"plan\"}");
+        assertRefusedWithoutChange(r, seq);
+        assertThat(r.content()).startsWith("Block 'plan' is shared with you by agent 'coach'; only its owner can move it");
+        assertThat(consentsAsked).isZero();
+    }
+
     /** Bug 1: recall refuses to delete the entry, and load must not delete it either. */
     @Test
     void loadNeverDeletesAnEntryThatRecallMayNotDelete() {
