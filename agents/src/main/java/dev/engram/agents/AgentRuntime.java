@@ -207,6 +207,19 @@ public final class AgentRuntime implements AutoCloseable {
      * @throws AgentException if the file is not a valid agent file or the id or name is taken; nothing is stored then
      */
     public Agent importAgent(Path file, Optional<String> userId, Optional<String> agentId) {
+        return importAgent(file, userId, agentId, Optional.empty());
+    }
+
+    /**
+     * Imports an agent file with the model given (any spec {@link dev.engram.framework.model.ChatModel#of}
+     * takes) instead of the file's. A file whose model is an endpoint of its own
+     * ({@code http(s)://...#model}) can only be imported this way: a file never chooses where this
+     * runtime sends its requests and keys.
+     *
+     * @throws AgentException if the file is not a valid agent file, names its own endpoint and no model is
+     *                        given, or the id or name is taken; nothing is stored then
+     */
+    public Agent importAgent(Path file, Optional<String> userId, Optional<String> agentId, Optional<String> model) {
         Objects.requireNonNull(file, "file must not be null");
         String json;
         try {
@@ -214,16 +227,27 @@ public final class AgentRuntime implements AutoCloseable {
         } catch (IOException e) {
             throw new AgentException("Cannot read agent file " + file + ": " + e.getMessage(), e);
         }
-        return importAgent(json, file.toString(), userId, agentId);
+        return importAgent(json, file.toString(), userId, agentId, model);
     }
 
-    /** Imports an agent file's JSON; see {@link #importAgent(Path, Optional, Optional)}. */
+    /** Imports an agent file's JSON; see {@link #importAgent(Path, Optional, Optional, Optional)}. */
     public Agent importAgent(String json, String source, Optional<String> userId, Optional<String> agentId) {
+        return importAgent(json, source, userId, agentId, Optional.empty());
+    }
+
+    /** Imports an agent file's JSON with the model given; see {@link #importAgent(Path, Optional, Optional, Optional)}. */
+    public Agent importAgent(String json, String source, Optional<String> userId, Optional<String> agentId,
+            Optional<String> model) {
         checkOpen();
         AgentFiles.Contents c = AgentFiles.parse(json, "agent file " + source);
         AgentDefinition.Builder b = AgentDefinition.builder(userId.orElse(c.definition().userId()));
         AgentDefinition base = c.definition();
-        b.id(agentId.orElse(base.id())).name(base.name()).systemPrompt(base.systemPrompt()).model(base.model())
+        if (model.isEmpty() && dev.engram.framework.model.ModelSpec.namesEndpoint(base.model())) {
+            throw new AgentException("Agent file " + source + " names a model endpoint of its own ('" + base.model()
+                    + "'); an imported file does not choose where requests and API keys go. Import it with a model of "
+                    + "your choice (engram agent import FILE --model SPEC). Nothing was stored.");
+        }
+        b.id(agentId.orElse(base.id())).name(base.name()).systemPrompt(base.systemPrompt()).model(model.orElse(base.model()))
                 .tools(base.tools()).approvalMode(base.approvalMode()).contextWindowTokens(base.contextWindowTokens())
                 .maxSteps(base.maxSteps()).allowTools(base.allowTools().toArray(String[]::new))
                 .denyTools(base.denyTools().toArray(String[]::new));

@@ -196,10 +196,15 @@ final class AgentCommands extends GroupCommand {
         @Option(names = "--id", paramLabel = "ID", description = "Import under this agent id; default the file's.")
         String id;
 
+        @Option(names = "--model", paramLabel = "SPEC", description = "Run it on this model instead of the file's "
+                + "(required when the file names an http(s) endpoint of its own).")
+        String model;
+
         @Override
         int run() {
             try (Engine engine = root().engine()) {
-                Agent agent = engine.runtime().importAgent(file, Optional.ofNullable(user), Optional.ofNullable(id));
+                Agent agent = engine.runtime().importAgent(file, Optional.ofNullable(user), Optional.ofNullable(id),
+                        Optional.ofNullable(model));
                 out().println("Imported agent '" + agent.name() + "' (id " + agent.id() + ") for user '" + agent.userId() + "'.");
             }
             return 0;

@@ -37,9 +37,11 @@ public record ModelSpec(Provider provider, String model, URI baseUrl, Optional<S
     /**
      * Parses {@code openai:MODEL}, {@code anthropic:MODEL}, {@code gemini:MODEL}, {@code ollama:MODEL},
      * {@code http(s)://host:port/path#MODEL} or {@code script:FILE}. Keys: {@code OPENAI_API_KEY},
-     * {@code ANTHROPIC_API_KEY}, {@code GEMINI_API_KEY} (or {@code GOOGLE_API_KEY}); base URLs can be
-     * overridden with {@code OPENAI_BASE_URL}, {@code ANTHROPIC_BASE_URL}, {@code GEMINI_BASE_URL},
-     * {@code OLLAMA_HOST}.
+     * {@code ANTHROPIC_API_KEY}, {@code GEMINI_API_KEY} (or {@code GOOGLE_API_KEY}), each sent only to its
+     * provider's endpoint; base URLs can be overridden with {@code OPENAI_BASE_URL},
+     * {@code ANTHROPIC_BASE_URL}, {@code GEMINI_BASE_URL}, {@code OLLAMA_HOST}. An
+     * {@code http(s)://...#MODEL} endpoint gets a key only from its own variable,
+     * {@link #endpointKeyVariable} ({@code ENGRAM_KEY_GPU_BOX_8000}), never from a provider's.
      *
      * @throws IllegalArgumentException naming what is wrong or missing
      */
@@ -55,8 +57,11 @@ public record ModelSpec(Provider provider, String model, URI baseUrl, Optional<S
                 throw new IllegalArgumentException("an OpenAI-compatible spec names the model after '#', e.g. "
                         + "http://localhost:8080/v1#llama-3.1-8b; got '" + spec + "'");
             }
-            return new ModelSpec(Provider.OPENAI, s.substring(hash + 1), URI.create(s.substring(0, hash)),
-                    Optional.ofNullable(blankToNull(env.get("OPENAI_API_KEY"))), timeout, retry);
+            URI endpoint = URI.create(s.substring(0, hash));
+            if (endpoint.getHost() == null) {
+                throw new IllegalArgumentException("the endpoint of model spec '" + spec + "' has no host");
+            }
+            return new ModelSpec(Provider.OPENAI, s.substring(hash + 1), endpoint, endpointKey(endpoint, env), timeout, retry);
         }
         int colon = s.indexOf(':');
         if (colon <= 0 || colon == s.length() - 1) {
@@ -83,6 +88,39 @@ public record ModelSpec(Provider provider, String model, URI baseUrl, Optional<S
             default -> throw new IllegalArgumentException("unknown model provider '" + provider
                     + "'; use openai, anthropic, gemini, ollama, script, or an http(s)://...#model URL");
         };
+    }
+
+    /**
+     * The key for a custom endpoint: only from the variable named for that endpoint
+     * ({@link #endpointKeyVariable}), or {@code OPENAI_API_KEY} when the endpoint is OpenAI's own host.
+     * A key from the environment never goes to a host that a spec (perhaps from an imported agent file)
+     * chose.
+     */
+    private static Optional<String> endpointKey(URI endpoint, Map<String, String> env) {
+        Optional<String> own = Optional.ofNullable(blankToNull(env.get(endpointKeyVariable(endpoint))));
+        if (own.isPresent() || !OPENAI_HOST.equalsIgnoreCase(endpoint.getHost()) || !"https".equals(endpoint.getScheme())) {
+            return own;
+        }
+        return Optional.ofNullable(blankToNull(env.get("OPENAI_API_KEY")));
+    }
+
+    private static final String OPENAI_HOST = "api.openai.com";
+
+    /**
+     * The environment variable that holds the key of an OpenAI-compatible endpoint: {@code ENGRAM_KEY_}
+     * followed by its host and port, upper case, every other character as {@code _}. For
+     * {@code http://gpu-box:8000/v1} it is {@code ENGRAM_KEY_GPU_BOX_8000}; for
+     * {@code https://api.together.xyz/v1}, {@code ENGRAM_KEY_API_TOGETHER_XYZ}.
+     */
+    public static String endpointKeyVariable(URI endpoint) {
+        String hostPort = endpoint.getHost() + (endpoint.getPort() >= 0 ? "_" + endpoint.getPort() : "");
+        return "ENGRAM_KEY_" + hostPort.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
+    }
+
+    /** Whether {@code spec} names its own endpoint ({@code http(s)://...#model}) rather than a provider. */
+    public static boolean namesEndpoint(String spec) {
+        String s = spec.strip().toLowerCase(java.util.Locale.ROOT);
+        return s.startsWith("http://") || s.startsWith("https://");
     }
 
     private static String ollamaBase(String host) {

@@ -28,7 +28,9 @@ class OpenAiChatModelTest {
     @BeforeEach
     void start() throws Exception {
         server = new FakeProvider();
-        model = server.model(server.base() + "/v1#gpt-test", Map.of("OPENAI_API_KEY", "sk-secret"));
+        // A custom endpoint's key comes from its own variable only, never from OPENAI_API_KEY.
+        model = server.model(server.base() + "/v1#gpt-test",
+                Map.of(ModelSpec.endpointKeyVariable(server.base()), "sk-secret"));
     }
 
     @AfterEach
