@@ -17,7 +17,8 @@ import java.util.Optional;
 /**
  * {@code spawn_subagent}: creates a child agent of the same user with a task, runs it, and returns its
  * final message. The child is persisted (its definition names its parent), uses the parent's model
- * and tools, and counts against the runtime's agent depth limit like a message to another agent.
+ * and tools under the parent's policy (allow and deny lists, approval mode), so it never has more
+ * rights than its parent, and counts against the runtime's agent depth limit like a message to another agent.
  */
 final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Object>> {
     static final String NAME = "spawn_subagent";
@@ -79,6 +80,8 @@ final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Objec
         AgentDefinition child = AgentDefinition.builder(p.userId()).id(childId)
                 .name(in.name().filter(s -> !s.isBlank()).orElse("subagent") + " (" + childId + ")")
                 .systemPrompt(prompt).model(p.model()).tools(p.tools()).approvalMode(p.approvalMode())
+                // A child never has more rights than its parent: the same allow and deny lists.
+                .allowTools(p.allowTools().toArray(String[]::new)).denyTools(p.denyTools().toArray(String[]::new))
                 .contextWindowTokens(p.contextWindowTokens()).maxSteps(p.maxSteps()).parentAgentId(p.id()).build();
         Agent agent = agents.create(child);
         AgentResponse response = agent.receiveFromAgent(turn, p.id(), in.task());

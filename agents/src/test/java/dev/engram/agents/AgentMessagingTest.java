@@ -134,6 +134,27 @@ class AgentMessagingTest {
         assertThat(r.toolResults().getFirst().content()).contains("\"reply\":\"Green, black, oolong.\"");
     }
 
+    @Test
+    void aSubagentNeverHasMoreRightsThanItsParent() {
+        fx = new AgentFixture(dir).open(b -> b.model("script:helper", script("""
+                {"turns": [
+                  {"tool_calls": [{"name": "spawn_subagent", "arguments": {"task": "Save a note that Ana likes tea"}}]},
+                  {"tool_calls": [{"name": "memory_save", "arguments": {"content": "Ana likes tea"}}]},
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "I may not save notes."}}]},
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "The note could not be saved."}}]}
+                ]}""")));
+        Agent helper = fx.runtime.create(AgentDefinition.builder("ana").id("helper").model("script:helper")
+                .addTools("spawn_subagent").denyTools("memory_save").build());
+
+        AgentResponse r = helper.send("Remember that I like tea.");
+
+        assertThat(r.reply()).contains("The note could not be saved.");
+        assertThat(fx.store.notes().count("ana")).as("the parent's deny list holds for its subagent").isZero();
+        AgentDefinition child = fx.runtime.list("ana").stream().filter(d -> d.parentAgentId().isPresent()).findFirst().orElseThrow();
+        assertThat(child.denyTools()).containsExactly("memory_save");
+        assertThat(child.approvalMode()).isEqualTo(helper.definition().approvalMode());
+    }
+
     record Launch(String target) {
     }
 
