@@ -194,18 +194,9 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
     private String append(Scope scope, Append a, ToolContext ctx) {
         Block block = require(scope, a.label());
         authorise(scope, block, Acl.Operation.APPEND, a.text(), ctx);
-        for (int attempt = 1; ; attempt++) {
-            Block current = attempt == 1 ? block : require(scope, a.label());
-            String addition = current.value().isEmpty() ? a.text() : "\n" + a.text();
-            try {
-                Block after = store.blocks().append(scope, a.label(), addition, current.version());
-                return "Appended to block '" + a.label() + "'; it now holds " + size(after) + ".";
-            } catch (VersionConflictException e) {
-                if (attempt == MAX_RETRIES) {
-                    throw e;
-                }
-            }
-        }
+        // Appends commute: no version check, so concurrent appends never conflict.
+        Block after = store.blocks().appendLine(scope, a.label(), a.text());
+        return "Appended to block '" + a.label() + "'; it now holds " + size(after) + ".";
     }
 
     private String replace(Scope scope, Replace r, ToolContext ctx) {

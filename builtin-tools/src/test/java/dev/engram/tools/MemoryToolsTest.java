@@ -103,6 +103,27 @@ class MemoryToolsTest {
     @Nested
     class BlockOperations {
         @Test
+        void concurrentAppendsToOneBlockAllSucceed() throws Exception {
+            store.blocks().create(ANA, NewBlock.builder("log").limit(50_000).build());
+            int threads = 6;
+            int perThread = 20;
+            List<java.util.concurrent.Future<ToolResult>> results = new ArrayList<>();
+            try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads)) {
+                for (int t = 0; t < threads; t++) {
+                    for (int i = 0; i < perThread; i++) {
+                        String text = "entry " + t + "-" + i;
+                        results.add(pool.submit(() -> call(ANA, "block",
+                                "{\"operation\":\"append\",\"label\":\"log\",\"text\":\"" + text + "\"}")));
+                    }
+                }
+            }
+            for (java.util.concurrent.Future<ToolResult> r : results) {
+                assertThat(r.get().status()).as(r.get().content()).isEqualTo(ToolStatus.SUCCESS);
+            }
+            assertThat(value("log").split("\n")).hasSize(threads * perThread);
+        }
+
+        @Test
         void appendAddsALineAndReportsTheSize() {
             block("human", "Name: Ana", MemoryPermission.READ_WRITE);
             ToolResult r = call(ANA, "block", "{\"operation\":\"append\",\"label\":\"human\",\"text\":\"Likes tea\"}");

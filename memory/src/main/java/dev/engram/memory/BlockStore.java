@@ -71,6 +71,23 @@ public final class BlockStore {
         });
     }
 
+    /**
+     * Appends {@code text} as a line of its own: after a line break unless the block is empty. Appends
+     * commute, so this never fails with a version conflict, however many writers append at once.
+     *
+     * @throws NotFoundException      if the agent has no such block
+     * @throws LimitExceededException if the result would exceed the limit
+     */
+    public Block appendLine(Scope scope, String label, String text) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(label, "label");
+        Checks.text(text, "text");
+        return store.write(rows -> {
+            Block b = require(rows, scope, label);
+            return update(rows, scope, b, b.value().isEmpty() ? text : b.value() + "\n" + text, ANY_VERSION, "append");
+        });
+    }
+
     /** Replaces the whole value; same failures as {@link #append}. */
     public Block replace(Scope scope, String label, String value, long expectedVersion) {
         Checks.notNull(scope, "scope");

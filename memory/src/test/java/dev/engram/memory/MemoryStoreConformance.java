@@ -750,6 +750,33 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
+        void appendedLinesFromEightThreadsNeverConflictAndEachIsALine() throws Exception {
+            int threads = 8;
+            int perThread = 25;
+            human(ANA, "", 100_000);
+            try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<?>> futures = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    int thread = t;
+                    futures.add(pool.submit(() -> {
+                        start.await();
+                        for (int i = 0; i < perThread; i++) {
+                            store.blocks().appendLine(ANA, "human", "line " + thread + ":" + i);
+                        }
+                        return null;
+                    }));
+                }
+                start.countDown();
+                for (Future<?> f : futures) {
+                    f.get(60, TimeUnit.SECONDS);
+                }
+            }
+            List<String> lines = List.of(store.blocks().get(ANA, "human").orElseThrow().value().split("\n", -1));
+            assertThat(lines).hasSize(threads * perThread).allMatch(l -> l.matches("line \\d+:\\d+"));
+        }
+
+        @Test
         void racingOptimisticReplacesHaveOneWinnerAndClearConflicts() throws Exception {
             human(ANA, "v1", 100);
             int racers = 8;
