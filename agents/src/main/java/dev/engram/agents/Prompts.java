@@ -92,7 +92,8 @@ final class Prompts {
 
     static void renderBlocks(StringBuilder out, List<Block> blocks, String agentId) {
         out.append("<memory_blocks>\nYour core memory, always in this prompt. Edit it with the block tool; ")
-                .append("each block shows its size in characters against its limit, and your permission.\n");
+                .append("each block shows its size in characters (Unicode code points: an emoji is one) against its "
+                        + "limit, and your permission.\n");
         for (Block b : blocks) {
             out.append("<block label=\"").append(b.label()).append("\" chars=\"").append(b.size()).append('/')
                     .append(b.limit()).append("\" permission=\"").append(b.permission().name().toLowerCase(Locale.ROOT))

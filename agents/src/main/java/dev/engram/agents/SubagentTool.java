@@ -48,14 +48,10 @@ final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Objec
             SafetyTier.SIDE_EFFECTING, agentReplyTimeout.multipliedBy(2), Truncation.KEEP_HEAD);
     }
 
-
-
     @Override
     public Class<Input> inputType() {
         return Input.class;
     }
-
-
 
     @Override
     public Map<String, Object> execute(Input in, ToolContext ctx) {

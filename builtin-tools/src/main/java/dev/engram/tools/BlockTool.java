@@ -12,7 +12,6 @@ import dev.engram.memory.Acl;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
 import dev.engram.memory.BlockStore;
-import dev.engram.memory.LimitExceededException;
 import dev.engram.memory.MemoryException;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemoryStore;
@@ -115,13 +114,10 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
         return INFO;
     }
 
-
-
     @Override
     public Class<Op> inputType() {
         return Op.class;
     }
-
 
     @Override
     public String execute(Op op, ToolContext ctx) throws Exception {
@@ -136,9 +132,8 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
                 case View v -> view(require(scope, v.label()));
                 case ListBlocks l -> list(scope);
             };
-        } catch (LimitExceededException | VersionConflictException e) {
-            throw new ToolException(e.getMessage());
-        } catch (MemoryException e) {
+        } catch (MemoryException | IllegalArgumentException e) {
+            // Limits, versions, missing items and invalid text: the store's sentence is for the model too.
             throw new ToolException(e.getMessage());
         }
     }

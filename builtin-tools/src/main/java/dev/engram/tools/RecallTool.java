@@ -67,13 +67,10 @@ final class RecallTool implements AiTool<RecallTool.Op, String> {
         return INFO;
     }
 
-
-
     @Override
     public Class<Op> inputType() {
         return Op.class;
     }
-
 
     private void check(Acl.Operation operation) {
         if (Acl.decide(permission, operation) != Acl.Decision.ALLOW) {
@@ -98,6 +95,9 @@ final class RecallTool implements AiTool<RecallTool.Op, String> {
                 }
                 case Append a -> {
                     check(Acl.Operation.APPEND);
+                    if (a.content().isBlank()) {
+                        throw new ToolException("content is empty; give the text to add.");
+                    }
                     ArchivalEntry before = store.archival().getByLabel(scope, a.label()).orElseThrow(() -> missing(a.label()));
                     ArchivalEntry e = store.archival().append(scope, a.label(), before.content().isEmpty() ? a.content() : "\n" + a.content());
                     yield "Appended to archival entry '" + a.label() + "'; it now holds " + e.content().length() + " characters.";

@@ -75,13 +75,10 @@ final class SearchTool implements AiTool<SearchTool.Input, List<SearchTool.Hit>>
         return INFO;
     }
 
-
-
     @Override
     public Class<Input> inputType() {
         return Input.class;
     }
-
 
     @Override
     public List<Hit> execute(Input in, ToolContext ctx) {
@@ -111,11 +108,16 @@ final class SearchTool implements AiTool<SearchTool.Input, List<SearchTool.Hit>>
     }
 
     static Instant time(String field, String value) {
+        Instant t;
         try {
-            return Instant.parse(value);
+            t = Instant.parse(value);
         } catch (DateTimeParseException e) {
             throw new ToolException(field + " must be an ISO-8601 instant such as 2026-05-01T00:00:00Z, got \"" + value + "\".");
         }
+        if (t.isBefore(SearchRequest.EARLIEST) || t.isAfter(SearchRequest.LATEST)) {
+            throw new ToolException(field + " must lie between the years 1 and 9999, got \"" + value + "\".");
+        }
+        return t;
     }
 
     static Hit hit(SearchHit h) {

@@ -38,13 +38,10 @@ final class SendMessageTool implements AiTool<SendMessageTool.Input, Map<String,
         return INFO;
     }
 
-
-
     @Override
     public Class<Input> inputType() {
         return Input.class;
     }
-
 
     @Override
     public Map<String, Object> execute(Input in, ToolContext ctx) {

@@ -54,15 +54,10 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
             SafetyTier.PRIVILEGED, options.maxTimeout().plusSeconds(10), Truncation.KEEP_TAIL);
     }
 
-
-
     @Override
     public Class<Input> inputType() {
         return Input.class;
     }
-
-
-
 
     @Override
     public Optional<String> approvalPreview(Input input, ToolContext context) {

@@ -67,6 +67,13 @@ public final class Workspace {
         return rel.isEmpty() ? "." : rel;
     }
 
+    /** The longest path accepted, in characters. */
+    static final int MAX_PATH_CHARS = 4_096;
+    /** The most directory levels a path may have. */
+    static final int MAX_PATH_DEPTH = 256;
+    /** The longest file or directory name, in UTF-8 bytes (what Linux, macOS and Windows file systems allow). */
+    static final int MAX_NAME_BYTES = 255;
+
     private Path resolve(String raw, boolean forWriting) {
         Objects.requireNonNull(raw, "path");
         if (raw.isEmpty()) {
@@ -79,6 +86,21 @@ public final class Workspace {
                     || type == Character.PRIVATE_USE || type == Character.SURROGATE && !validSurrogate(raw, i)) {
                 throw new ToolException("path contains an invisible or control character (U+" + String.format("%04X", (int) c)
                         + "); write the path in plain characters.");
+            }
+        }
+        if (raw.length() > MAX_PATH_CHARS) {
+            throw new ToolException("path is " + raw.length() + " characters long; the most is " + MAX_PATH_CHARS + ".");
+        }
+        String[] parts = raw.split("[/\\\\]");
+        if (parts.length > MAX_PATH_DEPTH) {
+            throw new ToolException("path has " + parts.length + " levels; the most is " + MAX_PATH_DEPTH + ".");
+        }
+        for (String part : parts) {
+            int bytes = part.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes > MAX_NAME_BYTES) {
+                throw new ToolException("a name in the path is " + bytes + " bytes long ('"
+                        + part.codePoints().limit(20).collect(StringBuilder::new, StringBuilder::appendCodePoint,
+                                StringBuilder::append) + "...'); a file or directory name may be at most " + MAX_NAME_BYTES + " bytes.");
             }
         }
         String normalised = Normalizer.normalize(raw, Normalizer.Form.NFC);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.engram.framework.ApprovalDecision;
 import dev.engram.framework.ApprovalMode;
 import dev.engram.framework.ApprovalRequest;
+import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ToolCall;
 import dev.engram.framework.ToolContext;
 import dev.engram.framework.ToolExecutor;
@@ -50,6 +51,25 @@ class WorkspaceToolsTest {
         }
         return ToolExecutor.builder(registry).approvalMode(ApprovalMode.YOLO).build()
                 .execute(ToolCall.of(tool, JSON.writeValueAsString(args)), ToolContext.empty());
+    }
+
+    @Test
+    void aRunawayPatternStopsUsingTheProcessorWhenTheSearchTimesOut() throws Exception {
+        Files.writeString(root.resolve("trap.txt"), "a".repeat(40) + "!\n");
+        DynamicTool search = BuiltinTools.files(Workspace.of(root)).stream().filter(t -> t.name().equals("file_search"))
+                .findFirst().orElseThrow().withTimeout(java.time.Duration.ofMillis(300));
+        ToolResult r = ToolExecutor.builder(ToolRegistry.create().register(search)).approvalMode(ApprovalMode.YOLO).build()
+                .execute(ToolCall.of("file_search", "{\"pattern\": \"((a+)+)+x\", \"regex\": true}"), ToolContext.empty());
+        assertThat(r.status()).isEqualTo(ToolStatus.TIMED_OUT);
+        // Without interruptible matching the worker would keep one core busy for minutes: measure the
+        // process's CPU time over the next second, after a moment for the interrupt to land.
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        Thread.sleep(200);
+        long cpuBefore = os.getProcessCpuTime();
+        Thread.sleep(1_000);
+        long cpuNanos = os.getProcessCpuTime() - cpuBefore;
+        assertThat(cpuNanos).as("CPU nanoseconds used in the second after the timeout").isLessThan(600_000_000L);
     }
 
     @ParameterizedTest

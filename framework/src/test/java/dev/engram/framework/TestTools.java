@@ -97,15 +97,10 @@ final class TestTools {
                 tier, timeout, truncation);
         }
 
-
-
         @Override
         public Class<I> inputType() {
             return input;
         }
-
-
-
 
         @Override
         public O execute(I in, ToolContext context) throws Exception {

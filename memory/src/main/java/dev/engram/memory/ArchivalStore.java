@@ -67,7 +67,7 @@ public final class ArchivalStore {
     public ArchivalEntry append(Scope scope, String label, String text) {
         Checks.notNull(scope, "scope");
         Checks.notNull(label, "label");
-        Checks.text(text, "text");
+        Checks.unicode(text, "text");
         return store.write(rows -> {
             ArchivalEntry e = rows.archivalByLabel(scope, label).orElseThrow(() -> MemoryErrors.noArchivalLabel(label));
             ArchivalEntry next = new ArchivalEntry(e.id(), e.label(), e.content() + text, e.tags(), e.createdAt(), store.now());

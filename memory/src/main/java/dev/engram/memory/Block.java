@@ -32,9 +32,9 @@ public record Block(String label, String description, String value, int limit, B
         Checks.notNull(updatedAt, "updatedAt");
     }
 
-    /** Characters used, as counted against the limit (UTF-16 code units, like {@link String#length()}). */
+    /** Characters used, as counted against the limit: Unicode code points, so an emoji counts as one. */
     public int size() {
-        return value.length();
+        return Checks.size(value);
     }
 
     /** Whether this agent sees the block through an attachment rather than owning it. */

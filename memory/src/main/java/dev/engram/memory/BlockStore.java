@@ -64,7 +64,7 @@ public final class BlockStore {
     public Block append(Scope scope, String label, String text, long expectedVersion) {
         Checks.notNull(scope, "scope");
         Checks.notNull(label, "label");
-        Checks.text(text, "text");
+        Checks.unicode(text, "text");
         return store.write(rows -> {
             Block b = require(rows, scope, label);
             return update(rows, scope, b, b.value() + text, expectedVersion, "append");
@@ -81,7 +81,7 @@ public final class BlockStore {
     public Block appendLine(Scope scope, String label, String text) {
         Checks.notNull(scope, "scope");
         Checks.notNull(label, "label");
-        Checks.text(text, "text");
+        Checks.unicode(text, "text");
         return store.write(rows -> {
             Block b = require(rows, scope, label);
             return update(rows, scope, b, b.value().isEmpty() ? text : b.value() + "\n" + text, ANY_VERSION, "append");
@@ -92,7 +92,7 @@ public final class BlockStore {
     public Block replace(Scope scope, String label, String value, long expectedVersion) {
         Checks.notNull(scope, "scope");
         Checks.notNull(label, "label");
-        Checks.text(value, "value");
+        Checks.unicode(value, "value");
         return store.write(rows -> update(rows, scope, require(rows, scope, label), value, expectedVersion, "replace"));
     }
 

@@ -30,6 +30,29 @@ final class Checks {
         return Objects.requireNonNull(value, () -> what + " must not be null");
     }
 
+    /**
+     * Rejects text that is not valid Unicode: an unpaired UTF-16 surrogate cannot be stored (SQLite's
+     * UTF-8 would silently turn it into '?').
+     */
+    static String unicode(String value, String what) {
+        notNull(value, what);
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new IllegalArgumentException(what + " contains an unpaired UTF-16 surrogate (U+"
+                        + String.format("%04X", (int) c) + " at index " + i + "); send valid Unicode text");
+            }
+        }
+        return value;
+    }
+
+    /** Characters as a block's limit counts them: Unicode code points, so an emoji is one. */
+    static int size(String value) {
+        return value.codePointCount(0, value.length());
+    }
+
     static <T> T notNull(T value, String what) {
         return Objects.requireNonNull(value, () -> what + " must not be null");
     }

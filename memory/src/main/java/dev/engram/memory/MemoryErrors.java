@@ -71,8 +71,9 @@ final class MemoryErrors {
     }
 
     static void checkLimit(String label, String newValue, int limit, int currentSize) {
-        if (newValue.length() > limit) {
-            throw new LimitExceededException(label, newValue.length(), limit, currentSize);
+        int size = Checks.size(newValue);
+        if (size > limit) {
+            throw new LimitExceededException(label, size, limit, currentSize);
         }
     }
 
@@ -89,5 +90,6 @@ final class MemoryErrors {
         if (content == null || content.isBlank()) {
             throw new IllegalArgumentException(what + " must not be null or blank");
         }
+        Checks.unicode(content, what);
     }
 }

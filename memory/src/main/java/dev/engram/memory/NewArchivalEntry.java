@@ -17,6 +17,7 @@ public record NewArchivalEntry(Optional<String> label, String content, List<Stri
         if (content == null || content.isBlank()) {
             throw new IllegalArgumentException("archival content must not be null or blank");
         }
+        Checks.unicode(content, "archival content");
         tags = List.copyOf(Checks.noNulls(tags, "tags"));
         tags.forEach(t -> Checks.id(t, "tag"));
     }

@@ -19,15 +19,15 @@ public record NewBlock(String label, String description, String value, int limit
 
     public NewBlock {
         Checks.id(label, "label");
-        Checks.text(description, "description");
-        Checks.text(value, "value");
+        Checks.unicode(description, "description");
+        Checks.unicode(value, "value");
         Checks.notNull(type, "type");
         Checks.notNull(permission, "permission");
         if (limit <= 0) {
             throw new IllegalArgumentException("block limit must be positive, got " + limit);
         }
-        if (value.length() > limit) {
-            throw new LimitExceededException(label, value.length(), limit, 0);
+        if (Checks.size(value) > limit) {
+            throw new LimitExceededException(label, Checks.size(value), limit, 0);
         }
     }
 

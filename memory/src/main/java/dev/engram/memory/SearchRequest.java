@@ -50,6 +50,10 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
         roles = Set.copyOf(roles);
     }
 
+    /** The earliest and latest times a search can be limited to. */
+    public static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+    public static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999Z");
+
     public static Builder builder(Scope scope, String query) {
         return new Builder(scope, query);
     }
@@ -97,14 +101,33 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
             return this;
         }
 
+        /**
+         * Only items from this time on (inclusive).
+         *
+         * @throws IllegalArgumentException if it lies outside the years 1 to 9999
+         */
         public Builder from(Instant from) {
-            this.from = from;
+            this.from = checkTime(from, "from");
             return this;
         }
 
+        /**
+         * Only items before this time.
+         *
+         * @throws IllegalArgumentException if it lies outside the years 1 to 9999
+         */
         public Builder until(Instant until) {
-            this.until = until;
+            this.until = checkTime(until, "until");
             return this;
+        }
+
+        private static Instant checkTime(Instant time, String what) {
+            Checks.notNull(time, what);
+            if (time.isBefore(EARLIEST) || time.isAfter(LATEST)) {
+                throw new IllegalArgumentException("search time '" + what + "' must lie between the years 1 and 9999, got "
+                        + time);
+            }
+            return time;
         }
 
         public Builder tags(Set<String> tags) {
