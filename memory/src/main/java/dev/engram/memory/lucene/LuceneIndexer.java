@@ -7,6 +7,7 @@ import dev.engram.memory.MemorySearch.ProgressListener;
 import dev.engram.memory.MemoryStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,8 +80,10 @@ final class LuceneIndexer implements AutoCloseable {
         this.embedder = embedder;
         this.documents = documents;
         this.batchEvents = batchEvents;
+        Directory opened = null;
         try {
-            this.directory = path == null ? new ByteBuffersDirectory() : FSDirectory.open(path);
+            opened = path == null ? new ByteBuffersDirectory() : FSDirectory.open(path);
+            this.directory = opened;
             oldFormat = olderFormat(directory);
             IndexWriterConfig config = new IndexWriterConfig(analyzer);
             // An index of an older format may be sorted differently, which Lucene cannot append to: start it anew.
@@ -104,10 +107,17 @@ final class LuceneIndexer implements AutoCloseable {
             });
             this.writer = new IndexWriter(directory, config);
             this.searchers = new SearcherManager(writer, null);
+        } catch (org.apache.lucene.store.LockObtainFailedException e) {
+            abandon(opened);
+            throw new MemoryException("The search index in " + path + " is in use by another process"
+                    + IndexOwner.read(path).map(o -> " (" + o + ")").orElse("") + "; stop that process, or open this one with "
+                    + "another home or index directory.", e);
         } catch (IOException e) {
+            abandon(opened);
             throw new MemoryException("Cannot open the search index" + (path == null ? "" : " in " + path)
                     + ": " + e.getMessage(), e);
         }
+        this.ownerFile = path == null ? null : IndexOwner.write(path);
         Map<String, String> data = new HashMap<>();
         writer.getLiveCommitData().forEach(e -> data.put(e.getKey(), e.getValue()));
         long committed = Long.parseLong(data.getOrDefault(SEQ_DATA, "0"));
@@ -128,6 +138,21 @@ final class LuceneIndexer implements AutoCloseable {
         if (!backgroundInterval.isZero()) {
             long every = backgroundInterval.toMillis();
             writerThread.scheduleWithFixedDelay(this::followLog, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private final Path ownerFile;
+
+    /** Releases what a failed open took: the directory and the two threads. */
+    private void abandon(Directory opened) {
+        writerThread.close();
+        indexer.close();
+        if (opened != null) {
+            try {
+                opened.close();
+            } catch (IOException ignored) {
+                // already failing; the open's error is the one to report
+            }
         }
     }
 
@@ -347,6 +372,9 @@ final class LuceneIndexer implements AutoCloseable {
             indexer.close();
             searchers.close();
             writer.close();
+            if (ownerFile != null) {
+                Files.deleteIfExists(ownerFile);
+            }
             directory.close();
         } catch (IOException e) {
             throw new UncheckedIOException("closing the search index failed", e);

@@ -90,6 +90,20 @@ class LuceneMemorySearchTest {
     }
 
     @Test
+    void aSecondProcessOnTheSameIndexIsToldWhichProcessHoldsIt() {
+        // The index of open() holds the directory; another opener (here in the same JVM) finds it locked.
+        String pid = Long.toString(ProcessHandle.current().pid());
+        assertThatThrownBy(() -> LuceneMemorySearch.builder(store, embedder).directory(dir.resolve("index")).build())
+                .isInstanceOf(MemoryException.class)
+                .hasMessageStartingWith("The search index in " + dir.resolve("index") + " is in use by another process (pid " + pid + ": ")
+                .hasMessageEndingWith("; stop that process, or open this one with another home or index directory.");
+        search.close();
+        assertThat(dir.resolve("index").resolve(IndexOwner.FILE)).as("released on close").doesNotExist();
+        search = LuceneMemorySearch.builder(store, embedder).directory(dir.resolve("index")).backgroundInterval(Duration.ZERO).build();
+        assertThat(dir.resolve("index").resolve(IndexOwner.FILE)).exists();
+    }
+
+    @Test
     void aWriteIsSearchableAsSoonAsItsCallReturns() {
         ArchivalEntry e = store.archival().insert(ANA, NewArchivalEntry.of("Ana's sister lives in Zanzibar"));
         List<SearchHit> hits = find(ANA, "Zanzibar");
