@@ -70,8 +70,10 @@ final class Engine implements AutoCloseable {
      */
     AgentRuntime runtime(Consumer<AgentRuntime.Builder> config) {
         if (runtime == null) {
+            // Writes to partner and human blocks need someone's consent: by default no one is asked, so
+            // they are refused; chat asks at the terminal, and 'tools call --consent' is the caller's own.
             AgentRuntime.Builder b = AgentRuntime.builder(store(), new LazySearch(this::search))
-                    .permissionBroker(PermissionBroker.allowAll());
+                    .permissionBroker(PermissionBroker.denyAll());
             config.accept(b);
             runtime = b.build();
         }

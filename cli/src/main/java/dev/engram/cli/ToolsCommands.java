@@ -55,13 +55,18 @@ final class ToolsCommands extends GroupCommand {
 
     @Command(name = "call", mixinStandardHelpOptions = true,
             description = {"Run one call through the full pipeline (lookup, validation, approval, timeout, truncation) "
-                    + "and print the ToolResult as JSON.", "You are the one calling, so approval is granted."})
+                    + "and print the ToolResult as JSON.", "You are the one calling, so approval is granted; writes to "
+                    + "partner and human blocks also need --consent."})
     static final class Call extends BaseCommand {
         @Parameters(paramLabel = "NAME")
         String name;
 
         @Option(names = "--args", paramLabel = "JSON", defaultValue = "{}", description = "The arguments; default ${DEFAULT-VALUE}.")
         String args;
+
+        @Option(names = "--consent", description = "You consent to this call's writes to partner and human blocks, "
+                + "which are refused without it.")
+        boolean consent;
 
         @Mixin
         ScopeOptions scope;
@@ -70,7 +75,11 @@ final class ToolsCommands extends GroupCommand {
         int run() {
             try (Engine engine = root().engine()) {
                 Scope s = scope(engine, scope.user, scope.agent);
-                ToolRegistry registry = engine.runtime().toolRegistry();
+                ToolRegistry registry = engine.runtime(b -> {
+                    if (consent) {
+                        b.permissionBroker(dev.engram.tools.PermissionBroker.allowAll());
+                    }
+                }).toolRegistry();
                 ToolResult r = ToolExecutor.builder(registry).approvalMode(ApprovalMode.YOLO).build().execute(
                         new ToolCall("cli-1", name, args),
                         ToolContext.builder().userId(s.userId()).agentId(s.agentId()).sessionId("cli").build());

@@ -150,6 +150,22 @@ class CliCommandsTest {
     }
 
     @Test
+    void aHumanBlockIsWrittenByToolsCallOnlyWithTheCallersConsent() throws Exception {
+        createHelper();
+        ok("block", "set", "diary", "Day one", "--permission", "human", "--agent", "helper", "--user", "ana");
+        String append = "{\"operation\":\"append\",\"label\":\"diary\",\"text\":\"Day two\"}";
+        Cli.Run refused = Cli.run(home, "tools", "call", "block", "--args", append, "--agent", "helper", "--user", "ana");
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(Json.parse(refused.out()).path("content").asString())
+                .isEqualTo("Block 'diary' has permission human and consent to append was not given. Nothing was changed.");
+        assertThat(ok("block", "show", "diary", "--agent", "helper", "--user", "ana").out()).doesNotContain("Day two");
+
+        Cli.Run granted = ok("tools", "call", "block", "--args", append, "--agent", "helper", "--user", "ana", "--consent");
+        assertThat(Json.parse(granted.out()).path("status").asString()).isEqualTo("success");
+        assertThat(ok("block", "show", "diary", "--agent", "helper", "--user", "ana").out()).contains("Day two");
+    }
+
+    @Test
     void ingestChunksFilesIntoArchivalMemoryAndReindexRebuilds() throws Exception {
         createHelper();
         Path docs = Files.createDirectories(work.resolve("docs"));

@@ -50,11 +50,12 @@ class McpTest {
     @Test
     void theServerListsTheScopesMemoryToolsWithHintsAndRunsCalls() throws Exception {
         assertThat(Cli.run(home, "agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini").exit()).isZero();
-        try (McpClientTools mcp = McpClientTools.connect("mem", engramMcp("--user", "ana", "--agent", "helper"))) {
+        try (McpClientTools mcp = McpClientTools.connect("mem", engramMcp("--user", "ana", "--agent", "helper"), Map.of(),
+                Duration.ofMinutes(2), true)) {
             Map<String, DynamicTool> tools = mcp.tools().stream().collect(Collectors.toMap(DynamicTool::name, t -> t));
             assertThat(tools.keySet()).containsExactlyInAnyOrder("mem_search", "mem_memory_search", "mem_memory_save",
                     "mem_memory_update", "mem_memory_delete", "mem_recall", "mem_block");
-            assertThat(tools.get("mem_search").safetyTier()).isEqualTo(SafetyTier.READ_ONLY);
+            assertThat(tools.get("mem_search").safetyTier()).as("a trusted server's read-only hint").isEqualTo(SafetyTier.READ_ONLY);
             assertThat(tools.get("mem_memory_save").safetyTier()).isEqualTo(SafetyTier.SIDE_EFFECTING);
             assertThat(tools.get("mem_block").parametersSchema().toString()).contains("\"operation\"").doesNotContain("$ref");
 
@@ -78,6 +79,9 @@ class McpTest {
         try (McpClientTools mcp = McpClientTools.connect("notes", engramMcp("--user", "ana"))) {
             assertThat(mcp.tools()).extracting(DynamicTool::name).containsExactlyInAnyOrder("notes_memory_search",
                     "notes_memory_save", "notes_memory_update", "notes_memory_delete");
+            // An untrusted server's read-only hint does not spare its tool the approval other writes get.
+            assertThat(mcp.tools().stream().filter(t -> t.name().equals("notes_memory_search")).findFirst().orElseThrow()
+                    .safetyTier()).isEqualTo(SafetyTier.SIDE_EFFECTING);
         }
     }
 

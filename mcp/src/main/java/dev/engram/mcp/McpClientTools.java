@@ -25,9 +25,10 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code ToolRegistry}) and name them in an agent's definition: they then go through the same policy,
  * validation, approval, timeout and truncation as every other tool.
  *
- * <p>Safety tiers follow the server's hints: {@code readOnlyHint} makes a tool read-only;
- * otherwise it is privileged unless {@code destructiveHint} is explicitly false (the MCP default for
- * a tool that is not read-only is destructive).
+ * <p>Safety tiers follow the server's hints: {@code readOnlyHint} makes a tool read-only, but only for
+ * a server connected as trusted (an untrusted server's read-only tool is side-effecting, so approval
+ * is asked); otherwise a tool is privileged unless {@code destructiveHint} is explicitly false (the MCP
+ * default for a tool that is not read-only is destructive).
  *
  * <pre>{@code
  * try (McpClientTools files = McpClientTools.connect("fs", List.of("npx", "-y", "@modelcontextprotocol/server-filesystem", "/tmp"))) {
@@ -49,19 +50,31 @@ public final class McpClientTools implements AutoCloseable {
         this.tools = List.copyOf(tools);
     }
 
-    /** Starts {@code command}, initialises the session and lists its tools; calls time out after 2 minutes. */
+    /**
+     * Starts {@code command}, initialises the session and lists its tools; calls time out after 2 minutes.
+     * The server is not trusted: its {@code readOnlyHint}s are not believed (see {@link #connect(String, List, Map, Duration, boolean)}).
+     */
     public static McpClientTools connect(String prefix, List<String> command) {
-        return connect(prefix, command, Map.of(), Duration.ofMinutes(2));
+        return connect(prefix, command, Map.of(), Duration.ofMinutes(2), false);
+    }
+
+    /** Starts an untrusted server with extra environment variables; see {@link #connect(String, List, Map, Duration, boolean)}. */
+    public static McpClientTools connect(String prefix, List<String> command, Map<String, String> environment,
+            Duration timeout) {
+        return connect(prefix, command, environment, timeout, false);
     }
 
     /**
-     * Starts {@code command} with extra environment variables.
+     * Starts {@code command} with extra environment variables. A server's {@code readOnlyHint} lets its
+     * tool run without approval (as {@link SafetyTier#READ_ONLY}) only when {@code trusted}: the user has
+     * said this server's hints are honest. An untrusted server's tools are at least side-effecting, so
+     * approval is asked as for any other write.
      *
      * @throws IllegalArgumentException if the prefix is not {@code [a-zA-Z0-9]{1,20}} or the command is empty
      * @throws IllegalStateException    if the server cannot be started or initialised
      */
     public static McpClientTools connect(String prefix, List<String> command, Map<String, String> environment,
-            Duration timeout) {
+            Duration timeout, boolean trusted) {
         Objects.requireNonNull(prefix, "prefix must not be null");
         if (!prefix.matches("[a-zA-Z0-9]{1,20}")) {
             throw new IllegalArgumentException("MCP tool prefix must be 1 to 20 letters or digits, got '" + prefix + "'");
@@ -81,7 +94,7 @@ public final class McpClientTools implements AutoCloseable {
             do {
                 McpSchema.ListToolsResult page = cursor == null ? client.listTools() : client.listTools(cursor);
                 for (McpSchema.Tool t : page.tools()) {
-                    tools.add(new Remote(prefix, client, t));
+                    tools.add(new Remote(prefix, client, t, trusted));
                 }
                 cursor = page.nextCursor();
             } while (cursor != null && !cursor.isEmpty());
@@ -116,7 +129,7 @@ public final class McpClientTools implements AutoCloseable {
         private final ObjectNode schema;
         private final SafetyTier tier;
 
-        Remote(String prefix, McpSyncClient client, McpSchema.Tool tool) {
+        Remote(String prefix, McpSyncClient client, McpSchema.Tool tool, boolean trusted) {
             String n = prefix + "_" + tool.name().replaceAll("[^a-zA-Z0-9_-]", "_");
             this.name = n.length() > 64 ? n.substring(0, 64) : n;
             this.client = client;
@@ -128,7 +141,7 @@ public final class McpClientTools implements AutoCloseable {
             this.schema = s;
             McpSchema.ToolAnnotations a = tool.annotations();
             if (a != null && Boolean.TRUE.equals(a.readOnlyHint())) {
-                tier = SafetyTier.READ_ONLY;
+                tier = trusted ? SafetyTier.READ_ONLY : SafetyTier.SIDE_EFFECTING;
             } else if (a != null && Boolean.FALSE.equals(a.destructiveHint())) {
                 tier = SafetyTier.SIDE_EFFECTING;
             } else {
