@@ -43,6 +43,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final List<ChangeEvent> changes = new ArrayList<>();
     private final Deque<Runnable> undo = new ArrayDeque<>();
     private long nextPos = 1;
+    private final String id = java.util.UUID.randomUUID().toString();
 
     @Override
     public <T> T write(Function<Rows, T> work) {
@@ -329,6 +330,11 @@ final class InMemoryBackend implements MemoryBackend, Rows {
         return new MemoryStats(blocks(scope).size(), archivalOf(scope).count(), countNotes(scope.userId()), mine.size(),
                 mine.stream().filter(ConversationMessage::inContext).count(),
                 mine.stream().map(ConversationMessage::createdAt).max(Comparator.naturalOrder()));
+    }
+
+    @Override
+    public String storeId() {
+        return id;
     }
 
     @Override

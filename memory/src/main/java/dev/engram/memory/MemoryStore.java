@@ -1,6 +1,7 @@
 package dev.engram.memory;
 
 import dev.engram.memory.spi.MemoryBackend;
+import dev.engram.memory.spi.Rows;
 import dev.engram.memory.sqlite.SqliteBackend;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -100,6 +101,11 @@ public final class MemoryStore implements AutoCloseable {
     public MemoryStats stats(Scope scope) {
         Checks.notNull(scope, "scope");
         return core.read(rows -> rows.stats(scope));
+    }
+
+    /** The storage's identity (see {@link Rows#storeId()}); empty if the backend has none. */
+    public String id() {
+        return core.read(Rows::storeId);
     }
 
     /** The backend this store keeps its rows in. */

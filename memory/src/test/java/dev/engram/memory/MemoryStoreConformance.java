@@ -638,6 +638,14 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
+        void theStoreKeepsOneIdentity() {
+            String id = store.id();
+            assertThat(id).isNotNull();
+            store.notes().save("ana", "n");
+            assertThat(store.id()).isEqualTo(id);
+        }
+
+        @Test
         void aClosedStoreRefusesWork() {
             store.close();
             assertThatThrownBy(() -> store.blocks().list(ANA)).isInstanceOf(MemoryException.class)

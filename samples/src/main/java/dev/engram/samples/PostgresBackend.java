@@ -71,6 +71,8 @@ public final class PostgresBackend implements MemoryBackend {
             CREATE TABLE IF NOT EXISTS agents (
                 user_id TEXT NOT NULL, agent_id TEXT NOT NULL, name TEXT NOT NULL, definition TEXT NOT NULL,
                 created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (user_id, agent_id), UNIQUE (user_id, name));
+            CREATE TABLE IF NOT EXISTS store_identity (id TEXT NOT NULL);
+            INSERT INTO store_identity SELECT md5(random()::text) WHERE NOT EXISTS (SELECT 1 FROM store_identity);
             """;
     /** The block of (owner user, owner agent, label), as a sub-select. */
     private static final String BLOCK_ID = "(SELECT id FROM blocks WHERE user_id = ? AND agent_id = ? AND label = ?)";
@@ -187,7 +189,7 @@ public final class PostgresBackend implements MemoryBackend {
         public List<Block> blocks(Scope v) {
             return query("SELECT " + BLOCK_COLUMNS + ", b.permission AS effective FROM blocks b WHERE b.user_id = ? AND b.agent_id = ? "
                     + "UNION ALL SELECT " + BLOCK_COLUMNS + ", s.permission FROM blocks b JOIN block_shares s ON s.block_id = b.id "
-                    + "WHERE s.user_id = ? AND s.agent_id = ?", (rs, c) -> block(rs), v.userId(), v.agentId(), v.userId(), v.agentId());
+                    + "WHERE s.user_id = ? AND s.agent_id = ?", (rs, c) -> PostgresBackend.block(rs), v.userId(), v.agentId(), v.userId(), v.agentId());
         }
 
         @Override
@@ -385,6 +387,11 @@ public final class PostgresBackend implements MemoryBackend {
         @Override
         public long lastChangeSeq() {
             return one("SELECT coalesce(max(seq), 0) FROM changes", (rs, c) -> rs.getLong(1)).orElseThrow();
+        }
+
+        @Override
+        public String storeId() {
+            return one("SELECT min(id) FROM store_identity", (rs, c) -> rs.getString(1)).orElseThrow();
         }
 
         @Override

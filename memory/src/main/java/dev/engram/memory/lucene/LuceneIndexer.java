@@ -39,11 +39,6 @@ import org.slf4j.LoggerFactory;
  */
 final class LuceneIndexer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LuceneIndexer.class);
-    static final String SEQ_DATA = "engram.seq";
-    static final String EMBEDDER_DATA = "engram.embedder";
-    static final String FORMAT_DATA = "engram.format";
-    /** The document layout; an index written with another is rebuilt at open. */
-    static final String FORMAT = "4";
     /** How often a long catch-up commits its progress (each commit also ends a segment). */
     static final Duration COMMIT_INTERVAL = Duration.ofMinutes(5);
 
@@ -84,7 +79,7 @@ final class LuceneIndexer implements AutoCloseable {
         try {
             opened = path == null ? new ByteBuffersDirectory() : FSDirectory.open(path);
             this.directory = opened;
-            oldFormat = olderFormat(directory);
+            oldFormat = IndexCommit.olderFormat(directory);
             IndexWriterConfig config = new IndexWriterConfig(analyzer);
             // An index of an older format may be sorted differently, which Lucene cannot append to: start it anew.
             config.setOpenMode(oldFormat.isPresent() ? IndexWriterConfig.OpenMode.CREATE
@@ -120,21 +115,17 @@ final class LuceneIndexer implements AutoCloseable {
         this.ownerFile = path == null ? null : IndexOwner.write(path);
         Map<String, String> data = new HashMap<>();
         writer.getLiveCommitData().forEach(e -> data.put(e.getKey(), e.getValue()));
-        long committed = Long.parseLong(data.getOrDefault(SEQ_DATA, "0"));
-        String builtWith = data.get(EMBEDDER_DATA);
-        long storeSeq = store.changes().lastSeq();
-        this.appliedSeq = committed;
-        if (builtWith != null && !builtWith.equals(embedder.id())) {
-            LOG.info("Search index was built with embedder {}, now {}: rebuilding it", builtWith, embedder.id());
+        this.storeId = store.id();
+        this.appliedSeq = Long.parseLong(data.getOrDefault(IndexCommit.SEQ_DATA, "0"));
+        this.lastChange = data.getOrDefault(IndexCommit.CHANGE_DATA, "");
+        IndexCommit.check(data, oldFormat, embedder.id(), store, storeId).ifPresent(rebuild -> {
+            if (rebuild.alarming()) {
+                LOG.warn("Rebuilding the search index: {}", rebuild.why());
+            } else {
+                LOG.info("Rebuilding the search index: {}", rebuild.why());
+            }
             reindex((d, t) -> { });
-        } else if (oldFormat.isPresent()) {
-            LOG.info("Search index had document format {}, now {}: rebuilding it", oldFormat.get(), FORMAT);
-            reindex((d, t) -> { });
-        } else if (committed > storeSeq) {
-            LOG.warn("Search index is ahead of the memory store (sequence {} > {}): the store was restored or replaced; "
-                    + "rebuilding the index", committed, storeSeq);
-            reindex((d, t) -> { });
-        }
+        });
         if (!backgroundInterval.isZero()) {
             long every = backgroundInterval.toMillis();
             writerThread.scheduleWithFixedDelay(this::followLog, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -142,6 +133,9 @@ final class LuceneIndexer implements AutoCloseable {
     }
 
     private final Path ownerFile;
+    private final String storeId;
+    /** The fingerprint of the change at {@link #appliedSeq}, recorded with each commit. */
+    private volatile String lastChange;
 
     /** Releases what a failed open took: the directory and the two threads. */
     private void abandon(Directory opened) {
@@ -231,6 +225,7 @@ final class LuceneIndexer implements AutoCloseable {
             try {
                 writer.deleteAll();
                 appliedSeq = 0;
+                lastChange = "";
                 commit();
                 catchUp(progress);
             } catch (IOException e) {
@@ -261,6 +256,7 @@ final class LuceneIndexer implements AutoCloseable {
                 next = prepareAsync(batch.lastSeq());
                 write(batch);
                 appliedSeq = batch.lastSeq();
+                lastChange = IndexCommit.fingerprint(batch.events().getLast());
                 progress.progress(appliedSeq - start, Math.max(target, appliedSeq) - start);
                 // A long catch-up commits now and then, so that a crash loses at most that much work; each
                 // commit also ends a segment, so not more often than COMMIT_INTERVAL.
@@ -331,19 +327,8 @@ final class LuceneIndexer implements AutoCloseable {
     }
 
     private void commit() throws IOException {
-        writer.setLiveCommitData(Map.of(SEQ_DATA, Long.toString(appliedSeq), EMBEDDER_DATA, embedder.id(),
-                FORMAT_DATA, FORMAT).entrySet());
+        writer.setLiveCommitData(IndexCommit.data(appliedSeq, embedder.id(), storeId, lastChange).entrySet());
         writer.commit();
-    }
-
-    /** The format of an existing index written by an older layout, if it is one. */
-    private static Optional<String> olderFormat(Directory directory) throws IOException {
-        if (!DirectoryReader.indexExists(directory)) {
-            return Optional.empty();
-        }
-        Map<String, String> data = org.apache.lucene.index.SegmentInfos.readLatestCommit(directory).getUserData();
-        String format = data.getOrDefault(FORMAT_DATA, "1");
-        return data.containsKey(EMBEDDER_DATA) && !FORMAT.equals(format) ? Optional.of(format) : Optional.empty();
     }
 
     /** Documents in the index (for tests and reports). */

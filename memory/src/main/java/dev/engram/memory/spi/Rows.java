@@ -146,4 +146,13 @@ public interface Rows {
 
     /** Counts for the scope: blocks it sees, its archival entries, its user's notes, its messages. */
     MemoryStats stats(Scope scope);
+
+    /**
+     * The storage's identity: fixed when it was created (a backup restored keeps its original's).
+     * Derived indexes record it, so that an index is never used over another store. The default, empty,
+     * means the backend has none; an index then relies on the change log alone.
+     */
+    default String storeId() {
+        return "";
+    }
 }

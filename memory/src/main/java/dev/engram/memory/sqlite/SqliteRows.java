@@ -350,6 +350,11 @@ final class SqliteRows implements Rows {
     }
 
     @Override
+    public String storeId() {
+        return h.createQuery("SELECT min(id) FROM store_identity").mapTo(String.class).one();
+    }
+
+    @Override
     public MemoryStats stats(Scope scope) {
         return h.createQuery("""
                 SELECT (SELECT count(*) FROM blocks WHERE user_id = :u AND agent_id = :a)

@@ -89,6 +89,56 @@ class LuceneMemorySearchTest {
         return search.search(SearchRequest.builder(scope, query).mode(SearchMode.BM25).build());
     }
 
+    private static MemorySearch searchOver(MemoryStore store, Path index) {
+        return LuceneMemorySearch.builder(store, embedder).directory(index).backgroundInterval(Duration.ZERO).build();
+    }
+
+    private static List<String> texts(MemorySearch search, String query) {
+        return search.search(SearchRequest.builder(Scope.of("ana", "helper"), query).mode(SearchMode.BM25)
+                .domains(SearchDomain.NOTES).build()).stream().map(SearchHit::text).toList();
+    }
+
+    @Test
+    void anIndexOverARestoredAndRewrittenStoreIsRebuiltAndServesOnlyWhatTheStoreHolds() throws Exception {
+        Path db = dir.resolve("restored.db");
+        Path index = dir.resolve("restored-index");
+        try (MemoryStore s = MemoryStore.sqlite(db); MemorySearch x = searchOver(s, index)) {
+            s.notes().save("ana", "apples are in the fridge");
+            x.awaitIndexed();
+        }
+        Path backup = Files.copy(db, dir.resolve("backup.db"));
+        try (MemoryStore s = MemoryStore.sqlite(db); MemorySearch x = searchOver(s, index)) {
+            s.notes().save("ana", "banana code is PIN 9999");
+            x.awaitIndexed();
+        }
+        Files.copy(backup, db, java.nio.file.StandardCopyOption.REPLACE_EXISTING); // restore the backup
+        try (MemoryStore s = MemoryStore.sqlite(db)) {
+            // Two writes: the store's sequence passes the index's again, with other changes under the same numbers.
+            s.notes().save("ana", "cherry jam on the shelf");
+            s.notes().save("ana", "dates in the pantry");
+            try (MemorySearch x = searchOver(s, index)) {
+                assertThat(texts(x, "banana PIN")).as("a note the restored store does not hold").isEmpty();
+                assertThat(texts(x, "cherry jam")).containsExactly("cherry jam on the shelf");
+                assertThat(texts(x, "apples")).containsExactly("apples are in the fridge");
+            }
+        }
+    }
+
+    @Test
+    void anIndexOpenedOverAnotherStoreIsRebuilt() {
+        Path index = dir.resolve("shared-index");
+        try (MemoryStore first = MemoryStore.sqlite(dir.resolve("first.db")); MemorySearch x = searchOver(first, index)) {
+            first.notes().save("ana", "only in the first store");
+            x.awaitIndexed();
+        }
+        try (MemoryStore second = MemoryStore.sqlite(dir.resolve("second.db"))) {
+            second.notes().save("ana", "only in the second store");
+            try (MemorySearch x = searchOver(second, index)) {
+                assertThat(texts(x, "only store")).containsExactly("only in the second store");
+            }
+        }
+    }
+
     @Test
     void aSecondProcessOnTheSameIndexIsToldWhichProcessHoldsIt() {
         // The index of open() holds the directory; another opener (here in the same JVM) finds it locked.
@@ -374,7 +424,7 @@ class LuceneMemorySearchTest {
                         new org.apache.lucene.index.IndexWriterConfig())) {
             java.util.Map<String, String> data = new java.util.HashMap<>();
             w.getLiveCommitData().forEach(e -> data.put(e.getKey(), e.getValue()));
-            data.remove(LuceneIndexer.FORMAT_DATA);
+            data.remove(IndexCommit.FORMAT_DATA);
             w.deleteAll();
             w.setLiveCommitData(data.entrySet());
             w.commit();
