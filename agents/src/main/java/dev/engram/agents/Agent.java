@@ -210,6 +210,7 @@ public final class Agent {
         int steps = 0;
         int failingSteps = 0;
         try {
+            recordInterruptedCalls();
             store.messages().append(scope, NewMessage.user(turn.session, message));
             while (true) {
                 if (turn.token.isCancelled()) {
@@ -384,6 +385,10 @@ public final class Agent {
             toRunIndex.add(i);
             settings.events().accept(new AgentEvent.ToolCallStarted(scope, stripped));
         }
+        // The calls are recorded before any of them runs, so that a side effect never commits without a
+        // record of the call that made it; their results follow in one transaction when all have run.
+        settings.store().messages().append(scope, NewMessage.assistant(turn.session, assistant.text(), calls.stream()
+                .map(c -> new MessageToolCall(c.id(), c.name(), c.arguments())).toList()));
         if (!toRun.isEmpty()) {
             List<ToolResult> ran = executor.executeAll(toRun, toolContext(turn));
             for (int k = 0; k < ran.size(); k++) {
@@ -391,10 +396,7 @@ public final class Agent {
             }
         }
 
-        // Persist the assistant message and every result in one transaction.
-        List<NewMessage> batch = new ArrayList<>(calls.size() + 1);
-        batch.add(NewMessage.assistant(turn.session, assistant.text(), calls.stream()
-                .map(c -> new MessageToolCall(c.id(), c.name(), c.arguments())).toList()));
+        List<NewMessage> batch = new ArrayList<>(calls.size());
         for (ToolResult r : results) {
             batch.add(NewMessage.tool(turn.session, r.callId(), contentForModel(r)));
         }
@@ -424,6 +426,33 @@ public final class Agent {
             }
         }
         return o;
+    }
+
+    /** What an interrupted call's result says, to the model and in recall memory. */
+    static final String INTERRUPTED = "The call was interrupted before it finished (the agent stopped); it may or may "
+            + "not have taken effect. Check before repeating it.";
+
+    /**
+     * Pairs every tool call in the context window with a result: a call recorded before a crash (or any
+     * failure) ended its step gets an interrupted result, so the history the model sees always pairs.
+     */
+    void recordInterruptedCalls() {
+        List<ConversationMessage> messages = inContext();
+        java.util.Set<String> answered = new java.util.HashSet<>();
+        for (ConversationMessage m : messages) {
+            m.toolCallId().ifPresent(answered::add);
+        }
+        List<NewMessage> missing = new ArrayList<>();
+        for (ConversationMessage m : messages) {
+            for (MessageToolCall c : m.toolCalls()) {
+                if (!answered.contains(c.id())) {
+                    missing.add(NewMessage.tool(m.sessionId(), c.id(), ERROR_PREFIX + INTERRUPTED));
+                }
+            }
+        }
+        if (!missing.isEmpty()) {
+            settings.store().messages().appendAll(scope, missing);
+        }
     }
 
     static String contentForModel(ToolResult r) {

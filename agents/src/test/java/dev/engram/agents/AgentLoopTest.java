@@ -41,6 +41,52 @@ class AgentLoopTest {
         return fx.messages(ANA).stream().map(ConversationMessage::role).toList();
     }
 
+    record Probe() {
+    }
+
+    @Test
+    void aToolCallIsRecordedBeforeTheToolRuns() {
+        java.util.concurrent.atomic.AtomicReference<AgentFixture> fixture = new java.util.concurrent.atomic.AtomicReference<>();
+        dev.engram.framework.AiTool<Probe, String> probe = dev.engram.framework.AiTool.of("probe",
+                "Says whether its own call is already in recall memory.", Probe.class, dev.engram.framework.SafetyTier.READ_ONLY,
+                (in, ctx) -> fixture.get().messages(ANA).stream().anyMatch(m -> m.toolCalls().stream()
+                        .anyMatch(c -> c.name().equals("probe"))) ? "recorded" : "missing");
+        fx = new AgentFixture(dir).open(b -> b.tool(probe).model("script:test", script("""
+                {"turns": [
+                  {"tool_calls": [{"name": "probe", "arguments": {"request_heartbeat": true}}]},
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "done"}}]}
+                ]}""")));
+        fixture.set(fx);
+        Agent agent = fx.runtime.create(AgentDefinition.builder("ana").id("helper").model("script:test").addTools("probe").build());
+
+        AgentResponse r = agent.send("probe it");
+
+        assertThat(r.toolResults().getFirst().content()).isEqualTo("recorded");
+        assertThat(roles()).containsExactly(MessageRole.USER, MessageRole.ASSISTANT, MessageRole.TOOL, MessageRole.ASSISTANT,
+                MessageRole.TOOL);
+    }
+
+    @Test
+    void aCallLeftWithoutAResultByACrashGetsAnInterruptedResultBeforeTheNextMessage() {
+        Agent agent = agent(script("""
+                {"turns": [{"tool_calls": [{"name": "send_message", "arguments": {"message": "Back again."}}],
+                            "expect_in_prompt": ["The call was interrupted before it finished"]}]}"""), 5);
+        // What a crash between recording a call and recording its result leaves behind.
+        fx.store.messages().append(ANA, dev.engram.memory.NewMessage.user("default", "Note that I like tea."));
+        fx.store.messages().append(ANA, dev.engram.memory.NewMessage.assistant("default", "", List.of(
+                new dev.engram.memory.MessageToolCall("call_lost", "block",
+                        "{\"operation\":\"append\",\"label\":\"human\",\"text\":\"Likes tea\"}"))));
+
+        AgentResponse r = agent.send("Are you there?");
+
+        assertThat(r.reply()).contains("Back again.");
+        List<ConversationMessage> history = fx.messages(ANA);
+        assertThat(history.get(2).role()).isEqualTo(MessageRole.TOOL);
+        assertThat(history.get(2).toolCallId()).contains("call_lost");
+        assertThat(history.get(2).content()).isEqualTo(Agent.ERROR_PREFIX + Agent.INTERRUPTED);
+        assertThat(history.get(3).content()).isEqualTo("Are you there?");
+    }
+
     @Test
     void heartbeatChainContinuesUntilSendMessageYields() {
         Agent agent = agent(script("""
