@@ -16,11 +16,10 @@ import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.McpSyncServer;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.io.FilterInputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -67,28 +66,12 @@ final class McpCommand extends BaseCommand {
             }
             ToolExecutor executor = ToolExecutor.builder(served).approvalMode(ApprovalMode.YOLO).build();
             CountDownLatch closed = new CountDownLatch(1);
-            InputStream in = new FilterInputStream(testIn != null ? testIn : System.in) {
-                @Override
-                public int read() throws IOException {
-                    int b = super.read();
-                    if (b < 0) {
-                        closed.countDown();
-                    }
-                    return b;
-                }
-
-                @Override
-                public int read(byte[] buf, int off, int len) throws IOException {
-                    int n = super.read(buf, off, len);
-                    if (n < 0) {
-                        closed.countDown();
-                    }
-                    return n;
-                }
-            };
+            // The end of the client's input is passed on only once every call read from it has been answered.
+            InFlightRequests calls = new InFlightRequests(Duration.ofMinutes(6));
+            InputStream in = calls.input(testIn != null ? testIn : System.in, closed::countDown);
+            OutputStream out = calls.output(testOut != null ? testOut : System.out);
             JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMapper.builder().build());
-            StdioServerTransportProvider transport = new StdioServerTransportProvider(mapper, in,
-                    testOut != null ? testOut : System.out);
+            StdioServerTransportProvider transport = new StdioServerTransportProvider(mapper, in, out);
             List<McpServerFeatures.SyncToolSpecification> tools = new ArrayList<>();
             for (DynamicTool tool : served.list()) {
                 tools.add(spec(tool, executor, scope, mapper));

@@ -75,6 +75,24 @@ class McpTest {
     }
 
     @Test
+    void aCallSentJustBeforeTheClientClosesItsInputIsStillAnswered() throws Exception {
+        Process server = new ProcessBuilder(engramMcp("--user", "ana")).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try (var stdin = server.getOutputStream()) {
+            stdin.write(("""
+                    {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}
+                    {"jsonrpc":"2.0","method":"notifications/initialized"}
+                    {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory_save","arguments":{"content":"saved at the last moment"}}}
+                    """).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } // the client closes its side at once
+        String out = new String(server.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(server.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(out.lines().map(Json::parse).filter(n -> n.path("id").asInt() == 2).findFirst())
+                .as("the answer to the last call, in: " + out).hasValueSatisfying(n ->
+                        assertThat(n.at("/result/content/0/text").asString()).contains("note-"));
+        assertThat(Cli.run(home, "notes", "list", "--user", "ana").out()).contains("saved at the last moment");
+    }
+
+    @Test
     void withoutAnAgentOnlyTheUsersNotesAreServed() {
         try (McpClientTools mcp = McpClientTools.connect("notes", engramMcp("--user", "ana"))) {
             assertThat(mcp.tools()).extracting(DynamicTool::name).containsExactlyInAnyOrder("notes_memory_search",
