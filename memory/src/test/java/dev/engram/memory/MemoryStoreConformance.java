@@ -722,6 +722,34 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** One write of {@code thread}'s {@code i}-th turn. */
+    @FunctionalInterface
+    protected interface Write {
+        void run(int thread, int i);
+    }
+
+    /** Starts {@code threads} writers at the same moment, each writing {@code perThread} times, and waits for all. */
+    protected static void atOnce(int threads, int perThread, Write write) throws Exception {
+        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < perThread; i++) {
+                        write.run(thread, i);
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> f : futures) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        }
+    }
+
     @Nested
     class Concurrency {
         @Test
@@ -729,24 +757,8 @@ public abstract class MemoryStoreConformance {
             int threads = 16;
             int perThread = 25;
             human(ANA, "", 100_000);
-            try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
-                CountDownLatch start = new CountDownLatch(1);
-                List<Future<?>> futures = new ArrayList<>();
-                for (int t = 0; t < threads; t++) {
-                    int thread = t;
-                    futures.add(pool.submit(() -> {
-                        start.await();
-                        for (int i = 0; i < perThread; i++) {
-                            store.blocks().append(ANA, "human", "[" + thread + ":" + i + "]", BlockStore.ANY_VERSION);
-                        }
-                        return null;
-                    }));
-                }
-                start.countDown();
-                for (Future<?> f : futures) {
-                    f.get(60, TimeUnit.SECONDS);
-                }
-            }
+            atOnce(threads, perThread, (thread, i) ->
+                    store.blocks().append(ANA, "human", "[" + thread + ":" + i + "]", BlockStore.ANY_VERSION));
             Block b = store.blocks().get(ANA, "human").orElseThrow();
             for (int t = 0; t < threads; t++) {
                 for (int i = 0; i < perThread; i++) {
@@ -762,24 +774,7 @@ public abstract class MemoryStoreConformance {
             int threads = 8;
             int perThread = 25;
             human(ANA, "", 100_000);
-            try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
-                CountDownLatch start = new CountDownLatch(1);
-                List<Future<?>> futures = new ArrayList<>();
-                for (int t = 0; t < threads; t++) {
-                    int thread = t;
-                    futures.add(pool.submit(() -> {
-                        start.await();
-                        for (int i = 0; i < perThread; i++) {
-                            store.blocks().appendLine(ANA, "human", "line " + thread + ":" + i);
-                        }
-                        return null;
-                    }));
-                }
-                start.countDown();
-                for (Future<?> f : futures) {
-                    f.get(60, TimeUnit.SECONDS);
-                }
-            }
+            atOnce(threads, perThread, (thread, i) -> store.blocks().appendLine(ANA, "human", "line " + thread + ":" + i));
             List<String> lines = List.of(store.blocks().get(ANA, "human").orElseThrow().value().split("\n", -1));
             assertThat(lines).hasSize(threads * perThread).allMatch(l -> l.matches("line \\d+:\\d+"));
         }
