@@ -433,26 +433,19 @@ public final class Agent {
             + "not have taken effect. Check before repeating it.";
 
     /**
-     * Pairs every tool call in the context window with a result: a call recorded before a crash (or any
-     * failure) ended its step gets an interrupted result, so the history the model sees always pairs.
+     * Pairs every tool call with a result. A step records its calls, runs them, then records all their
+     * results in one transaction, so calls can only be left unanswered by a crash (or any failure) in
+     * between, and then they are in the newest message: it gets an interrupted result for each call,
+     * so the history the model sees always pairs.
      */
     void recordInterruptedCalls() {
-        List<ConversationMessage> messages = inContext();
-        java.util.Set<String> answered = new java.util.HashSet<>();
-        for (ConversationMessage m : messages) {
-            m.toolCallId().ifPresent(answered::add);
+        List<ConversationMessage> newest = settings.store().messages().list(scope, MessageQuery.inContext().newest(1));
+        if (newest.isEmpty() || newest.getFirst().toolCalls().isEmpty()) {
+            return;
         }
-        List<NewMessage> missing = new ArrayList<>();
-        for (ConversationMessage m : messages) {
-            for (MessageToolCall c : m.toolCalls()) {
-                if (!answered.contains(c.id())) {
-                    missing.add(NewMessage.tool(m.sessionId(), c.id(), ERROR_PREFIX + INTERRUPTED));
-                }
-            }
-        }
-        if (!missing.isEmpty()) {
-            settings.store().messages().appendAll(scope, missing);
-        }
+        ConversationMessage m = newest.getFirst();
+        settings.store().messages().appendAll(scope, m.toolCalls().stream()
+                .map(c -> NewMessage.tool(m.sessionId(), c.id(), ERROR_PREFIX + INTERRUPTED)).toList());
     }
 
     static String contentForModel(ToolResult r) {
