@@ -3,71 +3,136 @@ package dev.engram.tools;
 import dev.engram.framework.ToolException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.Inet4Address;
-import java.net.Inet6Address;
+import java.io.InterruptedIOException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import org.apache.hc.client5.http.DnsResolver;
+import org.apache.hc.client5.http.SystemDefaultDnsResolver;
+import org.apache.hc.client5.http.classic.methods.HttpGet;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.util.Timeout;
 
-/** The default {@link WebFetcher}: follows redirects itself so that every hop is checked. */
+/**
+ * The default {@link WebFetcher}, on Apache HttpClient 5. It follows redirects itself so that every hop
+ * is checked, and it resolves host names through its own {@link DnsResolver}, which refuses any
+ * non-public address ({@link PublicAddresses}) and hands the connection exactly the addresses it
+ * checked: there is no second lookup that a DNS server could answer differently.
+ */
 final class HttpWebFetcher implements WebFetcher {
     private final WebFetcherOptions options;
-    private final HttpClient client;
+    private final CloseableHttpClient client;
+
+    /** A host that resolves to an address web_fetch may not reach. */
+    static final class BlockedAddressException extends UnknownHostException {
+        private static final long serialVersionUID = 1L;
+
+        BlockedAddressException(String host) {
+            super(host);
+        }
+    }
 
     HttpWebFetcher(WebFetcherOptions options) {
         this.options = options;
-        this.client = HttpClient.newBuilder().connectTimeout(options.timeout()).followRedirects(HttpClient.Redirect.NEVER).build();
+        Timeout timeout = Timeout.ofMilliseconds(options.timeout().toMillis());
+        this.client = HttpClients.custom()
+                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+                        .setDnsResolver(new CheckingResolver(options.allowPrivateAddresses()))
+                        .setDefaultConnectionConfig(ConnectionConfig.custom().setConnectTimeout(timeout)
+                                .setSocketTimeout(timeout).build())
+                        .build())
+                .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(timeout).build())
+                .disableRedirectHandling().disableAutomaticRetries().disableCookieManagement().disableAuthCaching()
+                .build();
+    }
+
+    /** Resolves like the system, then refuses the host if any of its addresses is not public. */
+    private record CheckingResolver(boolean allowPrivate) implements DnsResolver {
+        @Override
+        public InetAddress[] resolve(String host) throws UnknownHostException {
+            InetAddress[] addresses = SystemDefaultDnsResolver.INSTANCE.resolve(host);
+            if (!allowPrivate) {
+                for (InetAddress a : addresses) {
+                    if (!PublicAddresses.isPublic(a)) {
+                        throw new BlockedAddressException(host);
+                    }
+                }
+            }
+            return addresses;
+        }
+
+        @Override
+        public String resolveCanonicalHostname(String host) throws UnknownHostException {
+            return SystemDefaultDnsResolver.INSTANCE.resolveCanonicalHostname(host);
+        }
     }
 
     @Override
     public FetchedPage fetch(URI uri) throws Exception {
         URI current = uri;
         for (int hop = 0; ; hop++) {
-            check(current);
-            HttpRequest request = HttpRequest.newBuilder(current).timeout(options.timeout()).GET()
-                    .header("User-Agent", "Engram/0.1 (web_fetch)")
-                    .header("Accept", "text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5").build();
-            HttpResponse<InputStream> response;
+            check(current, options.allowPrivateAddresses());
+            HttpGet request = new HttpGet(current);
+            request.setHeader("User-Agent", "Engram/0.1 (web_fetch)");
+            request.setHeader("Accept", "text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5");
+            URI at = current;
+            Response response;
             try {
-                response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
-            } catch (HttpTimeoutException e) {
-                throw new ToolException("Fetching " + current + " timed out after " + options.timeout().toSeconds() + " s.");
+                response = client.execute(request, r -> {
+                    Header location = r.getFirstHeader("Location");
+                    HttpEntity entity = r.getEntity();
+                    byte[] body = new byte[0];
+                    if (entity != null && (r.getCode() < 300 || r.getCode() >= 400 || location == null)) {
+                        try (InputStream in = entity.getContent()) {
+                            body = in.readNBytes(options.maxBytes() + 1);
+                        }
+                    }
+                    return new Response(r.getCode(), location == null ? null : location.getValue(),
+                            entity == null || entity.getContentType() == null ? "application/octet-stream" : entity.getContentType(),
+                            body);
+                });
+            } catch (BlockedAddressException e) {
+                throw new ToolException("Fetching " + at.getHost() + " is blocked: it resolves to a private, loopback or "
+                        + "otherwise non-public address.");
+            } catch (UnknownHostException e) {
+                throw new ToolException("The host " + at.getHost() + " could not be found.");
+            } catch (InterruptedIOException e) {
+                throw new ToolException("Fetching " + at + " timed out after " + options.timeout().toSeconds() + " s.");
             } catch (IOException e) {
-                throw new ToolException("Cannot fetch " + current + ": " + e.getMessage());
+                throw new ToolException("Cannot fetch " + at + ": " + e.getMessage());
             }
-            int status = response.statusCode();
-            if (status >= 300 && status < 400 && response.headers().firstValue("Location").isPresent()) {
-                response.body().close();
+            int status = response.status();
+            if (status >= 300 && status < 400 && response.location() != null) {
                 if (hop >= options.maxRedirects()) {
                     throw new ToolException("Fetching " + uri + " redirected more than " + options.maxRedirects() + " times.");
                 }
-                current = current.resolve(response.headers().firstValue("Location").get());
+                current = current.resolve(response.location());
                 continue;
             }
-            String type = response.headers().firstValue("Content-Type").orElse("application/octet-stream");
-            byte[] body;
-            try (InputStream in = response.body()) {
-                body = in.readNBytes(options.maxBytes() + 1);
-            }
-            if (body.length > options.maxBytes()) {
+            if (response.body().length > options.maxBytes()) {
                 throw new ToolException("The page at " + current + " is larger than " + options.maxBytes() + " bytes; it was not read.");
             }
             if (status >= 400) {
                 throw new ToolException("Fetching " + current + " failed with HTTP " + status + ".");
             }
-            String mediaType = type.split(";")[0].strip().toLowerCase(Locale.ROOT);
+            String mediaType = response.type().split(";")[0].strip().toLowerCase(Locale.ROOT);
             if (!(mediaType.startsWith("text/") || mediaType.contains("json") || mediaType.contains("xml"))) {
                 throw new ToolException("The page at " + current + " is " + mediaType + ", not text; it cannot be read.");
             }
-            return new FetchedPage(current, status, mediaType, new String(body, charset(type)));
+            return new FetchedPage(current, status, mediaType, new String(response.body(), charset(response.type())));
         }
+    }
+
+    private record Response(int status, String location, String type, byte[] body) {
     }
 
     private static Charset charset(String contentType) {
@@ -84,60 +149,25 @@ final class HttpWebFetcher implements WebFetcher {
         return StandardCharsets.UTF_8;
     }
 
-    private void check(URI uri) {
+    private static void check(URI uri, boolean allowPrivate) {
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
             throw new ToolException("Only http and https URLs can be fetched, not '" + uri + "'.");
         }
-        if (uri.getHost() == null) {
+        String host = uri.getHost();
+        if (host == null) {
             throw new ToolException("'" + uri + "' has no host.");
         }
-        if (options.allowPrivateAddresses()) {
-            return;
-        }
-        InetAddress[] addresses;
-        try {
-            addresses = InetAddress.getAllByName(uri.getHost());
-        } catch (UnknownHostException e) {
-            throw new ToolException("The host " + uri.getHost() + " could not be found.");
-        }
-        for (InetAddress a : addresses) {
-            if (!isPublic(a)) {
-                throw new ToolException("Fetching " + uri.getHost() + " is blocked: it resolves to a private, loopback or "
-                        + "otherwise non-public address.");
-            }
-        }
-    }
-
-    /** Whether an address is on the public internet (not loopback, private, link-local, CGNAT, ULA, multicast...). */
-    static boolean isPublic(InetAddress a) {
-        if (a.isAnyLocalAddress() || a.isLoopbackAddress() || a.isLinkLocalAddress() || a.isSiteLocalAddress()
-                || a.isMulticastAddress()) {
-            return false;
-        }
-        byte[] b = a.getAddress();
-        if (a instanceof Inet4Address) {
-            int first = b[0] & 0xFF;
-            int second = b[1] & 0xFF;
-            return !(first == 0 || first >= 240 || (first == 100 && second >= 64 && second < 128)
-                    || (first == 192 && second == 0 && (b[2] & 0xFF) == 0) || (first == 198 && (second == 18 || second == 19)));
-        }
-        if (a instanceof Inet6Address) {
-            if ((b[0] & 0xFE) == 0xFC) {
-                return false; // fc00::/7 unique local
-            }
-            boolean mapped = true;
-            for (int i = 0; i < 10; i++) {
-                mapped &= b[i] == 0;
-            }
-            if (mapped && (b[10] & 0xFF) == 0xFF && (b[11] & 0xFF) == 0xFF) {
-                try {
-                    return isPublic(InetAddress.getByAddress(new byte[] {b[12], b[13], b[14], b[15]}));
-                } catch (UnknownHostException e) {
-                    return false;
+        // An address written in the URL is never looked up, so it is checked here.
+        if (!allowPrivate && (host.startsWith("[") || host.matches("[0-9.]+"))) {
+            try {
+                if (!PublicAddresses.isPublic(InetAddress.getByName(host))) {
+                    throw new ToolException("Fetching " + host.replaceAll("^\\[|]$", "") + " is blocked: it resolves to a "
+                            + "private, loopback or otherwise non-public address.");
                 }
+            } catch (UnknownHostException e) {
+                throw new ToolException("'" + host + "' is not a valid address.");
             }
         }
-        return true;
     }
 }

@@ -33,7 +33,9 @@ final class WebTools {
         FlexmarkHtmlConverter converter = FlexmarkHtmlConverter.builder().build();
         return AiTool.of("web_fetch", "Fetch a web page and read it as Markdown. Long pages come in parts of about "
                 + PAGE_CHARS + " characters; each answer says the offset to continue from.", FetchInput.class,
-                SafetyTier.READ_ONLY, (in, ctx) -> {
+                // Side-effecting, not read-only: a URL the model chooses carries data out (to any host), so
+                // in ASK and AUTO mode a fetch is approved like any other write.
+                SafetyTier.SIDE_EFFECTING, (in, ctx) -> {
                     URI uri;
                     try {
                         uri = new URI(in.url().strip());

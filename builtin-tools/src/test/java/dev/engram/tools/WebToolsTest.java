@@ -18,6 +18,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.ParameterizedTest;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The web tools against a local JDK HttpServer serving HTML fixtures (loopback allowed explicitly). */
@@ -114,6 +116,32 @@ class WebToolsTest {
         assertThat(call(WebFetcher.http(), List.of(), "web_fetch", "{\"url\":\"http://[::1]/\"}").content()).contains("is blocked");
         assertThat(call(WebFetcher.http(), List.of(), "web_fetch", "{\"url\":\"file:///etc/passwd\"}").content())
                 .isEqualTo("Only http and https URLs can be fetched, not 'file:///etc/passwd'.");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"http://198.51.100.7/", "http://192.0.2.1/", "http://203.0.113.5/", "http://100.64.1.1/",
+            "http://[::ffff:127.0.0.1]/", "http://[::127.0.0.1]/", "http://[64:ff9b::7f00:1]/", "http://[2002:7f00:1::1]/"})
+    void everySpecialPurposeRangeIsBlocked(String url) {
+        ToolResult r = call(WebFetcher.http(), List.of(), "web_fetch", "{\"url\":\"" + url + "\"}");
+        assertThat(r.status()).isEqualTo(ToolStatus.TOOL_ERROR);
+        assertThat(r.content()).as(url).contains("is blocked: it resolves to a private, loopback or otherwise non-public address.");
+    }
+
+    @Test
+    void aNameIsCheckedAtTheLookupTheConnectionUses() {
+        // "localhost" is looked up (from the hosts file) by the fetcher's own resolver, which refuses the
+        // address it found and so hands the connection nothing to reach.
+        ToolResult r = call(WebFetcher.http(), List.of(), "web_fetch",
+                "{\"url\":\"http://localhost:" + server.getAddress().getPort() + "/article\"}");
+        assertThat(r.content()).isEqualTo("Fetching localhost is blocked: it resolves to a private, loopback or otherwise "
+                + "non-public address.");
+        assertThat(fetchTier()).as("a URL carries data out, so a fetch is approved like a write")
+                .isEqualTo(dev.engram.framework.SafetyTier.SIDE_EFFECTING);
+    }
+
+    private static dev.engram.framework.SafetyTier fetchTier() {
+        return BuiltinTools.web(WebFetcher.http(), List.of()).stream().filter(t -> t.name().equals("web_fetch")).findFirst()
+                .orElseThrow().safetyTier();
     }
 
     @Test
