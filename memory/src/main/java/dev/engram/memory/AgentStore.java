@@ -27,6 +27,7 @@ public final class AgentStore {
     public AgentRecord create(Scope scope, String name, String definition) {
         Checks.notNull(scope, "scope");
         MemoryErrors.checkAgent(name, definition);
+        store.limits().check(definition, "agent definition");
         return store.write(rows -> {
             if (rows.agent(scope).isPresent()) {
                 throw MemoryErrors.duplicateAgentId(scope);
@@ -50,6 +51,7 @@ public final class AgentStore {
     public AgentRecord update(Scope scope, String name, String definition) {
         Checks.notNull(scope, "scope");
         MemoryErrors.checkAgent(name, definition);
+        store.limits().check(definition, "agent definition");
         return store.write(rows -> {
             AgentRecord existing = rows.agent(scope).orElseThrow(() -> MemoryErrors.noAgent(scope));
             Optional<AgentRecord> named = rows.agentByName(scope.userId(), name);

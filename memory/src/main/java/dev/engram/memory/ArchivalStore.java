@@ -36,6 +36,7 @@ public final class ArchivalStore {
         if (entries.isEmpty()) {
             return List.of();
         }
+        entries.forEach(e -> store.limits().check(e.content(), "archival content"));
         return store.write(rows -> {
             Set<String> labels = new HashSet<>();
             for (NewArchivalEntry e : entries) {
@@ -70,6 +71,7 @@ public final class ArchivalStore {
         Checks.unicode(text, "text");
         return store.write(rows -> {
             ArchivalEntry e = rows.archivalByLabel(scope, label).orElseThrow(() -> MemoryErrors.noArchivalLabel(label));
+            store.limits().check(e.content() + text, "archival entry '" + label + "' with the text appended");
             ArchivalEntry next = new ArchivalEntry(e.id(), e.label(), e.content() + text, e.tags(), e.createdAt(), store.now());
             rows.putArchival(scope, List.of(next));
             StoreCore.record(rows, ChangeEvent.Entity.ARCHIVAL, e.id(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());

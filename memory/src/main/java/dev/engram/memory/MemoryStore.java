@@ -31,9 +31,9 @@ public final class MemoryStore implements AutoCloseable {
     private final MessageStore messages;
     private final ChangeLog changes;
 
-    private MemoryStore(MemoryBackend backend, Clock clock) {
+    private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this.core = new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
-                Objects.requireNonNull(clock, "clock must not be null"));
+                Objects.requireNonNull(clock, "clock must not be null"), Objects.requireNonNull(limits, "limits must not be null"));
         this.blocks = new BlockStore(core);
         this.archival = new ArchivalStore(core);
         this.notes = new NoteStore(core);
@@ -49,7 +49,12 @@ public final class MemoryStore implements AutoCloseable {
 
     /** The store over your own backend; {@code clock} stamps every write. */
     public static MemoryStore over(MemoryBackend backend, Clock clock) {
-        return new MemoryStore(backend, clock);
+        return over(backend, clock, MemoryLimits.defaults());
+    }
+
+    /** The store over your own backend, refusing texts over {@code limits}. */
+    public static MemoryStore over(MemoryBackend backend, Clock clock, MemoryLimits limits) {
+        return new MemoryStore(backend, clock, limits);
     }
 
     /** The embedded store in a SQLite file (created if missing), with default options. */

@@ -28,6 +28,7 @@ public final class MessageStore {
         if (messages.isEmpty()) {
             return List.of();
         }
+        messages.forEach(m -> store.limits().check(m.content(), "message content"));
         return store.write(rows -> {
             List<ConversationMessage> out = rows.insertMessages(scope, messages, store.now());
             rows.appendChanges(out.stream().map(m -> new NewChange(ChangeEvent.Entity.MESSAGE, Long.toString(m.id()),

@@ -20,6 +20,7 @@ public final class NoteStore {
     public Note save(String userId, String content) {
         Checks.id(userId, "user id");
         MemoryErrors.checkContent(content, "note content");
+        store.limits().check(content, "note content");
         return store.write(rows -> {
             Instant now = store.now();
             Note n = new Note(Ids.next("note"), userId, content, now, now);
@@ -38,6 +39,7 @@ public final class NoteStore {
         Checks.id(userId, "user id");
         Checks.notNull(noteId, "note id");
         MemoryErrors.checkContent(content, "note content");
+        store.limits().check(content, "note content");
         return store.write(rows -> {
             Note old = rows.note(userId, noteId).orElseThrow(() -> MemoryErrors.noNote(noteId));
             Note n = new Note(noteId, userId, content, old.createdAt(), store.now());

@@ -13,7 +13,7 @@ import java.util.Set;
  *
  * @param scope   whose memory; notes are matched by the scope's user
  * @param domains where to look; not empty
- * @param query   the query text; not blank
+ * @param query   the query text; not blank, at most {@link #MAX_QUERY_CHARS} characters
  * @param k       how many hits, 1 to 1000
  * @param mode    BM25, vector or hybrid
  * @param fusion  how hybrid merges its lists
@@ -36,6 +36,10 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
         if (query == null || query.isBlank()) {
             throw new IllegalArgumentException("the search query must not be blank");
         }
+        if (query.length() > MAX_QUERY_CHARS) {
+            throw new IllegalArgumentException("the search query is " + query.length() + " characters long; the most is "
+                    + MAX_QUERY_CHARS + ": search for the few words that matter");
+        }
         if (k < 1 || k > MAX_K) {
             throw new IllegalArgumentException("k must be between 1 and " + MAX_K + ", got " + k);
         }
@@ -49,6 +53,9 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
         tags = Set.copyOf(tags);
         roles = Set.copyOf(roles);
     }
+
+    /** The longest query accepted. */
+    public static final int MAX_QUERY_CHARS = 10_000;
 
     /** The earliest and latest times a search can be limited to. */
     public static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");

@@ -18,13 +18,19 @@ import java.util.function.Function;
 final class StoreCore {
     private final MemoryBackend backend;
     private final Clock clock;
+    private final MemoryLimits limits;
     /** Write transactions ended through this store, counted after each ends (committed or not). */
     private final AtomicLong endedWrites = new AtomicLong();
     private volatile boolean closed;
 
-    StoreCore(MemoryBackend backend, Clock clock) {
+    StoreCore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this.backend = backend;
         this.clock = clock;
+        this.limits = limits;
+    }
+
+    MemoryLimits limits() {
+        return limits;
     }
 
     MemoryBackend backend() {

@@ -129,4 +129,24 @@ final class LuceneDocuments {
         return userId + '\u0000' + (domain == SearchDomain.NOTES ? "" : agentId) + '\u0000' + domain.key();
     }
 
+
+    /** The most characters of an item that are embedded; BM25 indexes the whole text. */
+    static final int MAX_EMBEDDED_CHARS = 16_000;
+
+    /**
+     * What is embedded of an item: its first {@link #MAX_EMBEDDED_CHARS} characters, so that the
+     * embedding work per item is bounded (a 10 MB note must not hold the indexer, and every search
+     * waiting on it, for minutes) while keyword search still covers all of it.
+     */
+    static String embedded(Item item) {
+        String text = item.indexed();
+        if (text.length() <= MAX_EMBEDDED_CHARS) {
+            return text;
+        }
+        int end = MAX_EMBEDDED_CHARS;
+        if (Character.isHighSurrogate(text.charAt(end - 1))) {
+            end--;
+        }
+        return text.substring(0, end);
+    }
 }

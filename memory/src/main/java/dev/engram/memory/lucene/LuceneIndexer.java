@@ -219,6 +219,26 @@ final class LuceneIndexer implements AutoCloseable {
         return appliedSeq;
     }
 
+    /** How many pending changes a search looks through to see whether any is in its scope. */
+    private static final int PENDING_LOOKAHEAD = 1_000;
+
+    /**
+     * Applies the change log up to {@code seq} when a pending change belongs to {@code scope} (its
+     * user's notes, or its agent's memory); otherwise the search need not wait for other scopes'
+     * changes, which the background indexer applies. With more pending changes than it looks
+     * through, it waits as {@link #catchUpTo} does.
+     */
+    long catchUpFor(dev.engram.memory.Scope scope, long seq) {
+        checkOpen();
+        if (seq <= appliedSeq) {
+            return appliedSeq;
+        }
+        List<ChangeEvent> pending = store.changes().since(appliedSeq, PENDING_LOOKAHEAD);
+        boolean mine = pending.size() == PENDING_LOOKAHEAD || pending.stream().anyMatch(e -> e.userId().equals(scope.userId())
+                && e.agentId().map(a -> a.equals(scope.agentId())).orElse(true));
+        return mine ? catchUpTo(seq) : appliedSeq;
+    }
+
     void reindex(ProgressListener progress) {
         Objects.requireNonNull(progress, "progress");
         onWriterThread(() -> {
@@ -250,8 +270,8 @@ final class LuceneIndexer implements AutoCloseable {
             java.util.concurrent.CompletableFuture<Batch> next = prepareAsync(appliedSeq);
             while (true) {
                 Batch batch = join(next);
-                if (batch.events().isEmpty()) {
-                    break;
+                if (batch.events().isEmpty() || closed) {
+                    break; // on close: what is applied is committed below, the rest is caught up at the next open
                 }
                 next = prepareAsync(batch.lastSeq());
                 write(batch);
@@ -313,7 +333,8 @@ final class LuceneIndexer implements AutoCloseable {
                 deletes.add(entry.getKey());
             }
         }
-        List<float[]> vectors = upserts.isEmpty() ? List.of() : embedder.embed(upserts.stream().map(LuceneDocuments.Item::indexed).toList());
+        List<float[]> vectors = upserts.isEmpty() ? List.of()
+                : embedder.embed(upserts.stream().map(LuceneDocuments::embedded).toList());
         return new Batch(events, deletes, upserts, vectors);
     }
 

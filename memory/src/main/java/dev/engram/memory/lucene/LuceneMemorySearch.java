@@ -46,9 +46,10 @@ public final class LuceneMemorySearch implements MemorySearch {
     @Override
     public List<SearchHit> search(SearchRequest request) {
         Objects.requireNonNull(request, "request");
-        // Every write made through the store is seen here without asking the database on each search;
-        // writes by another process sharing the file come in with the background indexer or awaitIndexed().
-        indexer.catchUpTo(store.changes().knownLastSeq());
+        // Every write made through the store to this scope is seen here without asking the database on each
+        // search; other scopes' writes (a big note of another user) do not hold this search up; writes by
+        // another process sharing the file come in with the background indexer or awaitIndexed().
+        indexer.catchUpFor(request.scope(), store.changes().knownLastSeq());
         try {
             IndexSearcher searcher = indexer.acquire();
             try {

@@ -139,6 +139,80 @@ class LuceneMemorySearchTest {
         }
     }
 
+    /** Wraps the real embedder: records the longest text it embeds, and can hold a text back until released. */
+    private static final class WatchingEmbedder implements Embedder {
+        final java.util.concurrent.atomic.AtomicInteger longest = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        private final String holdOn;
+
+        WatchingEmbedder(String holdOn) {
+            this.holdOn = holdOn;
+        }
+
+        @Override
+        public String id() {
+            return embedder.id();
+        }
+
+        @Override
+        public int dimensions() {
+            return embedder.dimensions();
+        }
+
+        @Override
+        public List<float[]> embed(List<String> texts) {
+            texts.forEach(t -> longest.accumulateAndGet(t.length(), Math::max));
+            if (texts.stream().anyMatch(t -> t.contains(holdOn))) {
+                holding.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return embedder.embed(texts);
+        }
+
+        @Override
+        public float[] embedQuery(String query) {
+            return embedder.embedQuery(query);
+        }
+    }
+
+    @Test
+    void aHugeNoteIsEmbeddedOnlyInPartButFoundByAnyOfItsWords() {
+        WatchingEmbedder watching = new WatchingEmbedder("\u0000never");
+        try (MemoryStore s = MemoryStore.sqlite(dir.resolve("huge.db"));
+                MemorySearch x = LuceneMemorySearch.builder(s, watching).backgroundInterval(Duration.ZERO).build()) {
+            s.notes().save("ana", "Lorem ipsum dolor sit amet. ".repeat(20_000) + "The vault code is zanzibar-42.");
+            assertThat(texts(x, "zanzibar")).hasSize(1);
+            assertThat(watching.longest.get()).isLessThanOrEqualTo(LuceneDocuments.MAX_EMBEDDED_CHARS);
+        }
+    }
+
+    @Test
+    void aSearchDoesNotWaitForAnotherUsersPendingWrite() throws Exception {
+        WatchingEmbedder watching = new WatchingEmbedder("ALICE-BIG");
+        try (MemoryStore s = MemoryStore.sqlite(dir.resolve("two-users.db"));
+                MemorySearch x = LuceneMemorySearch.builder(s, watching).backgroundInterval(Duration.ofMillis(20)).build();
+                java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            Scope ben = Scope.of("ben", "helper");
+            s.notes().save("ben", "Ben likes oolong tea");
+            x.awaitIndexed();
+            s.notes().save("alice", "ALICE-BIG notes about the garden");
+            assertThat(watching.holding.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("the indexer took alice's note").isTrue();
+            // While the indexer is busy with alice's note, ben's search answers from what is indexed.
+            java.util.concurrent.Future<List<SearchHit>> bens = pool.submit(() -> x.search(
+                    SearchRequest.builder(ben, "oolong").mode(SearchMode.BM25).domains(SearchDomain.NOTES).build()));
+            assertThat(bens.get(30, java.util.concurrent.TimeUnit.SECONDS)).extracting(SearchHit::text)
+                    .containsExactly("Ben likes oolong tea");
+            watching.release.countDown();
+            assertThat(x.search(SearchRequest.builder(Scope.of("alice", "helper"), "garden").mode(SearchMode.BM25)
+                    .domains(SearchDomain.NOTES).build())).extracting(SearchHit::text).containsExactly("ALICE-BIG notes about the garden");
+        }
+    }
+
     @Test
     void aSecondProcessOnTheSameIndexIsToldWhichProcessHoldsIt() {
         // The index of open() holds the directory; another opener (here in the same JVM) finds it locked.
