@@ -19,7 +19,7 @@ import java.util.Objects;
  * registry.registerAll(BuiltinTools.notes(store, search));                              // memory_search/save/update/delete
  * registry.register(BuiltinTools.sendMessage(router));                                  // send_message
  * registry.registerAll(BuiltinTools.files(Workspace.of(dir)));                          // file_*
- * registry.register(BuiltinTools.shell(workspace, ShellOptions.host("git", "ls")));    // shell_exec
+ * registry.register(BuiltinTools.shell(workspace, ShellOptions.of("git", "ls")));      // shell_exec, sandboxed if bwrap is installed
  * registry.registerAll(BuiltinTools.web(WebFetcher.http(), List.of()));                // web_fetch, web_search
  * }</pre>
  *

@@ -9,7 +9,9 @@ import java.util.Set;
 /**
  * How {@code shell_exec} runs commands.
  *
- * @param backend          {@link Backend#HOST} runs processes on this machine; {@link Backend#DISABLED} refuses every call
+ * @param backend          where commands run: {@link Backend#AUTO} (the default: a bubblewrap sandbox when
+ *                         {@code bwrap} is on the PATH, else the host with argument checks),
+ *                         {@link Backend#SANDBOX}, {@link Backend#HOST} or {@link Backend#DISABLED}
  * @param allowedCommands  program names a command may start with; empty with {@code anyCommand} false allows none
  * @param anyCommand       allow every program (use with approval)
  * @param shellSyntax      allow {@code ; && || | > < $( ) `} by running through {@code /bin/sh -c}; then only the
@@ -26,7 +28,14 @@ public record ShellOptions(Backend backend, Set<String> allowedCommands, boolean
 
     /** Where commands run. */
     public enum Backend {
-        HOST, DISABLED
+        /** A bubblewrap sandbox when {@code bwrap} is on the PATH, else the host. */
+        AUTO,
+        /** A bubblewrap sandbox; the tool cannot be created without {@code bwrap} (apt-get install bubblewrap). */
+        SANDBOX,
+        /** This machine, with per-program argument checks, a private HOME and git's config switched off. */
+        HOST,
+        /** Every call is refused. */
+        DISABLED
     }
 
     public ShellOptions {
@@ -49,10 +58,27 @@ public record ShellOptions(Backend backend, Set<String> allowedCommands, boolean
                 Duration.ofMinutes(5), DEFAULT_OUTPUT_BYTES);
     }
 
-    /** Runs on the host, only the given programs, no shell syntax, a minimal environment. */
+    /**
+     * Only the given programs, no shell syntax, a minimal environment; in a bubblewrap sandbox when
+     * {@code bwrap} is on the PATH, else on the host with argument checks (the tool logs which).
+     */
+    public static ShellOptions of(String... allowedCommands) {
+        return host(allowedCommands).withBackend(Backend.AUTO);
+    }
+
+    /** As {@link #of}, always in a bubblewrap sandbox. */
+    public static ShellOptions sandboxed(String... allowedCommands) {
+        return host(allowedCommands).withBackend(Backend.SANDBOX);
+    }
+
+    /** As {@link #of}, always on the host (argument checks, a private HOME, git's config switched off). */
     public static ShellOptions host(String... allowedCommands) {
         return new ShellOptions(Backend.HOST, new LinkedHashSet<>(List.of(allowedCommands)), false, false,
                 Set.of("PATH", "LANG", "LC_ALL", "TERM", "TZ"), Duration.ofSeconds(30), Duration.ofMinutes(5), DEFAULT_OUTPUT_BYTES);
+    }
+
+    public ShellOptions withBackend(Backend newBackend) {
+        return new ShellOptions(newBackend, allowedCommands, anyCommand, shellSyntax, environment, defaultTimeout, maxTimeout, outputBytes);
     }
 
     public ShellOptions withAnyCommand() {

@@ -34,12 +34,45 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
             @JsonPropertyDescription("Seconds to let it run; default 30.") Optional<Integer> timeoutSeconds) {
     }
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ShellTool.class);
+
     private final Workspace workspace;
     private final ShellOptions options;
+    /** The sandbox commands run in; empty when they run on the host. */
+    private final Optional<Bubblewrap> sandbox;
 
     ShellTool(Workspace workspace, ShellOptions options) {
         this.workspace = workspace;
         this.options = options;
+        Optional<Bubblewrap> bwrap = switch (options.backend()) {
+            case AUTO, SANDBOX -> Bubblewrap.find();
+            case HOST, DISABLED -> Optional.empty();
+        };
+        if (options.backend() == ShellOptions.Backend.SANDBOX && bwrap.isEmpty()) {
+            throw new IllegalStateException("shell_exec was asked to run commands in a bubblewrap sandbox, but bwrap is "
+                    + "not on the PATH; install it (apt-get install bubblewrap) or choose ShellOptions.host(...)");
+        }
+        this.sandbox = bwrap;
+        if (options.backend() != ShellOptions.Backend.DISABLED) {
+            if (sandbox.isPresent()) {
+                LOG.info("shell_exec runs commands in a bubblewrap sandbox ({}) over workspace {}",
+                        sandbox.get().executable(), workspace.root());
+            } else {
+                LOG.warn("shell_exec runs commands on the host, with argument checks, over workspace {}; install "
+                        + "bubblewrap (apt-get install bubblewrap) to run them in a sandbox", workspace.root());
+            }
+        }
+    }
+
+    /** Whether commands run in the bubblewrap sandbox. */
+    boolean sandboxed() {
+        return sandbox.isPresent();
+    }
+
+    /** An approval for the session covers this command line in this directory, not every command. */
+    @Override
+    public Optional<String> approvalScope(Input in) {
+        return Optional.of(in.command().strip() + "\u0000" + in.cwd().orElse("."));
     }
 
     @Override
@@ -92,11 +125,27 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
         if (timeout.compareTo(options.maxTimeout()) > 0) {
             throw new ToolException("timeout_seconds may be at most " + options.maxTimeout().toSeconds() + ".");
         }
-        ProcessBuilder pb = options.shellSyntax() ? new ProcessBuilder("/bin/sh", "-c", in.command()) : new ProcessBuilder(words);
+        if (sandbox.isEmpty() && !options.shellSyntax()) {
+            HostCommandPolicy.check(words, workspace, cwd);
+        }
+        List<String> command = options.shellSyntax() ? List.of("/bin/sh", "-c", in.command()) : words;
+        Path home = sandbox.isPresent() ? null : Files.createTempDirectory("engram-shell-home-");
+        ProcessBuilder pb = new ProcessBuilder(sandbox.map(b -> b.wrap(workspace, cwd, command)).orElse(command));
         pb.directory(cwd.toFile()).redirectErrorStream(true);
         Map<String, String> env = pb.environment();
         env.keySet().removeIf(k -> !options.environment().contains(k));
-        env.put("HOME", workspace.root().toString());
+        env.putAll(HostCommandPolicy.GIT_ENVIRONMENT);
+        env.put("HOME", home == null ? Bubblewrap.HOME : home.toString());
+        try {
+            return run(pb, program, timeout);
+        } finally {
+            if (home != null) {
+                deleteTree(home);
+            }
+        }
+    }
+
+    private String run(ProcessBuilder pb, String program, Duration timeout) throws Exception {
         Process process;
         try {
             process = pb.start();
@@ -121,6 +170,14 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
         }
         reader.join(5_000);
         return "exit code " + process.exitValue() + "\n" + output.text();
+    }
+
+    private static void deleteTree(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            LOG.debug("Cannot delete {}", dir, e);
+        }
     }
 
     private static void killTree(Process process) {

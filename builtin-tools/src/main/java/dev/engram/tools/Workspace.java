@@ -118,6 +118,15 @@ public final class Workspace {
         if (!real.startsWith(root)) {
             throw new ToolException("'" + raw + "' leads outside the workspace through a symbolic link; it cannot be used.");
         }
+        if (forWriting) {
+            for (Path part : root.relativize(real)) {
+                if (part.toString().startsWith(".")) {
+                    throw new ToolException("'" + raw + "' is inside the hidden file or directory '" + part + "'; hidden "
+                            + "files (such as .git and .gitconfig) hold configuration that can make programs run commands, "
+                            + "so the file tools do not write them.");
+                }
+            }
+        }
         if (forWriting && writable.stream().noneMatch(real::startsWith)) {
             throw new ToolException(writable.isEmpty() ? "The workspace is read-only; '" + raw + "' cannot be changed."
                     : "'" + raw + "' is in a read-only part of the workspace; writable: "

@@ -82,11 +82,16 @@ class ShellToolTest {
     }
 
     @Test
-    void theEnvironmentIsScrubbed() {
+    void theEnvironmentIsScrubbedAndHomeIsPrivate() {
         String env = run(ShellOptions.host("env"), "env").content();
-        assertThat(env).contains("PATH=").contains("HOME=" + workspace.root());
+        assertThat(env).contains("PATH=").doesNotContain("HOME=" + workspace.root());
+        String home = env.lines().filter(l -> l.startsWith("HOME=")).findFirst().orElseThrow().substring(5);
+        assertThat(Path.of(home)).as("HOME is outside the workspace, so no dot-file there configures a program")
+                .isAbsolute().satisfies(h -> assertThat(h.startsWith(workspace.root())).isFalse()).doesNotExist();
         assertThat(env.lines().filter(l -> l.contains("=")).map(l -> l.substring(0, l.indexOf('='))).toList())
-                .allMatch(k -> List.of("PATH", "LANG", "LC_ALL", "TERM", "TZ", "HOME").contains(k));
+                .allMatch(k -> List.of("PATH", "LANG", "LC_ALL", "TERM", "TZ", "HOME").contains(k)
+                        || HostCommandPolicy.GIT_ENVIRONMENT.containsKey(k));
+        assertThat(env).contains("GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null");
     }
 
     @Test

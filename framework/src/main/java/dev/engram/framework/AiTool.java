@@ -86,6 +86,14 @@ public interface AiTool<I, O> {
         return Optional.empty();
     }
 
+    /**
+     * What an approval "for the session" of this call covers; empty (the default) for every call of the
+     * tool. See {@link DynamicTool#approvalScope}.
+     */
+    default Optional<String> approvalScope(I input) {
+        return Optional.empty();
+    }
+
     /** The body of a tool built with {@link #of}. */
     @FunctionalInterface
     interface Function<I, O> {

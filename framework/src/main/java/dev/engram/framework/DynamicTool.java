@@ -53,6 +53,15 @@ public interface DynamicTool {
     }
 
     /**
+     * What an approval "for the session" of this call covers: empty (the default) for every call of the
+     * tool; a tool whose calls differ in risk narrows it (a shell: the exact command), so approving one
+     * call for the session approves only calls with the same scope.
+     */
+    default Optional<String> approvalScope(String argumentsJson) throws Exception {
+        return Optional.empty();
+    }
+
+    /**
      * This tool with another timeout; everything else (schema, tier, truncation, approval preview, and
      * the pipeline's parsed-arguments fast path) is forwarded unchanged.
      *

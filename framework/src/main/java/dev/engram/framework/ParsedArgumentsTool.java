@@ -10,4 +10,8 @@ interface ParsedArgumentsTool {
     default Optional<String> approvalPreviewParsed(JsonNode arguments, ToolContext context) throws Exception {
         return Optional.empty();
     }
+
+    default Optional<String> approvalScopeParsed(JsonNode arguments) throws Exception {
+        return Optional.empty();
+    }
 }

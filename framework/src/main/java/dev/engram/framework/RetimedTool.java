@@ -52,6 +52,17 @@ record RetimedTool(DynamicTool tool, Duration timeout) implements DynamicTool, P
     }
 
     @Override
+    public Optional<String> approvalScope(String argumentsJson) throws Exception {
+        return tool.approvalScope(argumentsJson);
+    }
+
+    @Override
+    public Optional<String> approvalScopeParsed(JsonNode arguments) throws Exception {
+        return tool instanceof ParsedArgumentsTool parsed ? parsed.approvalScopeParsed(arguments)
+                : tool.approvalScope(Json.MAPPER.writeValueAsString(arguments));
+    }
+
+    @Override
     public String executeParsed(JsonNode arguments, ToolContext context) throws Exception {
         return tool instanceof ParsedArgumentsTool parsed ? parsed.executeParsed(arguments, context)
                 : tool.execute(Json.MAPPER.writeValueAsString(arguments), context);

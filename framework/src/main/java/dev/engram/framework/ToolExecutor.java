@@ -212,10 +212,19 @@ public final class ToolExecutor {
 
     private Optional<ToolResult> approve(ToolCall call, DynamicTool tool, JsonNode args, String raw,
             ToolContext context, long start) {
-        if (!needsApproval(tool, args, context)) {
+        String name = tool.name();
+        String approvalKey;
+        try {
+            approvalKey = approvalKey(tool, args);
+        } catch (ToolException e) {
+            return Optional.of(finish(call, start, statusOf(e), e.getMessage(), Truncation.KEEP_HEAD));
+        } catch (Exception e) {
+            LOG.warn("Approval scope of tool '{}' failed for call {}", name, call.id(), e);
+            return Optional.of(finish(call, start, ToolStatus.FAILED, internalError(name), Truncation.KEEP_HEAD));
+        }
+        if (!needsApproval(tool, args, context, approvalKey)) {
             return Optional.empty();
         }
-        String name = tool.name();
         Optional<ApprovalHandler> handler = context.approvalHandler();
         if (handler.isEmpty()) {
             return Optional.of(finish(call, start, ToolStatus.APPROVAL_DENIED, "Tool '" + name
@@ -248,7 +257,7 @@ public final class ToolExecutor {
                 return Optional.of(denied(call, start, "the user denied it" + reason));
             }
             if (decision.rememberForSession()) {
-                sessionApprovals.computeIfAbsent(sessionKey(context), k -> ConcurrentHashMap.newKeySet()).add(name);
+                sessionApprovals.computeIfAbsent(sessionKey(context), k -> ConcurrentHashMap.newKeySet()).add(approvalKey);
             }
             return Optional.empty();
         } catch (TimeoutException e) {
@@ -273,7 +282,14 @@ public final class ToolExecutor {
                 "Tool '" + call.name() + "' was not approved (" + why + "), so it did not run.", Truncation.KEEP_HEAD);
     }
 
-    private boolean needsApproval(DynamicTool tool, JsonNode args, ToolContext context) {
+    /** What a session approval of this call is remembered as: the tool, narrowed by its approval scope. */
+    private static String approvalKey(DynamicTool tool, JsonNode args) throws Exception {
+        Optional<String> scope = tool instanceof ParsedArgumentsTool parsed ? parsed.approvalScopeParsed(args)
+                : tool.approvalScope(Json.MAPPER.writeValueAsString(args));
+        return tool.name() + scope.map(s -> "\u0000" + s).orElse("");
+    }
+
+    private boolean needsApproval(DynamicTool tool, JsonNode args, ToolContext context, String approvalKey) {
         String name = tool.name();
         boolean autoRule = false;
         for (ApprovalRule rule : rules) {
@@ -290,7 +306,7 @@ public final class ToolExecutor {
         return switch (approvalMode) {
             case YOLO -> false;
             case ASK -> true;
-            case AUTO -> !autoRule && !sessionApprovals.getOrDefault(sessionKey(context), Set.of()).contains(name);
+            case AUTO -> !autoRule && !sessionApprovals.getOrDefault(sessionKey(context), Set.of()).contains(approvalKey);
         };
     }
 

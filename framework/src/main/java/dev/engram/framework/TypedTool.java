@@ -203,6 +203,17 @@ final class TypedTool<I, O> implements DynamicTool, ParsedArgumentsTool {
         return preview == null ? Optional.empty() : preview;
     }
 
+    @Override
+    public Optional<String> approvalScope(String argumentsJson) throws Exception {
+        return approvalScopeParsed(parse(argumentsJson));
+    }
+
+    @Override
+    public Optional<String> approvalScopeParsed(JsonNode arguments) {
+        Optional<String> scope = tool.approvalScope(toInput(arguments));
+        return scope == null ? Optional.empty() : scope;
+    }
+
     private static JsonNode parse(String json) {
         try {
             return Json.MAPPER.readTree(json);
