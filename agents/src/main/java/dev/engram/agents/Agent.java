@@ -73,7 +73,6 @@ public final class Agent {
     private final Map<Long, Integer> messageTokens = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, Integer> textTokens = new java.util.concurrent.ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock(true);
-    private volatile Turn current;
 
     Agent(AgentDefinition definition, ToolExecutor executor, TokenCounter tokens, AgentSettings settings, ActiveTurns turns) {
         this.settings = settings;
@@ -146,10 +145,7 @@ public final class Agent {
      * response's stop reason is {@link AgentStopReason#CANCELLED}. Messages already stored stay.
      */
     public void cancel() {
-        Turn t = current;
-        if (t != null) {
-            t.cancel();
-        }
+        turns.of(scope).ifPresent(Turn::cancel);
     }
 
     /** Whether a message is being worked on. */
@@ -200,7 +196,6 @@ public final class Agent {
 
     private AgentResponse run(Turn turn, String message) {
         MemoryStore store = settings.store();
-        current = turn;
         turns.begin(scope, turn);
         turn.thread = Thread.currentThread();
         List<ToolResult> allResults = new ArrayList<>();
@@ -251,7 +246,6 @@ public final class Agent {
             }
         } finally {
             turns.end(scope, turn);
-            current = null;
             turn.thread = null;
             if (Thread.interrupted() && !turn.token.isCancelled()) {
                 Thread.currentThread().interrupt();

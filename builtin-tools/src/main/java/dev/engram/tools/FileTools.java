@@ -223,7 +223,7 @@ final class FileTools {
                             return;
                         }
                         for (int i = 0; i < lines.size(); i++) {
-                            if (pattern.matcher(new Interruptible(lines.get(i))).find()) {
+                            if (pattern.matcher(new InterruptibleText(lines.get(i))).find()) {
                                 total[0]++;
                                 if (matches.size() < SEARCH_LIMIT) {
                                     String text = lines.get(i).strip();
@@ -432,35 +432,5 @@ final class FileTools {
                     }
                     return "Deleted " + ws.display(file) + ".";
                 });
-    }
-
-    /**
-     * A line that a regular expression reads through, checking for interruption: a pattern that
-     * backtracks catastrophically ({@code ((a+)+)+x}) stops when the tool's timeout interrupts it,
-     * instead of burning a core after the call has ended.
-     */
-    record Interruptible(CharSequence text) implements CharSequence {
-        @Override
-        public char charAt(int index) {
-            if (Thread.currentThread().isInterrupted()) {
-                throw new ToolException("The search was stopped (timed out or cancelled) while matching the pattern.");
-            }
-            return text.charAt(index);
-        }
-
-        @Override
-        public int length() {
-            return text.length();
-        }
-
-        @Override
-        public CharSequence subSequence(int start, int end) {
-            return new Interruptible(text.subSequence(start, end));
-        }
-
-        @Override
-        public String toString() {
-            return text.toString();
-        }
     }
 }

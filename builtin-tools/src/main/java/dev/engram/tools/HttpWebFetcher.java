@@ -24,7 +24,8 @@ import org.apache.hc.core5.util.Timeout;
 
 /**
  * The default {@link WebFetcher}, on Apache HttpClient 5. It follows redirects itself so that every hop
- * is checked, and it resolves host names through its own {@link DnsResolver}, which refuses any
+ * is checked, and it resolves every host (an address written in the URL too) through its own
+ * {@link DnsResolver}, which refuses any
  * non-public address ({@link PublicAddresses}) and hands the connection exactly the addresses it
  * checked: there is no second lookup that a DNS server could answer differently.
  */
@@ -80,7 +81,7 @@ final class HttpWebFetcher implements WebFetcher {
     public FetchedPage fetch(URI uri) throws Exception {
         URI current = uri;
         for (int hop = 0; ; hop++) {
-            check(current, options.allowPrivateAddresses());
+            check(current);
             HttpGet request = new HttpGet(current);
             request.setHeader("User-Agent", "Engram/0.1 (web_fetch)");
             request.setHeader("Accept", "text/html,application/xhtml+xml,text/plain,application/json;q=0.9,*/*;q=0.5");
@@ -149,25 +150,13 @@ final class HttpWebFetcher implements WebFetcher {
         return StandardCharsets.UTF_8;
     }
 
-    private static void check(URI uri, boolean allowPrivate) {
+    private static void check(URI uri) {
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
             throw new ToolException("Only http and https URLs can be fetched, not '" + uri + "'.");
         }
-        String host = uri.getHost();
-        if (host == null) {
+        if (uri.getHost() == null) {
             throw new ToolException("'" + uri + "' has no host.");
-        }
-        // An address written in the URL is never looked up, so it is checked here.
-        if (!allowPrivate && (host.startsWith("[") || host.matches("[0-9.]+"))) {
-            try {
-                if (!PublicAddresses.isPublic(InetAddress.getByName(host))) {
-                    throw new ToolException("Fetching " + host.replaceAll("^\\[|]$", "") + " is blocked: it resolves to a "
-                            + "private, loopback or otherwise non-public address.");
-                }
-            } catch (UnknownHostException e) {
-                throw new ToolException("'" + host + "' is not a valid address.");
-            }
         }
     }
 }

@@ -71,8 +71,9 @@ public final class ArchivalStore {
         Checks.unicode(text, "text");
         return store.write(rows -> {
             ArchivalEntry e = rows.archivalByLabel(scope, label).orElseThrow(() -> MemoryErrors.noArchivalLabel(label));
-            store.limits().check(e.content() + text, "archival entry '" + label + "' with the text appended");
-            ArchivalEntry next = new ArchivalEntry(e.id(), e.label(), e.content() + text, e.tags(), e.createdAt(), store.now());
+            String content = e.content() + text;
+            store.limits().check(content, "archival entry '" + label + "' with the text appended");
+            ArchivalEntry next = new ArchivalEntry(e.id(), e.label(), content, e.tags(), e.createdAt(), store.now());
             rows.putArchival(scope, List.of(next));
             StoreCore.record(rows, ChangeEvent.Entity.ARCHIVAL, e.id(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());
             return next;

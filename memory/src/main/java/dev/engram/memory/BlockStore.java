@@ -44,7 +44,7 @@ public final class BlockStore {
     public Optional<Block> get(Scope scope, String label) {
         Checks.notNull(scope, "scope");
         Checks.notNull(label, "label");
-        return store.read(rows -> resolve(rows, scope, label));
+        return store.read(rows -> rows.block(scope, label));
     }
 
     /** The blocks the agent owns and is shared, pinned first, then by label. */
@@ -117,7 +117,7 @@ public final class BlockStore {
     public List<BlockVersion> history(Scope scope, String label) {
         Checks.notNull(scope, "scope");
         Checks.notNull(label, "label");
-        return store.read(rows -> resolve(rows, scope, label)
+        return store.read(rows -> rows.block(scope, label)
                 .map(b -> rows.blockVersions(owner(scope, b), label)).orElse(List.of()));
     }
 
@@ -155,7 +155,7 @@ public final class BlockStore {
         store.write(rows -> {
             requireOwn(rows, owner, label);
             Scope target = Scope.of(owner.userId(), agentId);
-            Optional<Block> existing = resolve(rows, target, label);
+            Optional<Block> existing = rows.block(target, label);
             if (existing.isPresent() && !existing.get().ownerAgentId().equals(owner.agentId())) {
                 throw MemoryErrors.duplicateBlock(target, label);
             }
@@ -232,17 +232,12 @@ public final class BlockStore {
         }
     }
 
-    /** The viewer's own block of that label, else one shared with it. */
-    private static Optional<Block> resolve(Rows rows, Scope viewer, String label) {
-        return rows.block(viewer, label);
-    }
-
     private static Scope owner(Scope viewer, Block b) {
         return Scope.of(viewer.userId(), b.ownerAgentId());
     }
 
     private static Block require(Rows rows, Scope scope, String label) {
-        return resolve(rows, scope, label).orElseThrow(() -> MemoryErrors.noBlock(scope, label));
+        return rows.block(scope, label).orElseThrow(() -> MemoryErrors.noBlock(scope, label));
     }
 
     private static Block requireOwn(Rows rows, Scope scope, String label) {
@@ -254,7 +249,7 @@ public final class BlockStore {
     }
 
     private Block insert(Rows rows, Scope scope, NewBlock nb, String operation) {
-        if (resolve(rows, scope, nb.label()).isPresent()) {
+        if (rows.block(scope, nb.label()).isPresent()) {
             throw MemoryErrors.duplicateBlock(scope, nb.label());
         }
         Instant now = store.now();

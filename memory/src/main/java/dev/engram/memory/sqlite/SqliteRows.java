@@ -52,23 +52,24 @@ final class SqliteRows implements Rows {
                 rs.getString("agent_id"), Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
     }
 
+    /** The blocks the viewer owns, then those shared with it (effective permission), filtered by {@code where}. */
+    private static String visibleBlocks(String where) {
+        return "SELECT " + COLUMNS + ", b.permission AS effective FROM blocks b WHERE b.user_id = :u AND b.agent_id = :a" + where
+                + " UNION ALL SELECT " + COLUMNS + ", s.permission AS effective FROM blocks b JOIN block_shares s ON s.block_id = b.id "
+                + "WHERE s.user_id = :u AND s.agent_id = :a AND b.user_id = :u" + where;
+    }
+
     @Override
     public List<Block> blocks(Scope viewer) {
-        return h.createQuery("SELECT " + COLUMNS + ", b.permission AS effective FROM blocks b "
-                        + "WHERE b.user_id = :u AND b.agent_id = :a UNION ALL "
-                        + "SELECT " + COLUMNS + ", s.permission AS effective FROM blocks b JOIN block_shares s ON s.block_id = b.id "
-                        + "WHERE s.user_id = :u AND s.agent_id = :a AND b.user_id = :u")
-                .bind("u", viewer.userId()).bind("a", viewer.agentId()).map((rs, ctx) -> block(rs)).list();
+        return h.createQuery(visibleBlocks("")).bind("u", viewer.userId()).bind("a", viewer.agentId())
+                .map((rs, ctx) -> block(rs)).list();
     }
 
     /** By label, through the (user, agent, label) index: the own block first, then a shared one. */
     @Override
     public Optional<Block> block(Scope viewer, String label) {
-        return h.createQuery("SELECT " + COLUMNS + ", b.permission AS effective FROM blocks b "
-                        + "WHERE b.user_id = :u AND b.agent_id = :a AND b.label = :l UNION ALL "
-                        + "SELECT " + COLUMNS + ", s.permission AS effective FROM blocks b JOIN block_shares s ON s.block_id = b.id "
-                        + "WHERE s.user_id = :u AND s.agent_id = :a AND b.user_id = :u AND b.label = :l")
-                .bind("u", viewer.userId()).bind("a", viewer.agentId()).bind("l", label).map((rs, ctx) -> block(rs)).findFirst();
+        return h.createQuery(visibleBlocks(" AND b.label = :l")).bind("u", viewer.userId()).bind("a", viewer.agentId())
+                .bind("l", label).map((rs, ctx) -> block(rs)).findFirst();
     }
 
     @Override
