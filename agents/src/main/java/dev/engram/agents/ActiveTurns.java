@@ -10,17 +10,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * turn a tool call was made in (its session and the chain of agents waiting on it).
  */
 final class ActiveTurns {
-    private final Map<Scope, Agent.Turn> turns = new ConcurrentHashMap<>();
+    private final Map<Scope, Turn> turns = new ConcurrentHashMap<>();
 
-    void begin(Scope agent, Agent.Turn turn) {
+    void begin(Scope agent, Turn turn) {
         turns.put(agent, turn);
     }
 
-    void end(Scope agent, Agent.Turn turn) {
+    void end(Scope agent, Turn turn) {
         turns.remove(agent, turn);
     }
 
-    Optional<Agent.Turn> of(Scope agent) {
+    Optional<Turn> of(Scope agent) {
         return Optional.ofNullable(turns.get(agent));
     }
 }

@@ -1,13 +1,8 @@
 package dev.engram.agents;
 
-import dev.engram.framework.ApprovalHandler;
-import dev.engram.framework.CancellationToken;
-import dev.engram.framework.ToolCall;
-import dev.engram.framework.ToolContext;
 import dev.engram.framework.ToolDefinition;
 import dev.engram.framework.ToolExecutor;
 import dev.engram.framework.ToolResult;
-import dev.engram.framework.ToolStatus;
 import dev.engram.framework.model.ChatMessage;
 import dev.engram.framework.model.ChatModel;
 import dev.engram.framework.model.ChatOptions;
@@ -16,23 +11,21 @@ import dev.engram.framework.model.ChatResponse;
 import dev.engram.framework.model.ContextLengthExceededException;
 import dev.engram.framework.model.ModelCancelledException;
 import dev.engram.framework.model.ModelException;
+import dev.engram.framework.model.ToolChoice;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
-import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
-import dev.engram.tools.BuiltinTools;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import tools.jackson.databind.JsonNode;
 
 /**
  * A loaded agent: send it a message and it thinks, uses its tools and answers, remembering
@@ -54,24 +47,30 @@ import tools.jackson.databind.JsonNode;
  * {@code send_message} to its user, on a text-only answer, at the step cap, or when the loop
  * breaker sees the same call with the same arguments too often. See {@link AgentStopReason}.
  *
+ * <h2>Tool rules and streaming</h2>
+ * The definition's {@link ToolRule}s (Letta's) decide which tools each step offers and may end or
+ * continue the turn; a call that breaks one is refused with an error result naming what is allowed.
+ * {@link #stream} delivers the turn as it happens ({@link AgentStreamEvent}) and stores exactly what
+ * {@link #send} stores.
+ *
  * <p>Thread-safe.
  */
 public final class Agent {
-    /** Tool results of failed calls start with this in the prompt and in recall memory. */
-    static final String ERROR_PREFIX = "Error: ";
     static final int MAX_IN_CONTEXT = 100_000;
+    /** Starts a message the runtime adds to the conversation: it is not from the user. */
+    static final String RUNTIME_NOTE = "[Automated message from the agent runtime, not from the user] ";
     private static final String DEFAULT_SESSION = "default";
 
     private final AgentSettings settings;
     private final ActiveTurns turns;
     private final AgentDefinition definition;
     private final Scope scope;
-    private final ToolExecutor executor;
+    private final ToolStep toolStep;
     private final List<ToolDefinition> modelTools;
-    private final TokenCounter tokens;
+    private final Set<String> modelToolNames;
+    /** Token counts of what goes into this agent's prompts. */
+    final PromptTokens tokens;
     private final int toolTokens;
-    private final Map<Long, Integer> messageTokens = new java.util.concurrent.ConcurrentHashMap<>();
-    private final Map<String, Integer> textTokens = new java.util.concurrent.ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock(true);
 
     Agent(AgentDefinition definition, ToolExecutor executor, TokenCounter tokens, AgentSettings settings, ActiveTurns turns) {
@@ -79,11 +78,13 @@ public final class Agent {
         this.turns = turns;
         this.definition = definition;
         this.scope = definition.scope();
-        this.executor = executor;
-        this.tokens = tokens;
+        this.tokens = new PromptTokens(tokens);
         this.modelTools = executor.registry().definitions().stream()
                 .filter(d -> executor.policy().permits(d.name()))
                 .map(Heartbeats::withHeartbeat).toList();
+        this.modelToolNames = modelTools.stream().map(ToolDefinition::name)
+                .collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new));
+        this.toolStep = new ToolStep(this, settings, executor);
         int t = 0;
         for (ToolDefinition d : modelTools) {
             t += tokens.count(d.name()) + tokens.count(d.description()) + tokens.count(d.parameters().toString()) + 8;
@@ -129,12 +130,39 @@ public final class Agent {
      * @throws AgentException           if the model fails; the messages stored until then stay consistent
      */
     public AgentResponse send(String sessionId, String message) {
+        return start(sessionId, message, null);
+    }
+
+    /** {@link #stream(String, String, AgentStreamListener)} in the default session. */
+    public AgentResponse stream(String message, AgentStreamListener listener) {
+        return stream(DEFAULT_SESSION, message, listener);
+    }
+
+    /**
+     * Sends a user message as {@link #send(String, String)} does, and delivers what happens to
+     * {@code listener} as it happens: the model's text, reasoning and tool-call fragments as the
+     * provider streams them, the reply a {@code send_message} call is writing, usage, tool returns and
+     * step boundaries, then {@link AgentStreamEvent.Completed}. The model is called through its
+     * streaming API; what is stored is exactly what {@code send} stores. {@link #cancel()} (or a
+     * listener that throws) stops the stream at the next fragment; no call is left without a result.
+     *
+     * @throws IllegalArgumentException if the message or session is blank, or the listener null (nothing is stored)
+     * @throws AgentException           if the model fails; the messages stored until then stay consistent
+     */
+    public AgentResponse stream(String sessionId, String message, AgentStreamListener listener) {
+        return start(sessionId, message, Objects.requireNonNull(listener, "listener must not be null"));
+    }
+
+    private AgentResponse start(String sessionId, String message, AgentStreamListener listener) {
         checkText(sessionId, "session id");
         checkText(message, "message");
         settings.checkOpen();
         lock.lock();
         try {
-            return run(new Turn(sessionId, List.of(id()), Optional.empty()), message);
+            Turn turn = new Turn(sessionId, List.of(id()), Optional.empty(), definition.toolRules(), listener);
+            AgentResponse response = run(turn, message);
+            turn.emit(new AgentStreamEvent.Completed(response));
+            return response;
         } finally {
             lock.unlock();
         }
@@ -180,7 +208,7 @@ public final class Agent {
         try {
             List<String> chain = new ArrayList<>(sender.chain);
             chain.add(id());
-            return run(new Turn(sender.session, chain, Optional.of(fromAgentId)),
+            return run(new Turn(sender.session, chain, Optional.of(fromAgentId), definition.toolRules(), null),
                     "[Message from agent '" + fromAgentId + "'] " + text);
         } finally {
             lock.unlock();
@@ -199,13 +227,12 @@ public final class Agent {
         turns.begin(scope, turn);
         turn.thread = Thread.currentThread();
         List<ToolResult> allResults = new ArrayList<>();
-        Map<String, Integer> seenCalls = new HashMap<>();
         long inTokens = 0;
         long outTokens = 0;
         int steps = 0;
         int failingSteps = 0;
         try {
-            recordInterruptedCalls();
+            toolStep.recordInterruptedCalls();
             store.messages().append(scope, NewMessage.user(turn.session, message));
             while (true) {
                 if (turn.token.isCancelled()) {
@@ -216,32 +243,43 @@ public final class Agent {
                 }
                 steps++;
                 settings.events().accept(new AgentEvent.StepStarted(scope, steps));
+                turn.emit(new AgentStreamEvent.StepStarted(steps));
                 ChatResponse response;
                 try {
-                    response = callModel(turn);
+                    response = callModel(turn, steps);
                 } catch (ModelCancelledException e) {
-                    settings.events().accept(new AgentEvent.StepFinished(scope, steps, Optional.of(AgentStopReason.CANCELLED)));
+                    finishStep(turn, steps, Optional.of(AgentStopReason.CANCELLED));
                     return turn.response(AgentStopReason.CANCELLED, steps, allResults, inTokens, outTokens, "");
                 }
                 inTokens += response.usage().inputTokens();
                 outTokens += response.usage().outputTokens();
+                turn.emit(new AgentStreamEvent.Usage(steps, response.usage().inputTokens(), response.usage().outputTokens()));
+                if (turn.token.isCancelled()) {
+                    // Cancelled as the answer completed: nothing of it is stored, as if it never came.
+                    finishStep(turn, steps, Optional.of(AgentStopReason.CANCELLED));
+                    return turn.response(AgentStopReason.CANCELLED, steps, allResults, inTokens, outTokens, "");
+                }
                 ChatMessage.Assistant assistant = response.message();
-
+                Optional<AgentStopReason> stop;
+                String finalText = "";
                 if (assistant.toolCalls().isEmpty()) {
                     if (!assistant.text().isBlank()) {
                         store.messages().append(scope, NewMessage.assistant(turn.session, assistant.text(), List.of()));
                     }
-                    settings.events().accept(new AgentEvent.StepFinished(scope, steps, Optional.of(AgentStopReason.END_TURN)));
-                    return turn.response(AgentStopReason.END_TURN, steps, allResults, inTokens, outTokens, assistant.text());
+                    stop = Optional.of(AgentStopReason.END_TURN);
+                    finalText = assistant.text();
+                } else {
+                    ToolStep.Outcome outcome = toolStep.run(turn, steps, assistant, modelToolNames);
+                    allResults.addAll(outcome.results);
+                    stop = outcome.stop(turn.token.isCancelled(), failingSteps, settings.maxCorrections());
+                    failingSteps = outcome.anyFailed ? failingSteps + 1 : 0;
                 }
-
-                StepOutcome outcome = runTools(turn, assistant, seenCalls);
-                allResults.addAll(outcome.results);
-                Optional<AgentStopReason> stop = decide(turn, outcome, failingSteps);
-                failingSteps = outcome.anyFailed ? failingSteps + 1 : 0;
-                settings.events().accept(new AgentEvent.StepFinished(scope, steps, stop));
+                if (stop.isPresent() && mustContinue(turn, stop.get(), steps)) {
+                    stop = Optional.empty();
+                }
+                finishStep(turn, steps, stop);
                 if (stop.isPresent()) {
-                    return turn.response(stop.get(), steps, allResults, inTokens, outTokens, "");
+                    return turn.response(stop.get(), steps, allResults, inTokens, outTokens, finalText);
                 }
             }
         } finally {
@@ -253,36 +291,39 @@ public final class Agent {
         }
     }
 
-    private Optional<AgentStopReason> decide(Turn turn, StepOutcome o, int failingStepsBefore) {
-        if (o.yielded) {
-            return Optional.of(AgentStopReason.YIELDED);
-        }
-        if (turn.token.isCancelled()) {
-            return Optional.of(AgentStopReason.CANCELLED);
-        }
-        if (o.breakerTripped) {
-            return Optional.of(AgentStopReason.LOOP_BREAKER);
-        }
-        if (o.anyFailed) {
-            return failingStepsBefore + 1 > settings.maxCorrections()
-                    ? Optional.of(AgentStopReason.TOO_MANY_ERRORS) : Optional.empty();
-        }
-        if (o.heartbeat || o.memoryEdited || o.agentAnswered) {
-            return Optional.empty();
-        }
-        return Optional.of(AgentStopReason.NO_HEARTBEAT);
+    private void finishStep(Turn turn, int step, Optional<AgentStopReason> stop) {
+        settings.events().accept(new AgentEvent.StepFinished(scope, step, stop));
+        turn.emit(new AgentStreamEvent.StepFinished(step, stop));
     }
 
-    private ChatResponse callModel(Turn turn) {
+    /**
+     * Whether a turn that would end normally must go on because required-before-exit tools have not run;
+     * then the model is told so in a message of the runtime's, and continues (within the step cap).
+     */
+    private boolean mustContinue(Turn turn, AgentStopReason reason, int steps) {
+        boolean normalEnd = switch (reason) {
+            case YIELDED, END_TURN, NO_HEARTBEAT, TERMINAL_TOOL -> true;
+            default -> false;
+        };
+        List<String> missing = turn.rules.missingBeforeExit();
+        if (!normalEnd || missing.isEmpty() || steps >= definition.maxSteps() || turn.token.isCancelled()) {
+            return false;
+        }
+        settings.store().messages().append(scope, NewMessage.user(turn.session, RUNTIME_NOTE
+                + "Your turn cannot end yet: the tool rules require you to call " + String.join(", ", missing)
+                + " first. Call it now."));
+        return true;
+    }
+
+    private ChatResponse callModel(Turn turn, int step) {
         ChatModel model = settings.models().apply(definition.model());
-        CompiledPrompt prompt = promptForStep(turn, false);
         try {
-            return model.chat(new ChatRequest(prompt.messages(), prompt.tools(), ChatOptions.defaults()));
+            return ask(model, turn, step, promptForStep(turn, false));
         } catch (ContextLengthExceededException e) {
             // The provider counts differently from us: compact now and try once more.
             CompiledPrompt smaller = promptForStep(turn, true);
             try {
-                return model.chat(new ChatRequest(smaller.messages(), smaller.tools(), ChatOptions.defaults()));
+                return ask(model, turn, step, smaller);
             } catch (ContextLengthExceededException again) {
                 throw new AgentException("The prompt of agent '" + id() + "' is still too long for model '"
                         + definition.model() + "' after compacting (" + smaller.tokens() + " tokens by our count); "
@@ -294,6 +335,28 @@ public final class Agent {
             throw new AgentException("Agent '" + id() + "' could not reach its model " + definition.model() + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * One model call: the tools the rules allow now (with a forced {@code tool_choice} where a rule says a
+     * tool must come next, and one call per step where the rules depend on order), streamed when the
+     * turn has a listener.
+     */
+    private ChatResponse ask(ChatModel model, Turn turn, int step, CompiledPrompt prompt) {
+        ChatOptions options = ChatOptions.defaults();
+        List<ToolDefinition> tools = prompt.tools();
+        if (!definition.toolRules().isEmpty()) {
+            ToolRuleSolver.Allowed allowed = turn.rules.allowed(modelToolNames);
+            tools = tools.stream().filter(t -> allowed.tools().contains(t.name())).toList();
+            if (allowed.forced() && !tools.isEmpty()) {
+                options = options.withToolChoice(tools.size() == 1 ? ToolChoice.named(tools.getFirst().name()) : ToolChoice.required());
+            }
+            if (turn.rules.ordered()) {
+                options = options.withParallelToolCalls(false);
+            }
+        }
+        ChatRequest request = new ChatRequest(prompt.messages(), tools, options);
+        return turn.streaming() ? model.stream(request, new StepStream(turn, step)) : model.chat(request);
     }
 
     /** Compiles, compacting first when over the window (or when {@code forceCompaction}). */
@@ -321,172 +384,6 @@ public final class Agent {
         return Prompts.compile(this, settings.store(), messages, modelTools, toolTokens, settings.memoryPressureThreshold());
     }
 
-    int tokens(String text) {
-        return tokens.count(text);
-    }
-
-    /** The tokens of one stored message, cached by id (messages never change). */
-    int tokens(ConversationMessage m) {
-        return messageTokens.computeIfAbsent(m.id(), id -> {
-            int n = tokens.count(m.content()) + 4;
-            for (MessageToolCall c : m.toolCalls()) {
-                n += tokens.count(c.name()) + tokens.count(c.arguments()) + 4;
-            }
-            return n;
-        });
-    }
-
-    /** Token counts of texts that repeat from step to step (instructions, rendered blocks), by text. */
-    int cachedTokens(String text) {
-        Integer n = textTokens.get(text);
-        if (n == null) {
-            n = tokens.count(text);
-            if (textTokens.size() > 64) {
-                textTokens.clear();
-            }
-            textTokens.put(text, n);
-        }
-        return n;
-    }
-
-    void forgetTokens(List<Long> ids) {
-        ids.forEach(messageTokens::remove);
-    }
-
-    private StepOutcome runTools(Turn turn, ChatMessage.Assistant assistant, Map<String, Integer> seenCalls) {
-        StepOutcome o = new StepOutcome();
-        List<ToolCall> calls = assistant.toolCalls();
-        ToolResult[] results = new ToolResult[calls.size()];
-        List<ToolCall> toRun = new ArrayList<>();
-        List<Integer> toRunIndex = new ArrayList<>();
-        boolean[] toAgent = new boolean[calls.size()];
-        for (int i = 0; i < calls.size(); i++) {
-            ToolCall call = calls.get(i);
-            Heartbeats.Stripped s = Heartbeats.strip(call.arguments());
-            o.heartbeat |= s.requested();
-            toAgent[i] = BuiltinTools.SEND_MESSAGE.equals(call.name()) && hasTarget(s.arguments());
-            int seen = seenCalls.merge(call.name() + '\u0000' + s.key(), 1, Integer::sum);
-            if (seen >= settings.loopBreakerThreshold()) {
-                o.breakerTripped = true;
-                results[i] = new ToolResult(call.id(), call.name(), "Loop breaker: you called '" + call.name()
-                        + "' with the same arguments " + seen + " times while answering this message, so it was not run "
-                        + "again and your turn was stopped. Next time, use the result you already have, change the "
-                        + "arguments, or answer the user with send_message.", ToolStatus.TOOL_ERROR, Duration.ZERO, false, 0);
-                continue;
-            }
-            ToolCall stripped = new ToolCall(call.id(), call.name(), s.arguments() == null ? "" : s.arguments());
-            toRun.add(stripped);
-            toRunIndex.add(i);
-            settings.events().accept(new AgentEvent.ToolCallStarted(scope, stripped));
-        }
-        // The calls are recorded before any of them runs, so that a side effect never commits without a
-        // record of the call that made it; their results follow in one transaction when all have run.
-        settings.store().messages().append(scope, NewMessage.assistant(turn.session, assistant.text(), calls.stream()
-                .map(c -> new MessageToolCall(c.id(), c.name(), c.arguments())).toList()));
-        if (!toRun.isEmpty()) {
-            List<ToolResult> ran = executor.executeAll(toRun, toolContext(turn));
-            for (int k = 0; k < ran.size(); k++) {
-                results[toRunIndex.get(k)] = ran.get(k);
-            }
-        }
-
-        List<NewMessage> batch = new ArrayList<>(calls.size());
-        for (ToolResult r : results) {
-            batch.add(NewMessage.tool(turn.session, r.callId(), contentForModel(r)));
-        }
-        settings.store().messages().appendAll(scope, batch);
-
-        for (int i = 0; i < results.length; i++) {
-            ToolResult r = results[i];
-            o.results.add(r);
-            settings.events().accept(new AgentEvent.ToolCallFinished(scope, r));
-            if (r.status() != ToolStatus.SUCCESS) {
-                if (!(o.breakerTripped && r.content().startsWith("Loop breaker"))) {
-                    o.anyFailed = true;
-                }
-                continue;
-            }
-            if (BuiltinTools.SEND_MESSAGE.equals(r.toolName())) {
-                if (toAgent[i]) {
-                    o.agentAnswered = true;
-                } else {
-                    o.yielded = true;
-                    turn.replies.add(messageText(calls.get(i).arguments()));
-                }
-            } else if (SubagentTool.NAME.equals(r.toolName())) {
-                o.agentAnswered = true;
-            } else if (isMemoryEdit(r.toolName(), calls.get(i).arguments())) {
-                o.memoryEdited = true;
-            }
-        }
-        return o;
-    }
-
-    /** What an interrupted call's result says, to the model and in recall memory. */
-    static final String INTERRUPTED = "The call was interrupted before it finished (the agent stopped); it may or may "
-            + "not have taken effect. Check before repeating it.";
-
-    /**
-     * Pairs every tool call with a result. A step records its calls, runs them, then records all their
-     * results in one transaction, so calls can only be left unanswered by a crash (or any failure) in
-     * between, and then they are in the newest message: it gets an interrupted result for each call,
-     * so the history the model sees always pairs.
-     */
-    void recordInterruptedCalls() {
-        List<ConversationMessage> newest = settings.store().messages().list(scope, MessageQuery.inContext().newest(1));
-        if (newest.isEmpty() || newest.getFirst().toolCalls().isEmpty()) {
-            return;
-        }
-        ConversationMessage m = newest.getFirst();
-        settings.store().messages().appendAll(scope, m.toolCalls().stream()
-                .map(c -> NewMessage.tool(m.sessionId(), c.id(), ERROR_PREFIX + INTERRUPTED)).toList());
-    }
-
-    static String contentForModel(ToolResult r) {
-        return r.status() == ToolStatus.SUCCESS ? r.content() : ERROR_PREFIX + r.content();
-    }
-
-    /** The text a successful {@code send_message} to the user sent: the reply of this turn. */
-    private static String messageText(String arguments) {
-        return Heartbeats.JSON.readTree(arguments).path("message").asString("");
-    }
-
-    private static boolean hasTarget(String arguments) {
-        try {
-            JsonNode n = Heartbeats.JSON.readTree(arguments);
-            return n.hasNonNull("target_agent_id") && !n.get("target_agent_id").asString("").isBlank();
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
-    private static boolean isMemoryEdit(String tool, String arguments) {
-        return switch (tool) {
-            case "memory_save", "memory_update", "memory_delete" -> true;
-            case "block" -> {
-                try {
-                    String op = Heartbeats.JSON.readTree(arguments).path("operation").asString("");
-                    yield !op.equals("view") && !op.equals("list");
-                } catch (RuntimeException e) {
-                    yield false;
-                }
-            }
-            default -> false;
-        };
-    }
-
-    private ToolContext toolContext(Turn turn) {
-        ToolContext.Builder b = ToolContext.builder().userId(userId()).agentId(id()).sessionId(turn.session)
-                .cancellation(turn.token);
-        settings.workspaceRoot().ifPresent(b::workspaceRoot);
-        Optional<ApprovalHandler> handler = settings.approvalHandler();
-        handler.ifPresent(h -> b.approvalHandler(request -> {
-            settings.events().accept(new AgentEvent.ApprovalRequested(scope, request));
-            return h.requestApproval(request);
-        }));
-        return b.build();
-    }
-
     private static void checkText(String value, String what) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException(what + " must not be null or blank");
@@ -496,50 +393,5 @@ public final class Agent {
     @Override
     public String toString() {
         return "Agent[" + definition.name() + " (" + scope + ")]";
-    }
-
-    /** What one step's tool calls did. */
-    private static final class StepOutcome {
-        final List<ToolResult> results = new ArrayList<>();
-        boolean heartbeat;
-        boolean yielded;
-        boolean agentAnswered;
-        boolean memoryEdited;
-        boolean anyFailed;
-        boolean breakerTripped;
-    }
-
-    /**
-     * One message being worked on: where it came from, and what the agent said to its user so far
-     * (written only by the agent's own loop, from its successful {@code send_message} calls).
-     */
-    static final class Turn {
-        final String session;
-        /** The agents waiting on this turn, outermost first, ending with this agent. */
-        final List<String> chain;
-        final Optional<String> fromAgentId;
-        final CancellationToken token = CancellationToken.create();
-        private final List<String> replies = new ArrayList<>();
-        volatile Thread thread;
-
-        Turn(String session, List<String> chain, Optional<String> fromAgentId) {
-            this.session = Objects.requireNonNull(session);
-            this.chain = List.copyOf(chain);
-            this.fromAgentId = fromAgentId;
-        }
-
-        void cancel() {
-            token.cancel();
-            Thread t = thread;
-            if (t != null) {
-                t.interrupt();
-            }
-        }
-
-        AgentResponse response(AgentStopReason reason, int steps, List<ToolResult> results, long in, long out,
-                String finalText) {
-            String reply = replies.isEmpty() ? finalText : String.join("\n\n", replies);
-            return new AgentResponse(reply.isBlank() ? Optional.empty() : Optional.of(reply), reason, steps, results, in, out);
-        }
     }
 }

@@ -31,10 +31,12 @@ import java.util.UUID;
  * @param contextWindowTokens the model's context window in tokens
  * @param maxSteps            the step cap: model calls per message received
  * @param parentAgentId       the agent that spawned this one, for subagents
+ * @param toolRules           Letta's tool rules: when which tool may be called (see {@link ToolRule})
  */
 public record AgentDefinition(String id, String userId, String name, String systemPrompt, String model,
         List<NewBlock> blocks, List<String> tools, List<String> allowTools, List<String> denyTools,
-        ApprovalMode approvalMode, int contextWindowTokens, int maxSteps, Optional<String> parentAgentId) {
+        ApprovalMode approvalMode, int contextWindowTokens, int maxSteps, Optional<String> parentAgentId,
+        List<ToolRule> toolRules) {
 
     /** The instructions an agent gets when none are given. */
     public static final String DEFAULT_SYSTEM_PROMPT = """
@@ -88,6 +90,31 @@ public record AgentDefinition(String id, String userId, String name, String syst
         if (maxSteps < 1) {
             throw new IllegalArgumentException("step cap must be at least 1, got " + maxSteps);
         }
+        toolRules = List.copyOf(Objects.requireNonNull(toolRules, "toolRules must not be null"));
+        checkRules(name, tools, toolRules);
+    }
+
+    /** Every tool a rule names must be one of the agent's tools. */
+    private static void checkRules(String name, List<String> tools, List<ToolRule> rules) {
+        for (ToolRule rule : rules) {
+            Set<String> named = new LinkedHashSet<>();
+            named.add(rule.tool());
+            switch (rule) {
+                case ToolRule.Child c -> named.addAll(c.children());
+                case ToolRule.Parent p -> named.addAll(p.children());
+                case ToolRule.Conditional c -> {
+                    named.addAll(c.childOutputMapping().values());
+                    c.defaultChild().ifPresent(named::add);
+                }
+                default -> {
+                }
+            }
+            named.removeAll(tools);
+            if (!named.isEmpty()) {
+                throw new IllegalArgumentException("agent '" + name + "' has a " + rule.type() + " rule about " + named
+                        + ", which are not among its tools " + tools);
+            }
+        }
     }
 
     /** The agent's scope in the memory store. */
@@ -115,7 +142,8 @@ public record AgentDefinition(String id, String userId, String name, String syst
     /** A builder starting from this definition, e.g. to import it under another id. */
     public Builder toBuilder() {
         Builder b = new Builder(userId).id(id).name(name).systemPrompt(systemPrompt).model(model)
-                .tools(tools).approvalMode(approvalMode).contextWindowTokens(contextWindowTokens).maxSteps(maxSteps);
+                .tools(tools).approvalMode(approvalMode).contextWindowTokens(contextWindowTokens).maxSteps(maxSteps)
+                .toolRules(toolRules);
         blocks.forEach(b::block);
         b.allowTools.addAll(allowTools);
         b.denyTools.addAll(denyTools);
@@ -154,6 +182,7 @@ public record AgentDefinition(String id, String userId, String name, String syst
         private int contextWindowTokens = DEFAULT_CONTEXT_WINDOW;
         private int maxSteps = DEFAULT_MAX_STEPS;
         private String parentAgentId;
+        private List<ToolRule> toolRules = List.of();
 
         private Builder(String userId) {
             this.userId = checkText(userId, "user id");
@@ -247,6 +276,20 @@ public record AgentDefinition(String id, String userId, String name, String syst
             return this;
         }
 
+        /** Replaces the tool rules; default none. Every tool a rule names must be among the agent's tools. */
+        public Builder toolRules(List<ToolRule> rules) {
+            this.toolRules = List.copyOf(Objects.requireNonNull(rules, "tool rules must not be null"));
+            return this;
+        }
+
+        /** Adds tool rules. */
+        public Builder toolRules(ToolRule... rules) {
+            List<ToolRule> all = new ArrayList<>(toolRules);
+            all.addAll(List.of(rules));
+            this.toolRules = List.copyOf(all);
+            return this;
+        }
+
         Builder parentAgentId(String parent) {
             this.parentAgentId = parent;
             return this;
@@ -261,7 +304,7 @@ public record AgentDefinition(String id, String userId, String name, String syst
             String agentId = id != null ? id : "agent-" + UUID.randomUUID().toString().substring(0, 8);
             return new AgentDefinition(agentId, userId, name != null ? name : agentId, systemPrompt, model, blocks,
                     tools, allowTools, denyTools, approvalMode, contextWindowTokens, maxSteps,
-                    Optional.ofNullable(parentAgentId));
+                    Optional.ofNullable(parentAgentId), toolRules);
         }
     }
 }

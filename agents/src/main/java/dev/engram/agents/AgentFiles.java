@@ -53,6 +53,9 @@ final class AgentFiles {
         o.put("context_window_tokens", d.contextWindowTokens());
         o.put("max_steps", d.maxSteps());
         d.parentAgentId().ifPresent(p -> o.put("parent_agent_id", p));
+        if (!d.toolRules().isEmpty()) {
+            o.set("tool_rules", ToolRules.toJson(d.toolRules()));
+        }
         return o;
     }
 
@@ -65,7 +68,8 @@ final class AgentFiles {
                     .tools(strings(o.path("tools")))
                     .approvalMode(ApprovalMode.valueOf(o.path("approval_mode").asString("auto").toUpperCase(Locale.ROOT)))
                     .contextWindowTokens(o.path("context_window_tokens").asInt(AgentDefinition.DEFAULT_CONTEXT_WINDOW))
-                    .maxSteps(o.path("max_steps").asInt(AgentDefinition.DEFAULT_MAX_STEPS));
+                    .maxSteps(o.path("max_steps").asInt(AgentDefinition.DEFAULT_MAX_STEPS))
+                    .toolRules(ToolRules.parse(o.path("tool_rules")));
             for (JsonNode block : o.path("blocks")) {
                 b.block(block(block));
             }

@@ -156,6 +156,9 @@ final class AgentRegistry {
         if (d.approvalMode() == ApprovalMode.AUTO) {
             AgentRuntime.PRE_APPROVED_IN_AUTO.forEach(name -> b.approvalRule(ApprovalRule.autoApprove(name)));
         }
+        // Listed after the auto-approvals: an always-ask rule wins over them.
+        d.toolRules().stream().filter(r -> r instanceof ToolRule.RequiresApproval)
+                .forEach(r -> b.approvalRule(ApprovalRule.alwaysAsk(r.tool())));
         return b.build();
     }
 }

@@ -31,7 +31,7 @@ final class AgentRouter implements MessageRouter {
     @Override
     public Optional<String> deliver(OutgoingMessage message) {
         Scope from = Scope.of(message.userId(), message.fromAgentId());
-        Optional<Agent.Turn> turn = turns.of(from);
+        Optional<Turn> turn = turns.of(from);
         if (message.toAgentId().isEmpty()) {
             events.accept(new AgentEvent.MessageSent(from, Optional.empty(), message.text()));
             return Optional.empty();
@@ -43,7 +43,7 @@ final class AgentRouter implements MessageRouter {
         if (turn.isEmpty()) {
             throw new ToolException("Messages to other agents can only be sent while answering a message.");
         }
-        Agent.Turn t = turn.get();
+        Turn t = turn.get();
         if (t.chain.contains(to)) {
             throw new ToolException("Agent '" + to + "' is waiting for your answer in this conversation; reply to it with "
                     + "send_message without target_agent_id.");

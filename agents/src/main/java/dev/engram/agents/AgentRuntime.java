@@ -250,7 +250,7 @@ public final class AgentRuntime implements AutoCloseable {
         b.id(agentId.orElse(base.id())).name(base.name()).systemPrompt(base.systemPrompt()).model(model.orElse(base.model()))
                 .tools(base.tools()).approvalMode(base.approvalMode()).contextWindowTokens(base.contextWindowTokens())
                 .maxSteps(base.maxSteps()).allowTools(base.allowTools().toArray(String[]::new))
-                .denyTools(base.denyTools().toArray(String[]::new));
+                .denyTools(base.denyTools().toArray(String[]::new)).toolRules(base.toolRules());
         base.blocks().forEach(b::block);
         base.parentAgentId().ifPresent(b::parentAgentId);
         AgentDefinition definition = b.build();

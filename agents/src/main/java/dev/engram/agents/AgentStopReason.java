@@ -6,6 +6,8 @@ public enum AgentStopReason {
     YIELDED,
     /** The model answered with text and no tool call; the text is the reply. */
     END_TURN,
+    /** A tool with a terminal rule ({@link ToolRule.Terminal}) ran. */
+    TERMINAL_TOOL,
     /** The last tool calls neither asked for a heartbeat, failed, nor edited memory, so there was nothing to continue for. */
     NO_HEARTBEAT,
     /** The step cap of the agent's definition was reached. */

@@ -59,7 +59,7 @@ final class Compactor {
         settings.store().messages().append(agent.scope(), NewMessage.system(session, Prompts.SUMMARY_PREFIX + summary));
         List<Long> ids = toSummarise.stream().map(ConversationMessage::id).toList();
         settings.store().messages().markOutOfContext(agent.scope(), ids);
-        agent.forgetTokens(ids);
+        agent.tokens.forget(ids);
         int after = agent.compilePrompt().tokens();
         settings.events().accept(new AgentEvent.ContextCompacted(agent.scope(), evicted.size(), tokensBefore, after));
     }
@@ -72,12 +72,12 @@ final class Compactor {
     int cutPoint(List<ConversationMessage> conversation) {
         long total = 0;
         for (ConversationMessage m : conversation) {
-            total += agent.tokens(m);
+            total += agent.tokens.count(m);
         }
         int target = conversation.size();
         long acc = 0;
         for (int i = 0; i < conversation.size(); i++) {
-            acc += agent.tokens(conversation.get(i));
+            acc += agent.tokens.count(conversation.get(i));
             if (acc * 2 >= total) {
                 target = i + 1;
                 break;

@@ -26,7 +26,8 @@ final class Prompts {
             List<ToolDefinition> tools, int toolTokens, double pressureThreshold) {
         List<Block> blocks = store.blocks().list(agent.scope());
         MemoryStats stats = store.stats(agent.scope());
-        String instructions = agent.definition().systemPrompt().strip() + "\n\n";
+        String instructions = agent.definition().systemPrompt().strip() + "\n\n"
+                + ToolRuleSolver.describe(agent.definition().toolRules());
         StringBuilder blockText = new StringBuilder(4096);
         renderBlocks(blockText, blocks, agent.id());
         StringBuilder statsText = new StringBuilder(256);
@@ -36,7 +37,7 @@ final class Prompts {
         // Instructions and blocks rarely change between steps: their counts are cached by text. The
         // statistics change every step but are short (about 80 tokens): one token per 3 characters
         // over-counts them slightly and saves encoding them each time.
-        int systemTokens = agent.cachedTokens(instructions) + agent.cachedTokens(blockText.toString())
+        int systemTokens = agent.tokens.cached(instructions) + agent.tokens.cached(blockText.toString())
                 + (statsText.length() + 2) / 3;
 
         List<ChatMessage> chat = new ArrayList<>(messages.size() + 1);
@@ -62,17 +63,17 @@ final class Prompts {
                     if (name == null) {
                         continue; // its call was evicted: a result without its call would be rejected by providers
                     }
-                    chat.add(new ChatMessage.ToolResult(callId, name, m.content(), m.content().startsWith(Agent.ERROR_PREFIX)));
+                    chat.add(new ChatMessage.ToolResult(callId, name, m.content(), m.content().startsWith(ToolStep.ERROR_PREFIX)));
                 }
             }
-            messageTokens += agent.tokens(m);
+            messageTokens += agent.tokens.count(m);
         }
         if (!summaries.isEmpty()) {
             StringBuilder summary = new StringBuilder("<conversation_summary>\n");
             summaries.forEach(s -> summary.append(s.strip()).append('\n'));
             summary.append("</conversation_summary>\n\n");
             system.append(summary);
-            systemTokens += agent.cachedTokens(summary.toString());
+            systemTokens += agent.tokens.cached(summary.toString());
         }
         int window = agent.definition().contextWindowTokens();
         int total = systemTokens + messageTokens + toolTokens;
@@ -84,7 +85,7 @@ final class Prompts {
                     + "with the block tool (facts about the user, your plans) or in archival memory with recall.\n"
                     + "</memory_pressure>\n";
             system.append(warning);
-            total += agent.tokens(warning);
+            total += agent.tokens.count(warning);
         }
         chat.set(0, new ChatMessage.System(system.toString().strip()));
         return new CompiledPrompt(chat, tools, total, window, pressureWarning);

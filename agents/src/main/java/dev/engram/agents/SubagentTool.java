@@ -61,7 +61,7 @@ final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Objec
         Scope parentScope = ToolScopes.of(ctx);
         Agent parent = agents.loaded(parentScope).orElseThrow(
                 () -> new ToolException("Subagents can only be started by a loaded agent."));
-        Agent.Turn turn = turns.of(parentScope).orElseThrow(
+        Turn turn = turns.of(parentScope).orElseThrow(
                 () -> new ToolException("Subagents can only be started while answering a message."));
         if (turn.chain.size() >= maxAgentDepth) {
             throw new ToolException("This task is already " + turn.chain.size() + " agents deep ("
@@ -76,8 +76,10 @@ final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Objec
         AgentDefinition child = AgentDefinition.builder(p.userId()).id(childId)
                 .name(in.name().filter(s -> !s.isBlank()).orElse("subagent") + " (" + childId + ")")
                 .systemPrompt(prompt).model(p.model()).tools(p.tools()).approvalMode(p.approvalMode())
-                // A child never has more rights than its parent: the same allow and deny lists.
+                // A child never has more rights than its parent: the same allow and deny lists and approval rules
+                // (the parent's workflow rules are about its own task, not the child's).
                 .allowTools(p.allowTools().toArray(String[]::new)).denyTools(p.denyTools().toArray(String[]::new))
+                .toolRules(p.toolRules().stream().filter(r -> r instanceof ToolRule.RequiresApproval).toList())
                 .contextWindowTokens(p.contextWindowTokens()).maxSteps(p.maxSteps()).parentAgentId(p.id()).build();
         Agent agent = agents.create(child);
         AgentResponse response = agent.receiveFromAgent(turn, p.id(), in.task());

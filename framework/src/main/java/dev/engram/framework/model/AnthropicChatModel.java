@@ -143,7 +143,7 @@ final class AnthropicChatModel implements ChatModel {
     @Override
     public ChatResponse stream(ChatRequest request, StreamListener listener) {
         StringBuilder text = new StringBuilder();
-        ToolCallAccumulator calls = new ToolCallAccumulator();
+        ToolCallAccumulator calls = new ToolCallAccumulator(listener);
         String[] stop = {""};
         int[] tokens = {0, 0};
         http.stream(endpoint, headers(), body(request, true), event -> {
@@ -168,6 +168,7 @@ final class AnthropicChatModel implements ChatModel {
                             text.append(piece);
                             listener.onText(piece);
                         }
+                        case "thinking_delta" -> listener.onReasoning(delta.path("thinking").asString(""));
                         case "input_json_delta" -> calls.add(e.path("index").asInt(), null, null,
                                 delta.path("partial_json").asString(""));
                         default -> { }

@@ -1,6 +1,8 @@
 package dev.engram.framework.model;
 
+import dev.engram.framework.ToolCall;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,15 +22,20 @@ public interface ChatModel {
     ChatResponse chat(ChatRequest request);
 
     /**
-     * Streams the answer to {@code listener} as it arrives and returns it whole at the end. The
-     * default does not stream: it calls {@link #chat} and reports the result in one piece.
+     * Streams the answer to {@code listener} as it arrives and returns it whole at the end: the same
+     * response {@link #chat} would have returned. The default does not stream: it calls {@link #chat}
+     * and reports the result in one piece.
      */
     default ChatResponse stream(ChatRequest request, StreamListener listener) {
         ChatResponse response = chat(request);
         if (!response.message().text().isEmpty()) {
             listener.onText(response.message().text());
         }
-        response.message().toolCalls().forEach(listener::onToolCall);
+        List<ToolCall> calls = response.message().toolCalls();
+        for (int i = 0; i < calls.size(); i++) {
+            listener.onToolCallDelta(i, calls.get(i).id(), calls.get(i).name(), calls.get(i).arguments());
+        }
+        calls.forEach(listener::onToolCall);
         return response;
     }
 

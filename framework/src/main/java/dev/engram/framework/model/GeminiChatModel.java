@@ -146,7 +146,9 @@ final class GeminiChatModel implements ChatModel {
             StreamListener listener) {
         JsonNode candidate = json.path("candidates").path(0);
         for (JsonNode part : candidate.path("content").path("parts")) {
-            if (part.has("text") && !part.path("thought").asBoolean(false)) {
+            if (part.has("text") && part.path("thought").asBoolean(false)) {
+                listener.onReasoning(part.path("text").asString(""));
+            } else if (part.has("text")) {
                 String piece = part.path("text").asString("");
                 text.append(piece);
                 listener.onText(piece);
@@ -154,8 +156,11 @@ final class GeminiChatModel implements ChatModel {
             if (part.has("functionCall")) {
                 JsonNode call = part.path("functionCall");
                 String id = call.path("id").asString("");
-                calls.add(new ToolCall(id.isEmpty() ? "call_" + calls.size() : id, call.path("name").asString(""),
-                        ModelJson.write(call.path("args").isMissingNode() ? ModelJson.object() : call.path("args"))));
+                // Gemini sends each call whole, in one part: it is one fragment.
+                ToolCall complete = new ToolCall(id.isEmpty() ? "call_" + calls.size() : id, call.path("name").asString(""),
+                        ModelJson.write(call.path("args").isMissingNode() ? ModelJson.object() : call.path("args")));
+                listener.onToolCallDelta(calls.size(), complete.id(), complete.name(), complete.arguments());
+                calls.add(complete);
             }
         }
         String reason = candidate.path("finishReason").asString("");

@@ -107,7 +107,7 @@ final class OpenAiChatModel implements ChatModel {
     @Override
     public ChatResponse stream(ChatRequest request, StreamListener listener) {
         StringBuilder text = new StringBuilder();
-        ToolCallAccumulator calls = new ToolCallAccumulator();
+        ToolCallAccumulator calls = new ToolCallAccumulator(listener);
         String[] finish = {""};
         ChatResponse.Usage[] usage = {ChatResponse.Usage.NONE};
         http.stream(endpoint, headers(), body(request, true), event -> {
@@ -120,6 +120,11 @@ final class OpenAiChatModel implements ChatModel {
             }
             for (JsonNode choice : chunk.path("choices")) {
                 JsonNode delta = choice.path("delta");
+                // Servers that stream reasoning name it differently: reasoning_content (DeepSeek, vLLM), reasoning (Ollama, OpenRouter).
+                String thought = delta.path("reasoning_content").asString(delta.path("reasoning").asString(""));
+                if (!thought.isEmpty()) {
+                    listener.onReasoning(thought);
+                }
                 String piece = delta.path("content").asString("");
                 if (!piece.isEmpty()) {
                     text.append(piece);

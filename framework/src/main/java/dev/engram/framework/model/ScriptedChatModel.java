@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import tools.jackson.core.JacksonException;
@@ -34,12 +35,25 @@ import tools.jackson.databind.JsonNode;
  * after the last is an error. A bare array of turns is accepted too. Thread-safe.
  */
 public final class ScriptedChatModel implements ChatModel {
-    /** One scripted turn. */
-    public record Turn(String text, List<ToolCall> toolCalls, List<String> expectInPrompt) {
+    /** Streamed text and arguments come in pieces of this many characters. */
+    static final int CHUNK = 16;
+
+    /**
+     * One scripted turn.
+     *
+     * @param reasoning what {@link #stream} reports as reasoning before the text (never in the response)
+     */
+    public record Turn(String text, String reasoning, List<ToolCall> toolCalls, List<String> expectInPrompt) {
         public Turn {
             Objects.requireNonNull(text, "text");
+            Objects.requireNonNull(reasoning, "reasoning");
             toolCalls = List.copyOf(toolCalls);
             expectInPrompt = List.copyOf(expectInPrompt);
+        }
+
+        /** A turn without reasoning. */
+        public Turn(String text, List<ToolCall> toolCalls, List<String> expectInPrompt) {
+            this(text, "", toolCalls, expectInPrompt);
         }
     }
 
@@ -106,7 +120,7 @@ public final class ScriptedChatModel implements ChatModel {
             }
             List<String> expected = new ArrayList<>();
             turn.path("expect_in_prompt").forEach(e -> expected.add(e.asString()));
-            out.add(new Turn(turn.path("text").asString(""), calls, expected));
+            out.add(new Turn(turn.path("text").asString(""), turn.path("reasoning").asString(""), calls, expected));
         }
         return out;
     }
@@ -133,6 +147,11 @@ public final class ScriptedChatModel implements ChatModel {
 
     @Override
     public ChatResponse chat(ChatRequest request) {
+        return play(request).getValue();
+    }
+
+    /** Plays the next turn: the turn and the response it gives. */
+    private Map.Entry<Turn, ChatResponse> play(ChatRequest request) {
         Objects.requireNonNull(request, "request");
         int index = next.getAndIncrement();
         if (index >= turns.size()) {
@@ -152,19 +171,35 @@ public final class ScriptedChatModel implements ChatModel {
         ChatResponse.StopReason stop = turn.toolCalls().isEmpty() ? ChatResponse.StopReason.END_TURN
                 : ChatResponse.StopReason.TOOL_CALLS;
         int out = (turn.text().length() + turn.toolCalls().stream().mapToInt(c -> c.arguments().length() + c.name().length()).sum()) / 4;
-        return new ChatResponse(new ChatMessage.Assistant(turn.text(), turn.toolCalls()),
-                new ChatResponse.Usage(prompt.length() / 4, out), stop);
+        return Map.entry(turn, new ChatResponse(new ChatMessage.Assistant(turn.text(), turn.toolCalls()),
+                new ChatResponse.Usage(prompt.length() / 4, out), stop));
     }
 
+    /**
+     * Plays the next turn as a provider would stream it: its reasoning, then its text, then each tool
+     * call (id and name first, then its arguments), all in pieces of {@value #CHUNK} characters.
+     * Returns the same response as {@link #chat}.
+     */
     @Override
     public ChatResponse stream(ChatRequest request, StreamListener listener) {
-        ChatResponse response = chat(request);
-        String text = response.message().text();
-        for (int i = 0; i < text.length(); i += 16) {
-            listener.onText(text.substring(i, Math.min(text.length(), i + 16)));
+        Map.Entry<Turn, ChatResponse> played = play(request);
+        ChatResponse response = played.getValue();
+        chunks(played.getKey().reasoning(), listener::onReasoning);
+        chunks(response.message().text(), listener::onText);
+        List<ToolCall> calls = response.message().toolCalls();
+        for (int i = 0; i < calls.size(); i++) {
+            int call = i;
+            listener.onToolCallDelta(call, calls.get(i).id(), calls.get(i).name(), "");
+            chunks(calls.get(i).arguments(), piece -> listener.onToolCallDelta(call, "", "", piece));
         }
-        response.message().toolCalls().forEach(listener::onToolCall);
+        calls.forEach(listener::onToolCall);
         return response;
+    }
+
+    private static void chunks(String text, java.util.function.Consumer<String> to) {
+        for (int i = 0; i < text.length(); i += CHUNK) {
+            to.accept(text.substring(i, Math.min(text.length(), i + CHUNK)));
+        }
     }
 
     /** Everything the model would read: messages in order, then the tool names. */

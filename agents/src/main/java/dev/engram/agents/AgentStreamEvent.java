@@ -1,0 +1,64 @@
+package dev.engram.agents;
+
+import dev.engram.framework.ToolResult;
+import java.util.Optional;
+
+/**
+ * What {@link Agent#stream} delivers while the agent works on a message, as it happens. Steps count
+ * from 1 within the message. In each step: {@link StepStarted}; then, as the model streams, its
+ * {@link Reasoning}, {@link Text} and {@link ToolCallDelta} fragments (and {@link ReplyDelta} for the
+ * message of a {@code send_message} call being written); {@link Usage} when the model is done; a
+ * {@link ToolReturn} per call; {@link StepFinished}. Last comes {@link Completed}, once.
+ */
+public sealed interface AgentStreamEvent {
+    /** The step this event belongs to (0 for {@link Completed}). */
+    int step();
+
+    /** A step (one model call and its tool calls) begins. */
+    record StepStarted(int step) implements AgentStreamEvent {
+    }
+
+    /** A piece of the model's text. When the model answers with text only, this is the reply. */
+    record Text(int step, String delta) implements AgentStreamEvent {
+    }
+
+    /** A piece of the model's reasoning, where the provider streams it; reasoning is not stored. */
+    record Reasoning(int step, String delta) implements AgentStreamEvent {
+    }
+
+    /**
+     * A fragment of tool call {@code index} of this step: the first fragment of a call has its id and
+     * name, later ones have them empty and carry pieces of the arguments' JSON text.
+     */
+    record ToolCallDelta(int step, int index, String callId, String toolName, String argumentsDelta)
+            implements AgentStreamEvent {
+    }
+
+    /**
+     * A piece of the {@code message} argument of a {@code send_message} call, decoded from the arguments
+     * as they stream: the reply being written. If the call turns out to address another agent
+     * ({@code target_agent_id}), the text went there instead.
+     */
+    record ReplyDelta(int step, int index, String delta) implements AgentStreamEvent {
+    }
+
+    /** Tokens the model reported for this step's call. */
+    record Usage(int step, int inputTokens, int outputTokens) implements AgentStreamEvent {
+    }
+
+    /** A tool call's result, after it is stored. */
+    record ToolReturn(int step, ToolResult result) implements AgentStreamEvent {
+    }
+
+    /** A step ended; {@code stopReason} is present when the agent stops after it. */
+    record StepFinished(int step, Optional<AgentStopReason> stopReason) implements AgentStreamEvent {
+    }
+
+    /** The agent is done with the message: the same response {@link Agent#stream} returns. */
+    record Completed(AgentResponse response) implements AgentStreamEvent {
+        @Override
+        public int step() {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.engram.agents;
+
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MessageToolCall;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * An agent's token counts of what goes into its prompts, cached where the text repeats: stored
+ * messages by id (they never change) and the texts that repeat from step to step (instructions,
+ * rendered blocks) by text. Thread-safe.
+ */
+final class PromptTokens {
+    private static final int MAX_CACHED_TEXTS = 64;
+
+    private final TokenCounter counter;
+    private final Map<Long, Integer> messages = new ConcurrentHashMap<>();
+    private final Map<String, Integer> texts = new ConcurrentHashMap<>();
+
+    PromptTokens(TokenCounter counter) {
+        this.counter = counter;
+    }
+
+    int count(String text) {
+        return counter.count(text);
+    }
+
+    /** The tokens of one stored message, with its tool calls. */
+    int count(ConversationMessage m) {
+        return messages.computeIfAbsent(m.id(), id -> {
+            int n = counter.count(m.content()) + 4;
+            for (MessageToolCall c : m.toolCalls()) {
+                n += counter.count(c.name()) + counter.count(c.arguments()) + 4;
+            }
+            return n;
+        });
+    }
+
+    /** The tokens of a text that repeats from step to step. */
+    int cached(String text) {
+        Integer n = texts.get(text);
+        if (n == null) {
+            n = counter.count(text);
+            if (texts.size() > MAX_CACHED_TEXTS) {
+                texts.clear();
+            }
+            texts.put(text, n);
+        }
+        return n;
+    }
+
+    /** Forgets the counts of messages that left the context. */
+    void forget(List<Long> ids) {
+        ids.forEach(messages::remove);
+    }
+}

@@ -1,0 +1,260 @@
+package dev.engram.agents;
+
+import dev.engram.framework.ApprovalHandler;
+import dev.engram.framework.ToolCall;
+import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolExecutor;
+import dev.engram.framework.ToolResult;
+import dev.engram.framework.ToolStatus;
+import dev.engram.framework.model.ChatMessage;
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MessageQuery;
+import dev.engram.memory.MessageToolCall;
+import dev.engram.memory.NewMessage;
+import dev.engram.memory.Scope;
+import dev.engram.tools.BuiltinTools;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The tool half of a step: admits the model's calls by the tool rules and the loop breaker, records
+ * them, runs them through the pipeline, records their results, and reports what they mean for the
+ * loop. Calls are recorded before any of them runs, so that a side effect never commits without a
+ * record of the call that made it; their results follow in one transaction when all have run.
+ */
+final class ToolStep {
+    /** Tool results of failed calls start with this in the prompt and in recall memory. */
+    static final String ERROR_PREFIX = "Error: ";
+
+    /** What an interrupted call's result says, to the model and in recall memory. */
+    static final String INTERRUPTED = "The call was interrupted before it finished (the agent stopped); it may or may "
+            + "not have taken effect. Check before repeating it.";
+
+    /** What one step's tool calls did. */
+    static final class Outcome {
+        final List<ToolResult> results = new ArrayList<>();
+        boolean heartbeat;
+        boolean yielded;
+        boolean agentAnswered;
+        boolean memoryEdited;
+        boolean anyFailed;
+        boolean breakerTripped;
+        boolean terminal;
+        boolean continued;
+
+        /** Whether the turn stops after these calls, and why; empty to take another step. */
+        Optional<AgentStopReason> stop(boolean cancelled, int failingStepsBefore, int maxCorrections) {
+            if (yielded) {
+                return Optional.of(AgentStopReason.YIELDED);
+            }
+            if (terminal) {
+                return Optional.of(AgentStopReason.TERMINAL_TOOL);
+            }
+            if (cancelled) {
+                return Optional.of(AgentStopReason.CANCELLED);
+            }
+            if (breakerTripped) {
+                return Optional.of(AgentStopReason.LOOP_BREAKER);
+            }
+            if (anyFailed) {
+                return failingStepsBefore + 1 > maxCorrections ? Optional.of(AgentStopReason.TOO_MANY_ERRORS) : Optional.empty();
+            }
+            if (heartbeat || memoryEdited || agentAnswered || continued) {
+                return Optional.empty();
+            }
+            return Optional.of(AgentStopReason.NO_HEARTBEAT);
+        }
+    }
+
+    private final Agent agent;
+    private final AgentSettings settings;
+    private final ToolExecutor executor;
+    private final Scope scope;
+
+    ToolStep(Agent agent, AgentSettings settings, ToolExecutor executor) {
+        this.agent = agent;
+        this.settings = settings;
+        this.executor = executor;
+        this.scope = agent.scope();
+    }
+
+    Outcome run(Turn turn, int step, ChatMessage.Assistant assistant, Set<String> available) {
+        Outcome o = new Outcome();
+        List<ToolCall> calls = assistant.toolCalls();
+        int n = calls.size();
+        ToolResult[] results = new ToolResult[n];
+        List<ToolCall> recorded = new ArrayList<>(n);
+        boolean[] admitted = new boolean[n];
+        boolean[] toAgent = new boolean[n];
+        List<ToolCall> toRun = new ArrayList<>();
+        List<Integer> toRunIndex = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ToolCall call = calls.get(i);
+            ToolRuleSolver.Admission admission = turn.rules.admit(call.name(), available);
+            if (admission.refusal().isPresent()) {
+                recorded.add(call);
+                results[i] = error(call, admission.refusal().get());
+                continue;
+            }
+            admitted[i] = true;
+            call = prefilled(call, admission.prefill());
+            recorded.add(call);
+            Heartbeats.Stripped s = Heartbeats.strip(call.arguments());
+            o.heartbeat |= s.requested();
+            toAgent[i] = BuiltinTools.SEND_MESSAGE.equals(call.name()) && hasTarget(s.arguments());
+            int seen = turn.seenCalls.merge(call.name() + '\u0000' + s.key(), 1, Integer::sum);
+            if (seen >= settings.loopBreakerThreshold()) {
+                o.breakerTripped = true;
+                results[i] = error(call, "Loop breaker: you called '" + call.name() + "' with the same arguments " + seen
+                        + " times while answering this message, so it was not run again and your turn was stopped. Next "
+                        + "time, use the result you already have, change the arguments, or answer the user with send_message.");
+                continue;
+            }
+            ToolCall stripped = new ToolCall(call.id(), call.name(), s.arguments() == null ? "" : s.arguments());
+            toRun.add(stripped);
+            toRunIndex.add(i);
+            settings.events().accept(new AgentEvent.ToolCallStarted(scope, stripped));
+        }
+        settings.store().messages().append(scope, NewMessage.assistant(turn.session, assistant.text(), recorded.stream()
+                .map(c -> new MessageToolCall(c.id(), c.name(), c.arguments())).toList()));
+        if (!toRun.isEmpty()) {
+            List<ToolResult> ran = executor.executeAll(toRun, toolContext(turn));
+            for (int k = 0; k < ran.size(); k++) {
+                results[toRunIndex.get(k)] = ran.get(k);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (admitted[i]) {
+                ToolResult r = results[i];
+                Optional<String> broken = turn.rules.settle(r.toolName(), r.status() == ToolStatus.SUCCESS, r.content());
+                if (broken.isPresent()) {
+                    results[i] = error(calls.get(i), broken.get());
+                }
+            }
+        }
+        turn.rules.endStep();
+
+        List<NewMessage> batch = new ArrayList<>(n);
+        for (ToolResult r : results) {
+            batch.add(NewMessage.tool(turn.session, r.callId(), contentForModel(r)));
+        }
+        settings.store().messages().appendAll(scope, batch);
+
+        for (int i = 0; i < n; i++) {
+            ToolResult r = results[i];
+            o.results.add(r);
+            settings.events().accept(new AgentEvent.ToolCallFinished(scope, r));
+            turn.emit(new AgentStreamEvent.ToolReturn(step, r));
+            if (r.status() != ToolStatus.SUCCESS) {
+                if (!(o.breakerTripped && r.content().startsWith("Loop breaker"))) {
+                    o.anyFailed = true;
+                }
+                continue;
+            }
+            o.terminal |= turn.rules.terminal(r.toolName());
+            o.continued |= turn.rules.continues(r.toolName());
+            if (BuiltinTools.SEND_MESSAGE.equals(r.toolName())) {
+                if (toAgent[i]) {
+                    o.agentAnswered = true;
+                } else {
+                    o.yielded = true;
+                    turn.reply(messageText(recorded.get(i).arguments()));
+                }
+            } else if (SubagentTool.NAME.equals(r.toolName())) {
+                o.agentAnswered = true;
+            } else if (isMemoryEdit(r.toolName(), recorded.get(i).arguments())) {
+                o.memoryEdited = true;
+            }
+        }
+        return o;
+    }
+
+    private static ToolResult error(ToolCall call, String message) {
+        return new ToolResult(call.id(), call.name(), message, ToolStatus.TOOL_ERROR, Duration.ZERO, false, 0);
+    }
+
+    /** The call with the rule's prefilled arguments put over the model's (arguments that are not an object stay as they are). */
+    private static ToolCall prefilled(ToolCall call, Map<String, Object> prefill) {
+        if (prefill.isEmpty()) {
+            return call;
+        }
+        try {
+            JsonNode node = Heartbeats.JSON.readTree(call.arguments() == null || call.arguments().isBlank() ? "{}" : call.arguments());
+            if (!(node instanceof ObjectNode args)) {
+                return call;
+            }
+            prefill.forEach((k, v) -> args.set(k, Heartbeats.JSON.valueToTree(v)));
+            return new ToolCall(call.id(), call.name(), args.toString());
+        } catch (JacksonException e) {
+            return call;
+        }
+    }
+
+    /**
+     * Pairs every tool call with a result. A step records its calls, runs them, then records all their
+     * results in one transaction, so calls can only be left unanswered by a crash (or any failure) in
+     * between, and then they are in the newest message: it gets an interrupted result for each call,
+     * so the history the model sees always pairs.
+     */
+    void recordInterruptedCalls() {
+        List<ConversationMessage> newest = settings.store().messages().list(scope, MessageQuery.inContext().newest(1));
+        if (newest.isEmpty() || newest.getFirst().toolCalls().isEmpty()) {
+            return;
+        }
+        ConversationMessage m = newest.getFirst();
+        settings.store().messages().appendAll(scope, m.toolCalls().stream()
+                .map(c -> NewMessage.tool(m.sessionId(), c.id(), ERROR_PREFIX + INTERRUPTED)).toList());
+    }
+
+    static String contentForModel(ToolResult r) {
+        return r.status() == ToolStatus.SUCCESS ? r.content() : ERROR_PREFIX + r.content();
+    }
+
+    /** The text a successful {@code send_message} to the user sent: the reply of this turn. */
+    private static String messageText(String arguments) {
+        return Heartbeats.JSON.readTree(arguments).path("message").asString("");
+    }
+
+    private static boolean hasTarget(String arguments) {
+        try {
+            JsonNode n = Heartbeats.JSON.readTree(arguments);
+            return n.hasNonNull("target_agent_id") && !n.get("target_agent_id").asString("").isBlank();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static boolean isMemoryEdit(String tool, String arguments) {
+        return switch (tool) {
+            case "memory_save", "memory_update", "memory_delete" -> true;
+            case "block" -> {
+                try {
+                    String op = Heartbeats.JSON.readTree(arguments).path("operation").asString("");
+                    yield !op.equals("view") && !op.equals("list");
+                } catch (RuntimeException e) {
+                    yield false;
+                }
+            }
+            default -> false;
+        };
+    }
+
+    private ToolContext toolContext(Turn turn) {
+        ToolContext.Builder b = ToolContext.builder().userId(agent.userId()).agentId(agent.id()).sessionId(turn.session)
+                .cancellation(turn.token);
+        settings.workspaceRoot().ifPresent(b::workspaceRoot);
+        Optional<ApprovalHandler> handler = settings.approvalHandler();
+        handler.ifPresent(h -> b.approvalHandler(request -> {
+            settings.events().accept(new AgentEvent.ApprovalRequested(scope, request));
+            return h.requestApproval(request);
+        }));
+        return b.build();
+    }
+}

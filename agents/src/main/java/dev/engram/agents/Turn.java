@@ -1,0 +1,84 @@
+package dev.engram.agents;
+
+import dev.engram.framework.CancellationToken;
+import dev.engram.framework.ToolResult;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One message being worked on: where it came from, the state the loop keeps while answering it (calls
+ * seen by the loop breaker, the tool-rule solver), its stream listener if any, and what the agent said to
+ * its user so far (written only by the agent's own loop, from its successful {@code send_message} calls).
+ */
+final class Turn {
+    private static final Logger LOG = LoggerFactory.getLogger(Turn.class);
+
+    final String session;
+    /** The agents waiting on this turn, outermost first, ending with this agent. */
+    final List<String> chain;
+    final Optional<String> fromAgentId;
+    final CancellationToken token = CancellationToken.create();
+    /** Identical calls seen while answering this message, for the loop breaker. */
+    final Map<String, Integer> seenCalls = new HashMap<>();
+    final ToolRuleSolver rules;
+    private final AgentStreamListener listener;
+    private boolean listenerFailed;
+    private final List<String> replies = new ArrayList<>();
+    volatile Thread thread;
+
+    Turn(String session, List<String> chain, Optional<String> fromAgentId, List<ToolRule> rules,
+            AgentStreamListener listener) {
+        this.session = Objects.requireNonNull(session);
+        this.chain = List.copyOf(chain);
+        this.fromAgentId = fromAgentId;
+        this.rules = new ToolRuleSolver(rules);
+        this.listener = listener;
+    }
+
+    /** Whether someone listens to this turn's stream (then the model is asked to stream). */
+    boolean streaming() {
+        return listener != null;
+    }
+
+    /** Delivers a stream event; a listener that throws cancels the turn and hears nothing more. */
+    void emit(AgentStreamEvent event) {
+        if (listener == null || listenerFailed) {
+            return;
+        }
+        try {
+            listener.onEvent(event);
+        } catch (RuntimeException e) {
+            listenerFailed = true;
+            LOG.warn("The stream listener failed on {}; the turn is cancelled", event.getClass().getSimpleName(), e);
+            cancel();
+        }
+    }
+
+    /**
+     * Cancels the turn: its token, and the thread running it, unless that is the calling thread (a
+     * listener cancelling from inside the stream), which sees the token at the next event.
+     */
+    void cancel() {
+        token.cancel();
+        Thread t = thread;
+        if (t != null && t != Thread.currentThread()) {
+            t.interrupt();
+        }
+    }
+
+    void reply(String text) {
+        replies.add(text);
+    }
+
+    AgentResponse response(AgentStopReason reason, int steps, List<ToolResult> results, long in, long out,
+            String finalText) {
+        String reply = replies.isEmpty() ? finalText : String.join("\n\n", replies);
+        return new AgentResponse(reply.isBlank() ? Optional.empty() : Optional.of(reply), reason, steps, results, in, out);
+    }
+}
