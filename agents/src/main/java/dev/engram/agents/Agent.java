@@ -274,8 +274,8 @@ public final class Agent {
                     stop = outcome.stop(turn.token.isCancelled(), failingSteps, settings.maxCorrections());
                     failingSteps = outcome.anyFailed ? failingSteps + 1 : 0;
                 }
-                if (stop.isPresent() && mustContinue(turn, stop.get(), steps)) {
-                    stop = Optional.empty();
+                if (stop.isPresent()) {
+                    stop = checkExit(turn, stop.get(), steps);
                 }
                 finishStep(turn, steps, stop);
                 if (stop.isPresent()) {
@@ -297,22 +297,25 @@ public final class Agent {
     }
 
     /**
-     * Whether a turn that would end normally must go on because required-before-exit tools have not run;
-     * then the model is told so in a message of the runtime's, and continues (within the step cap).
+     * Lets a turn end, unless required-before-exit tools have not run: then the model is told so in a
+     * message of the runtime's and the turn goes on, or, at the step cap, stops with {@code STEP_CAP}.
      */
-    private boolean mustContinue(Turn turn, AgentStopReason reason, int steps) {
+    private Optional<AgentStopReason> checkExit(Turn turn, AgentStopReason reason, int steps) {
         boolean normalEnd = switch (reason) {
             case YIELDED, END_TURN, NO_HEARTBEAT, TERMINAL_TOOL -> true;
             default -> false;
         };
         List<String> missing = turn.rules.missingBeforeExit();
-        if (!normalEnd || missing.isEmpty() || steps >= definition.maxSteps() || turn.token.isCancelled()) {
-            return false;
+        if (!normalEnd || missing.isEmpty() || turn.token.isCancelled()) {
+            return Optional.of(reason);
+        }
+        if (steps >= definition.maxSteps()) {
+            return Optional.of(AgentStopReason.STEP_CAP);
         }
         settings.store().messages().append(scope, NewMessage.user(turn.session, RUNTIME_NOTE
                 + "Your turn cannot end yet: the tool rules require you to call " + String.join(", ", missing)
                 + " first. Call it now."));
-        return true;
+        return Optional.empty();
     }
 
     private ChatResponse callModel(Turn turn, int step) {

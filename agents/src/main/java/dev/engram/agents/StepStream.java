@@ -46,8 +46,14 @@ final class StepStream implements StreamListener {
         }
     }
 
+    /** Delivers a fragment unless the turn was cancelled, and stops the model call once it is. */
     private void emit(AgentStreamEvent event) {
+        checkCancelled();
         turn.emit(event);
+        checkCancelled();
+    }
+
+    private void checkCancelled() {
         if (turn.token.isCancelled()) {
             throw new ModelCancelledException("the turn was cancelled while the model was streaming");
         }

@@ -23,7 +23,7 @@ import java.util.Optional;
  * <tr><td>{@code run_first}</td><td>{@link Init}</td><td>the first call must be one of the init tools</td></tr>
  * <tr><td>{@code exit_loop}</td><td>{@link Terminal}</td><td>the turn ends after the tool ran</td></tr>
  * <tr><td>{@code continue_loop}</td><td>{@link Continue}</td><td>the agent always continues after it</td></tr>
- * <tr><td>{@code constrain_child_tools}</td><td>{@link Child}</td><td>right after it, only the children may run</td></tr>
+ * <tr><td>{@code constrain_child_tools}</td><td>{@link Child}</td><td>right after it, one of the children runs</td></tr>
  * <tr><td>{@code parent_last_tool}</td><td>{@link Parent}</td><td>the children may run only right after it</td></tr>
  * <tr><td>{@code conditional}</td><td>{@link Conditional}</td><td>its output chooses the next tool</td></tr>
  * <tr><td>{@code max_count_per_step}</td><td>{@link MaxCountPerStep}</td><td>at most N calls per message</td></tr>
@@ -79,8 +79,8 @@ public sealed interface ToolRule {
     }
 
     /**
-     * Right after the tool ran, only its children may be called; {@code childArgs} prefills a child's
-     * arguments when it is called next.
+     * Right after the tool ran, only its children may be called, and the agent continues to call one;
+     * {@code childArgs} prefills a child's arguments when it is called next.
      */
     record Child(String tool, List<String> children, Map<String, Map<String, Object>> childArgs) implements ToolRule {
         public Child {
@@ -103,7 +103,10 @@ public sealed interface ToolRule {
         }
     }
 
-    /** The children may be called only right after the tool ran, and then only they may. */
+    /**
+     * The children may be called only right after the tool ran, and then only they may (the agent
+     * continues to call one).
+     */
     record Parent(String tool, List<String> children) implements ToolRule {
         public Parent {
             tool = name(tool, "a parent rule");
@@ -117,7 +120,7 @@ public sealed interface ToolRule {
     }
 
     /**
-     * Right after the tool ran, its output chooses the next tool: the output (or the {@code message}
+     * Right after the tool ran, its output chooses the next tool, and the agent continues: the output (or the {@code message}
      * field of a JSON object output) is looked up in {@code childOutputMapping}, comparing booleans
      * without regard to case ({@code True} matches {@code true}) and numbers by value. No match: the
      * {@code defaultChild}, if any, else any tool; with {@code requireOutputMapping}, an output that

@@ -163,9 +163,13 @@ final class ToolRuleSolver {
         return rules.stream().anyMatch(r -> r instanceof ToolRule.Terminal && r.tool().equals(tool));
     }
 
-    /** Whether a successful call of {@code tool} makes the agent continue. */
+    /**
+     * Whether a successful call of {@code tool} makes the agent continue: a continue rule, or (as in
+     * Letta) a child, parent or conditional rule, which say what must run next.
+     */
     boolean continues(String tool) {
-        return rules.stream().anyMatch(r -> r instanceof ToolRule.Continue && r.tool().equals(tool));
+        return rules.stream().anyMatch(r -> r.tool().equals(tool) && (r instanceof ToolRule.Continue
+                || r instanceof ToolRule.Child || r instanceof ToolRule.Parent || r instanceof ToolRule.Conditional));
     }
 
     /** The required-before-exit tools that have not run successfully in this turn. */
