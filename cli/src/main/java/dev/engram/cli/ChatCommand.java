@@ -23,7 +23,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code engram chat}: a REPL with an agent. History is kept in {@code <home>/history}; a line ending
+ * {@code engram chat}: a REPL with an agent, printing its words as the model streams them (its text,
+ * and the message of a {@code send_message} call as it is written). History is kept in {@code <home>/history}; a line ending
  * in a backslash continues on the next line; Ctrl-C cancels the step in progress (at the prompt it
  * clears the line); Ctrl-D or {@code /exit} leaves. Privileged tool calls ask for approval here.
  */
@@ -73,12 +74,12 @@ final class ChatCommand extends BaseCommand {
                     + "end a line with \\ to continue it.");
             out.flush();
             reader.onInterrupt(agent::cancel);
-            loop(reader, agent, out);
+            loop(reader, agent, transcript, out);
         }
         return 0;
     }
 
-    private void loop(Input reader, Agent agent, PrintWriter out) {
+    private void loop(Input reader, Agent agent, TranscriptPrinter transcript, PrintWriter out) {
         while (true) {
             String message;
             try {
@@ -95,7 +96,7 @@ final class ChatCommand extends BaseCommand {
             if (message.equals("/exit") || message.equals("/quit")) {
                 return;
             }
-            AgentResponse r = agent.send(message);
+            AgentResponse r = agent.stream(message, transcript);
             if (r.reply().isEmpty()) {
                 out.println("(" + agent.name() + " stopped without a reply: " + r.stopReason().name().toLowerCase(Locale.ROOT) + ")");
             }

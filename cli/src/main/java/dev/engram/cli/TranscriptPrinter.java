@@ -2,6 +2,8 @@ package dev.engram.cli;
 
 import dev.engram.agents.AgentEvent;
 import dev.engram.agents.AgentListener;
+import dev.engram.agents.AgentStreamEvent;
+import dev.engram.agents.AgentStreamListener;
 import dev.engram.framework.ToolStatus;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -10,17 +12,53 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Prints an agent's turn as a readable transcript: each tool call on one collapsed line when it
- * succeeds, expanded with its error when it fails, and every message the agent sends.
+ * succeeds, expanded with its error when it fails, and every message the agent sends. As a stream
+ * listener it prints the agent's words as they arrive: its text (a plain-text answer is a reply too)
+ * and the message a {@code send_message} call is writing.
  */
-final class TranscriptPrinter implements AgentListener {
+final class TranscriptPrinter implements AgentListener, AgentStreamListener {
     private static final int ARGS_WIDTH = 90;
     private final PrintWriter out;
     private final String agentLabel;
     private final Map<String, String> arguments = new ConcurrentHashMap<>();
+    /** Whether replies reach this printer as a stream (then they are not printed again when sent). */
+    private volatile boolean streaming;
+    /** What the open line is printing ("text", or "reply N" for call N's message), or null when no line is open. */
+    private String openLine;
 
     TranscriptPrinter(PrintWriter out, String agentLabel) {
         this.out = out;
         this.agentLabel = agentLabel;
+    }
+
+    @Override
+    public synchronized void onEvent(AgentStreamEvent event) {
+        streaming = true;
+        switch (event) {
+            case AgentStreamEvent.Text t -> write("text", t.delta());
+            case AgentStreamEvent.ReplyDelta r -> write("reply " + r.index(), r.delta());
+            case AgentStreamEvent.StepFinished f -> endLine();
+            case AgentStreamEvent.Completed c -> endLine();
+            default -> {
+            }
+        }
+        out.flush();
+    }
+
+    private void write(String what, String delta) {
+        if (!what.equals(openLine)) {
+            endLine();
+            out.print(agentLabel + " > ");
+            openLine = what;
+        }
+        out.print(delta);
+    }
+
+    private void endLine() {
+        if (openLine != null) {
+            out.println();
+            openLine = null;
+        }
     }
 
     void user(String text) {
@@ -30,7 +68,8 @@ final class TranscriptPrinter implements AgentListener {
     }
 
     @Override
-    public void onEvent(AgentEvent event) {
+    public synchronized void onEvent(AgentEvent event) {
+        endLine();
         switch (event) {
             case AgentEvent.ToolCallStarted s -> arguments.put(s.call().id(), s.call().arguments());
             case AgentEvent.ToolCallFinished f -> {
@@ -50,7 +89,9 @@ final class TranscriptPrinter implements AgentListener {
             }
             case AgentEvent.MessageSent m -> {
                 if (m.toAgentId().isEmpty()) {
-                    out.println(agentLabel + " > " + m.text());
+                    if (!streaming) {
+                        out.println(agentLabel + " > " + m.text());
+                    }
                 } else {
                     out.println("  -> to agent " + m.toAgentId().get() + ": " + m.text());
                 }

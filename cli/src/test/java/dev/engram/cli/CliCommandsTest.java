@@ -198,6 +198,38 @@ class CliCommandsTest {
         assertThat(r.out()).contains("Created agent 'assistant' for user 'ana'").contains("assistant > Hello Ana, nice to meet you.");
     }
 
+    /**
+     * A real model often answers in plain text, without send_message: the reply is printed (streamed)
+     * all the same. An OpenAI-compatible server on loopback answers "Hello" in its SSE format.
+     */
+    @Test
+    void chatPrintsAPlainTextAnswerOfAnOpenAiCompatibleServerAsItStreams() throws Exception {
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        java.util.List<String> bodies = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        server.createContext("/v1/chat/completions", exchange -> {
+            bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, 0);
+            try (var out = exchange.getResponseBody()) {
+                for (String chunk : new String[] {"{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"Hel\"}}]}",
+                        "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo\"},\"finish_reason\":\"stop\"}]}", "[DONE]"}) {
+                    out.write(("data: " + chunk + "\n\n").getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                }
+            }
+        });
+        server.start();
+        try {
+            ChatCommand.testInput = new ByteArrayInputStream("Hi\n/exit\n".getBytes(StandardCharsets.UTF_8));
+            Cli.Run r = ok("chat", "--user", "ana", "--model", "http://127.0.0.1:" + server.getAddress().getPort() + "/v1#local-model");
+            assertThat(r.out()).contains("you > Hi\nassistant > Hello\n").doesNotContain("stopped without a reply");
+            assertThat(bodies).singleElement().asString().contains("\"stream\":true");
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void chatAsksTheUserBeforeAnAgentWritesAHumanBlock() throws Exception {
         Path script = Files.writeString(work.resolve("consent.json"), """
