@@ -5,11 +5,14 @@ import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.agents.AgentStopReason;
+import dev.engram.agents.AgentStreamEvent;
+import dev.engram.agents.AgentStreamListener;
 import dev.engram.framework.ToolCall;
 import dev.engram.framework.model.ChatMessage;
 import dev.engram.framework.model.ChatModel;
 import dev.engram.framework.model.ChatRequest;
 import dev.engram.framework.model.ChatResponse;
+import dev.engram.framework.model.StreamListener;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.Embedder;
 import dev.engram.memory.lucene.LuceneMemorySearch;
@@ -48,6 +51,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * counts), call the model, run the call through the tool pipeline, and store the assistant message
  * with its result in one transaction. The context is trimmed back to 100 messages between
  * invocations (outside the measurement). Real SQLite file, real Lucene index (background indexing off).
+ *
+ * <p>{@link #streamedStep} is the same message through {@link Agent#stream}: the instant model streams
+ * the same answer in provider-sized fragments (its text in 6 pieces, the call's id and name, then its
+ * arguments in 8-character pieces) and a listener counts the events, so the difference between the two
+ * is what streaming adds to a step.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -82,7 +90,36 @@ public class AgentStepBenchmark {
             return new ChatResponse(new ChatMessage.Assistant("Let me check what I know.", List.of(call)),
                     ChatResponse.Usage.NONE, ChatResponse.StopReason.TOOL_CALLS);
         }
+
+        /** The same answer as {@link #chat}, in the fragments a provider would stream it in. */
+        @Override
+        public ChatResponse stream(ChatRequest request, StreamListener listener) {
+            ChatResponse response = chat(request);
+            for (String piece : new String[] {"Let ", "me ", "check ", "what ", "I ", "know."}) {
+                listener.onText(piece);
+            }
+            ToolCall call = response.message().toolCalls().getFirst();
+            listener.onToolCallDelta(0, call.id(), call.name(), "");
+            String args = call.arguments();
+            for (int i = 0; i < args.length(); i += 8) {
+                listener.onToolCallDelta(0, "", "", args.substring(i, Math.min(args.length(), i + 8)));
+            }
+            listener.onToolCall(call);
+            return response;
+        }
     }
+
+    /** Counts what it hears, as a UI would handle each event. */
+    static final class CountingListener implements AgentStreamListener {
+        long events;
+
+        @Override
+        public void onEvent(AgentStreamEvent event) {
+            events++;
+        }
+    }
+
+    private final CountingListener listener = new CountingListener();
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -129,6 +166,11 @@ public class AgentStepBenchmark {
     @Benchmark
     public AgentResponse step() {
         return agent.send("s", "What do you remember about me? (" + (n++) + ")");
+    }
+
+    @Benchmark
+    public AgentResponse streamedStep() {
+        return agent.stream("s", "What do you remember about me? (" + (n++) + ")", listener);
     }
 
     @TearDown(Level.Trial)
