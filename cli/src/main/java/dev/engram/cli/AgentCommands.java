@@ -52,6 +52,10 @@ final class AgentCommands extends GroupCommand {
         @Option(names = "--max-steps", paramLabel = "N", description = "Default 10.")
         Integer maxSteps;
 
+        @Option(names = "--tool-rules", paramLabel = "FILE", description = "Letta tool rules: a JSON array of "
+                + "InitToolRule, TerminalToolRule, ChildToolRule, ... in Letta's shapes.")
+        java.nio.file.Path toolRules;
+
         @Override
         int run() {
             String spec = model != null ? model : root().environment().get("ENGRAM_MODEL");
@@ -84,6 +88,19 @@ final class AgentCommands extends GroupCommand {
             }
             if (maxSteps != null) {
                 b.maxSteps(maxSteps);
+            }
+            if (toolRules != null) {
+                String json;
+                try {
+                    json = java.nio.file.Files.readString(toolRules);
+                } catch (java.io.IOException e) {
+                    throw usage("Cannot read --tool-rules " + toolRules + ": " + e.getMessage());
+                }
+                try {
+                    b.toolRules(dev.engram.agents.ToolRules.parse(json));
+                } catch (IllegalArgumentException e) {
+                    throw usage("--tool-rules " + toolRules + ": " + e.getMessage());
+                }
             }
             AgentDefinition definition = b.build();
             try (Engine engine = root().engine()) {

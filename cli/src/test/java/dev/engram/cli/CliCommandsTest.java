@@ -56,6 +56,24 @@ class CliCommandsTest {
     }
 
     @Test
+    void agentsTakeLettaToolRulesFromAFile() throws Exception {
+        Path rules = Files.writeString(work.resolve("rules.json"), """
+                [{"tool_name": "recall", "type": "run_first"}, {"tool_name": "send_message", "type": "exit_loop"}]""");
+        ok("agent", "create", "flow", "--user", "ana", "--model", "openai:gpt-4o-mini", "--tool-rules", rules.toString());
+        assertThat(ok("agent", "show", "flow", "--user", "ana").out()).contains("\"type\" : \"run_first\"")
+                .contains("\"tool_name\" : \"send_message\"");
+        Path bad = Files.writeString(work.resolve("bad.json"), "[{\"tool_name\": \"recall\", \"type\": \"sometimes\"}]");
+        oneLineError(Cli.run(home, "agent", "create", "bad", "--user", "ana", "--model", "openai:gpt-4o-mini", "--tool-rules",
+                bad.toString()), 2, "tool rule 1 is invalid: unknown tool rule type \"sometimes\"");
+        Path unknownTool = Files.writeString(work.resolve("unknown.json"), "[{\"tool_name\": \"shell_exec\", \"type\": \"exit_loop\"}]");
+        Cli.Run r = Cli.run(home, "agent", "create", "bad", "--user", "ana", "--model", "openai:gpt-4o-mini", "--tool-rules",
+                unknownTool.toString());
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.err()).contains("exit_loop rule about [shell_exec], which are not among its tools");
+        assertThat(ok("agent", "list", "--user", "ana").out()).doesNotContain("bad");
+    }
+
+    @Test
     void agentErrorsAreOneLine() {
         createHelper();
         oneLineError(Cli.run(home, "agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini"), 1,

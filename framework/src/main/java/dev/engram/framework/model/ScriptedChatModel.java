@@ -28,7 +28,8 @@ import tools.jackson.databind.JsonNode;
  * ]}
  * }</pre>
  *
- * <p>A turn has optional {@code text} and optional {@code tool_calls}; a call's {@code arguments} is a
+ * <p>A turn has optional {@code text}, optional {@code reasoning} (reported only by {@link #stream}) and
+ * optional {@code tool_calls}; a call's {@code arguments} is a
  * JSON object or a raw string (so that a test can send malformed arguments), its {@code id} defaults to
  * {@code call_<turn>_<n>}. {@code expect_in_prompt} lists strings that must occur in the request the
  * turn answers (its messages and tool names): a missing one fails loudly, naming it. Asking for a turn
