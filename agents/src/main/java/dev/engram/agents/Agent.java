@@ -84,7 +84,7 @@ public final class Agent {
                 .map(Heartbeats::withHeartbeat).toList();
         this.modelToolNames = modelTools.stream().map(ToolDefinition::name)
                 .collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new));
-        this.toolStep = new ToolStep(this, settings, executor);
+        this.toolStep = new ToolStep(definition, settings, executor);
         int t = 0;
         for (ToolDefinition d : modelTools) {
             t += tokens.count(d.name()) + tokens.count(d.description()) + tokens.count(d.parameters().toString()) + 8;

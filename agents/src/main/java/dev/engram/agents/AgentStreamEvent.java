@@ -4,7 +4,7 @@ import dev.engram.framework.ToolResult;
 import java.util.Optional;
 
 /**
- * What {@link Agent#stream} delivers while the agent works on a message, as it happens. Steps count
+ * What {@code Agent.stream} delivers while the agent works on a message, as it happens. Steps count
  * from 1 within the message. In each step: {@link StepStarted}; then, as the model streams, its
  * {@link Reasoning}, {@link Text} and {@link ToolCallDelta} fragments (and {@link ReplyDelta} for the
  * message of a {@code send_message} call being written); {@link Usage} when the model is done; a
@@ -54,7 +54,7 @@ public sealed interface AgentStreamEvent {
     record StepFinished(int step, Optional<AgentStopReason> stopReason) implements AgentStreamEvent {
     }
 
-    /** The agent is done with the message: the same response {@link Agent#stream} returns. */
+    /** The agent is done with the message: the same response {@code Agent.stream} returns. */
     record Completed(AgentResponse response) implements AgentStreamEvent {
         @Override
         public int step() {

@@ -17,6 +17,8 @@ import java.util.Map;
 
 /** Compiles an agent's prompt: the system message with its memory, then the in-context messages. */
 final class Prompts {
+    /** Tool results of failed calls start with this in the prompt and in recall memory. */
+    static final String ERROR_PREFIX = "Error: ";
     static final String SUMMARY_PREFIX = "Summary of the earlier conversation: ";
 
     private Prompts() {
@@ -63,7 +65,7 @@ final class Prompts {
                     if (name == null) {
                         continue; // its call was evicted: a result without its call would be rejected by providers
                     }
-                    chat.add(new ChatMessage.ToolResult(callId, name, m.content(), m.content().startsWith(ToolStep.ERROR_PREFIX)));
+                    chat.add(new ChatMessage.ToolResult(callId, name, m.content(), m.content().startsWith(ERROR_PREFIX)));
                 }
             }
             messageTokens += agent.tokens.count(m);

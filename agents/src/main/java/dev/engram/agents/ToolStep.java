@@ -30,9 +30,6 @@ import tools.jackson.databind.node.ObjectNode;
  * record of the call that made it; their results follow in one transaction when all have run.
  */
 final class ToolStep {
-    /** Tool results of failed calls start with this in the prompt and in recall memory. */
-    static final String ERROR_PREFIX = "Error: ";
-
     /** What an interrupted call's result says, to the model and in recall memory. */
     static final String INTERRUPTED = "The call was interrupted before it finished (the agent stopped); it may or may "
             + "not have taken effect. Check before repeating it.";
@@ -73,12 +70,12 @@ final class ToolStep {
         }
     }
 
-    private final Agent agent;
+    private final AgentDefinition agent;
     private final AgentSettings settings;
     private final ToolExecutor executor;
     private final Scope scope;
 
-    ToolStep(Agent agent, AgentSettings settings, ToolExecutor executor) {
+    ToolStep(AgentDefinition agent, AgentSettings settings, ToolExecutor executor) {
         this.agent = agent;
         this.settings = settings;
         this.executor = executor;
@@ -210,11 +207,11 @@ final class ToolStep {
         }
         ConversationMessage m = newest.getFirst();
         settings.store().messages().appendAll(scope, m.toolCalls().stream()
-                .map(c -> NewMessage.tool(m.sessionId(), c.id(), ERROR_PREFIX + INTERRUPTED)).toList());
+                .map(c -> NewMessage.tool(m.sessionId(), c.id(), Prompts.ERROR_PREFIX + INTERRUPTED)).toList());
     }
 
     static String contentForModel(ToolResult r) {
-        return r.status() == ToolStatus.SUCCESS ? r.content() : ERROR_PREFIX + r.content();
+        return r.status() == ToolStatus.SUCCESS ? r.content() : Prompts.ERROR_PREFIX + r.content();
     }
 
     /** The text a successful {@code send_message} to the user sent: the reply of this turn. */

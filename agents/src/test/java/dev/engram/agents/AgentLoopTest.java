@@ -83,7 +83,7 @@ class AgentLoopTest {
         List<ConversationMessage> history = fx.messages(ANA);
         assertThat(history.get(2).role()).isEqualTo(MessageRole.TOOL);
         assertThat(history.get(2).toolCallId()).contains("call_lost");
-        assertThat(history.get(2).content()).isEqualTo(ToolStep.ERROR_PREFIX + ToolStep.INTERRUPTED);
+        assertThat(history.get(2).content()).isEqualTo(Prompts.ERROR_PREFIX + ToolStep.INTERRUPTED);
         assertThat(history.get(3).content()).isEqualTo("Are you there?");
     }
 

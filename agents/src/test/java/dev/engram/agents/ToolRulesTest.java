@@ -228,7 +228,7 @@ class ToolRulesTest {
 
         assertThat(statuses(r)).containsExactly("check:TOOL_ERROR");
         assertThat(r.toolResults().getFirst().content()).contains("must be one of [1]", "\"2\"", "Call check again");
-        assertThat(fx.messages(ANA).getLast().content()).startsWith(ToolStep.ERROR_PREFIX + "Tool rules: the result of 'check'");
+        assertThat(fx.messages(ANA).getLast().content()).startsWith(Prompts.ERROR_PREFIX + "Tool rules: the result of 'check'");
         assertThat(r.stopReason()).isEqualTo(AgentStopReason.TOO_MANY_ERRORS);
         // Numbers match by value.
         assertThat(ToolRuleSolver.match((ToolRule.Conditional) rule, "1.0")).contains("step_a");
