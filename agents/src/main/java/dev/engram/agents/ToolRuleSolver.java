@@ -96,7 +96,10 @@ final class ToolRuleSolver {
         return new Allowed(allowed, forced, reasons);
     }
 
-    /** Admits a call of {@code tool} in the current step, or refuses it saying what is allowed instead. */
+    /**
+     * Admits a call of {@code tool} in the current step, or refuses it saying what is allowed instead. A
+     * tool outside {@code available} is admitted: the tool pipeline refuses it in its own words.
+     */
     Admission admit(String tool, Set<String> available) {
         for (String earlier : pending) {
             if (conditional(earlier).isPresent()) {
@@ -106,7 +109,9 @@ final class ToolRuleSolver {
             }
         }
         Allowed allowed = allowed(available);
-        if (!allowed.tools().contains(tool)) {
+        // The rules speak about the tools the agent is offered; any other call is the pipeline's to answer
+        // (unknown tool, denied by policy).
+        if (available.contains(tool) && !allowed.tools().contains(tool)) {
             String instead = allowed.tools().isEmpty() ? "No tool may run now; answer without calling a tool."
                     : "Allowed now: " + String.join(", ", allowed.tools()) + ".";
             return new Admission(Optional.of("Tool rules do not allow '" + tool + "' now ("

@@ -307,6 +307,19 @@ class ToolRulesTest {
     }
 
     @Test
+    void aCallToAToolThePolicyDeniesIsThePipelinesToRefuseWithOrWithoutRules() {
+        model = script("{\"turns\": [" + turn(call("step_a"), call("step_b")) + "]}");
+        fx = new AgentFixture(dir).open(b -> b.tool(step("step_a")).tool(step("step_b")).model("script:test", model));
+        Agent agent = fx.runtime.create(AgentDefinition.builder("ana").id("flow").model("script:test").addTools("step_a", "step_b")
+                .denyTools("step_b").toolRules(ToolRule.init("step_a"), ToolRule.terminal("step_a")).build());
+
+        AgentResponse r = agent.send("go");
+
+        assertThat(statuses(r)).containsExactly("step_a:SUCCESS", "step_b:DENIED_BY_POLICY");
+        assertThat(offered(0)).containsExactly("step_a");
+    }
+
+    @Test
     void rulesArePersistedAndShownToTheModel() {
         Agent agent = agent("[]", ToolRule.init("step_a"), ToolRule.child("step_a", "step_b"), ToolRule.terminal("step_b"));
         assertThat(agent.compilePrompt().systemText()).contains("<tool_rules>", "Your first tool call must be step_a.",
