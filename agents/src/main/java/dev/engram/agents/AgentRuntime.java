@@ -63,7 +63,10 @@ public final class AgentRuntime implements AutoCloseable {
 
     /** Tools that change only the agent's own memory (guarded by block permissions) or talk, pre-approved in AUTO. */
     public static final List<String> PRE_APPROVED_IN_AUTO = List.of("send_message", "block", "recall", "memory_save",
-            "memory_update", "memory_delete", SubagentTool.NAME);
+            "memory_update", "memory_delete", SubagentTool.NAME,
+            // Letta's names for the same kinds of edit
+            "core_memory_append", "core_memory_replace", "memory_insert", "memory_replace", "memory_rethink",
+            "memory_finish_edits", "memory", "archival_memory_insert");
 
     private final MemoryStore store;
     private final MemorySearch search;
@@ -90,6 +93,7 @@ public final class AgentRuntime implements AutoCloseable {
         builtins.add(BuiltinTools.sendMessage(new AgentRouter(agents, turns, this::emit, b.maxAgentDepth))
                 .withTimeout(b.agentReplyTimeout.multipliedBy(2)));
         builtins.addAll(BuiltinTools.memory(store, search, b.broker));
+        builtins.addAll(BuiltinTools.letta(store, search, b.broker, BuiltinTools.MemoryToolOptions.defaults()));
         builtins.addAll(BuiltinTools.notes(store, search));
         builtins.add(DynamicTool.from(new SubagentTool(agents, turns, b.agentReplyTimeout, b.maxAgentDepth)));
         if (b.workspace != null) {

@@ -51,6 +51,25 @@ public final class BuiltinTools {
                 new RecallTool(store, options.archivalPermission()), new SearchTool(search, options.fusion())));
     }
 
+    /**
+     * Letta's memory tools, with Letta's names and argument shapes, under the same permission rules as
+     * {@code block} and {@code recall}: {@code core_memory_append}, {@code core_memory_replace},
+     * {@code memory_insert}, {@code memory_replace}, {@code memory_rethink}, {@code memory_finish_edits},
+     * {@code memory}, {@code archival_memory_insert}, {@code archival_memory_search} and
+     * {@code conversation_search}. ({@code send_message} is Engram's own, which takes Letta's arguments.)
+     */
+    public static List<DynamicTool> letta(MemoryStore store, MemorySearch search, PermissionBroker broker,
+            MemoryToolOptions options) {
+        Objects.requireNonNull(store, "store must not be null");
+        Objects.requireNonNull(search, "search must not be null");
+        Objects.requireNonNull(broker, "broker must not be null");
+        Objects.requireNonNull(options, "options must not be null");
+        List<AiTool<?, ?>> tools = new java.util.ArrayList<>(LettaMemoryTools.all(new BlockAccess(store, broker,
+                options.consentTimeout())));
+        tools.addAll(LettaRecallTools.all(store, search, options.archivalPermission(), options.fusion()));
+        return wrap(tools);
+    }
+
     /** The note tools, searching with weighted fusion (0.4 BM25, 0.6 vector). */
     public static List<DynamicTool> notes(MemoryStore store, MemorySearch search) {
         return notes(store, search, 0.4, 0.6);

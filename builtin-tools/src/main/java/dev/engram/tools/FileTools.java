@@ -388,7 +388,7 @@ final class FileTools {
             int first = raw.indexOf(in.oldText());
             if (first < 0) {
                 throw new ToolException("old_text was not found in " + ws.display(file) + ". "
-                        + BlockTool.closestLines(original, in.oldText()) + "Copy the text exactly, including whitespace.");
+                        + TextMatch.closestLines(original, in.oldText()) + "Copy the text exactly, including whitespace.");
             }
             if (raw.indexOf(in.oldText(), first + 1) >= 0) {
                 throw new ToolException("old_text occurs more than once in " + ws.display(file)

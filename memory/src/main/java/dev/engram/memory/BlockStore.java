@@ -113,6 +113,41 @@ public final class BlockStore {
         });
     }
 
+    /**
+     * Gives one of the agent's own blocks a new label, keeping its value, permission and history (the
+     * rename is a version of its own).
+     *
+     * @throws NotFoundException         if the agent does not own such a block
+     * @throws DuplicateException        if the agent already has or is shared a block labelled {@code to}
+     * @throws IllegalArgumentException  if the block is shared with other agents (unshare it first), or
+     *                                   {@code to} is not a valid label
+     * @throws VersionConflictException  if {@code expectedVersion} is not current
+     */
+    public Block rename(Scope scope, String from, String to, long expectedVersion) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(from, "label");
+        Checks.id(to, "new label");
+        return store.write(rows -> {
+            Block b = requireOwn(rows, scope, from);
+            MemoryErrors.checkVersion(from, expectedVersion, b.version());
+            if (from.equals(to)) {
+                return b;
+            }
+            if (rows.block(scope, to).isPresent()) {
+                throw MemoryErrors.duplicateBlock(scope, to);
+            }
+            List<String> targets = rows.shareTargets(scope, from);
+            if (!targets.isEmpty()) {
+                throw new IllegalArgumentException("block '" + from + "' is shared with agents " + targets
+                        + "; a rename would change it under them: unshare it first");
+            }
+            rows.renameBlock(scope, from, to);
+            StoreCore.record(rows, ChangeEvent.Entity.BLOCK, from, ChangeEvent.Op.DELETE, scope.userId(), scope.agentId());
+            Block renamed = require(rows, scope, to);
+            return update(rows, scope, renamed, renamed.value(), ANY_VERSION, "rename from '" + from + "'");
+        });
+    }
+
     /** Every committed version, oldest first; empty if there is no such block. */
     public List<BlockVersion> history(Scope scope, String label) {
         Checks.notNull(scope, "scope");

@@ -171,6 +171,11 @@ final class InMemoryBackend implements MemoryBackend, Rows {
         return true;
     }
 
+    @Override
+    public List<String> shareTargets(Scope owner, String label) {
+        return shares.getOrDefault(Key.of(owner, label), Map.of()).keySet().stream().sorted().toList();
+    }
+
     private Stream<Owned<ArchivalEntry>> archivalOf(Scope scope) {
         return archival.values().stream().filter(o -> o.scope().equals(scope));
     }

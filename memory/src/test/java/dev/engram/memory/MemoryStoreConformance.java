@@ -94,6 +94,45 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
+        void renameKeepsValuePermissionAndHistoryUnderTheNewLabel() {
+            human(ANA, "Name: Ana", 100);
+            store.blocks().append(ANA, "human", "\nLikes tea", BlockStore.ANY_VERSION);
+            Block renamed = store.blocks().rename(ANA, "human", "user_profile", 2);
+            assertThat(renamed.label()).isEqualTo("user_profile");
+            assertThat(renamed.value()).isEqualTo("Name: Ana\nLikes tea");
+            assertThat(renamed.version()).isEqualTo(3);
+            assertThat(store.blocks().get(ANA, "human")).isEmpty();
+            assertThat(store.blocks().get(ANA, "user_profile")).contains(renamed);
+            assertThat(store.blocks().history(ANA, "user_profile")).extracting(BlockVersion::operation)
+                    .containsExactly("create", "append", "rename from 'human'");
+            assertThat(store.blocks().list(ANA)).extracting(Block::label).containsExactly("user_profile");
+        }
+
+        @Test
+        void renameIsRefusedOntoATakenLabelForAnotherAgentsBlockAndForAStaleVersion() {
+            human(ANA, "a", 100);
+            store.blocks().create(ANA, NewBlock.builder("persona").value("p").build());
+            rejectedWithoutChange(DuplicateException.class, () -> store.blocks().rename(ANA, "human", "persona", BlockStore.ANY_VERSION));
+            rejectedWithoutChange(VersionConflictException.class, () -> store.blocks().rename(ANA, "human", "x", 7));
+            rejectedWithoutChange(NotFoundException.class, () -> store.blocks().rename(ANA_COACH, "human", "x", BlockStore.ANY_VERSION));
+            rejectedWithoutChange(IllegalArgumentException.class, () -> store.blocks().rename(ANA, "human", "bad\nlabel", BlockStore.ANY_VERSION));
+            assertThat(store.blocks().list(ANA)).extracting(Block::label).containsExactly("human", "persona");
+        }
+
+        @Test
+        void aSharedBlockIsNotRenamedUnderItsReaders() {
+            store.agents().create(ANA_COACH, "coach", "{}");
+            human(ANA, "shared fact", 100);
+            store.blocks().share(ANA, "human", "coach", MemoryPermission.READ_ONLY);
+            IllegalArgumentException e = rejectedWithoutChange(IllegalArgumentException.class,
+                    () -> store.blocks().rename(ANA, "human", "facts", BlockStore.ANY_VERSION));
+            assertThat(e).hasMessageContaining("shared with agents [coach]");
+            rejectedWithoutChange(NotFoundException.class, () -> store.blocks().rename(ANA_COACH, "human", "mine", BlockStore.ANY_VERSION));
+            store.blocks().unshare(ANA, "human", "coach");
+            assertThat(store.blocks().rename(ANA, "human", "facts", BlockStore.ANY_VERSION).value()).isEqualTo("shared fact");
+        }
+
+        @Test
         void appendAddsTextAndRecordsAVersion() {
             human(ANA, "Name: Ana", 100);
             Block b = store.blocks().append(ANA, "human", "\nLikes tea", BlockStore.ANY_VERSION);

@@ -10,9 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,7 +20,6 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.ByteBuffersDirectory;
@@ -65,6 +62,12 @@ final class LuceneIndexer implements AutoCloseable {
     private final java.util.concurrent.ExecutorService indexer = java.util.concurrent.Executors.newSingleThreadExecutor(
             Thread.ofPlatform().daemon().name("engram-index-prepare").factory());
     private volatile long appliedSeq;
+    /**
+     * The last change searches can see: {@link #appliedSeq} once the searcher is refreshed. A search
+     * compares with this one, never with {@code appliedSeq}, which runs ahead of it while a batch is
+     * written, committed and refreshed.
+     */
+    private volatile long visibleSeq;
     /** The format of the index found at open when it was older and had to be started anew. */
     private final Optional<String> oldFormat;
     private volatile boolean closed;
@@ -117,6 +120,7 @@ final class LuceneIndexer implements AutoCloseable {
         writer.getLiveCommitData().forEach(e -> data.put(e.getKey(), e.getValue()));
         this.storeId = store.id();
         this.appliedSeq = Long.parseLong(data.getOrDefault(IndexCommit.SEQ_DATA, "0"));
+        this.visibleSeq = appliedSeq;
         this.lastChange = data.getOrDefault(IndexCommit.CHANGE_DATA, "");
         IndexCommit.check(data, oldFormat, embedder.id(), store, storeId).ifPresent(rebuild -> {
             if (rebuild.alarming()) {
@@ -212,11 +216,11 @@ final class LuceneIndexer implements AutoCloseable {
      */
     long catchUpTo(long seq) {
         checkOpen();
-        if (seq <= appliedSeq) {
-            return appliedSeq;
+        if (seq <= visibleSeq) {
+            return visibleSeq;
         }
         onWriterThread(() -> catchUp((d, t) -> { }));
-        return appliedSeq;
+        return visibleSeq;
     }
 
     /** How many pending changes a search looks through to see whether any is in its scope. */
@@ -230,13 +234,14 @@ final class LuceneIndexer implements AutoCloseable {
      */
     long catchUpFor(dev.engram.memory.Scope scope, long seq) {
         checkOpen();
-        if (seq <= appliedSeq) {
-            return appliedSeq;
+        long visible = visibleSeq;
+        if (seq <= visible) {
+            return visible;
         }
-        List<ChangeEvent> pending = store.changes().since(appliedSeq, PENDING_LOOKAHEAD);
+        List<ChangeEvent> pending = store.changes().since(visible, PENDING_LOOKAHEAD);
         boolean mine = pending.size() == PENDING_LOOKAHEAD || pending.stream().anyMatch(e -> e.userId().equals(scope.userId())
                 && e.agentId().map(a -> a.equals(scope.agentId())).orElse(true));
-        return mine ? catchUpTo(seq) : appliedSeq;
+        return mine ? catchUpTo(seq) : visible;
     }
 
     void reindex(ProgressListener progress) {
@@ -245,6 +250,7 @@ final class LuceneIndexer implements AutoCloseable {
             try {
                 writer.deleteAll();
                 appliedSeq = 0;
+                visibleSeq = -1; // searches wait for the rebuild; the refresh after it shows the new state
                 lastChange = "";
                 commit();
                 catchUp(progress);
@@ -262,19 +268,20 @@ final class LuceneIndexer implements AutoCloseable {
     private void catchUp(ProgressListener progress) {
         long target = store.changes().lastSeq();
         if (target <= appliedSeq) {
+            refreshIfBehind();
             return;
         }
         long start = appliedSeq;
         try {
             long lastCommit = System.nanoTime();
-            java.util.concurrent.CompletableFuture<Batch> next = prepareAsync(appliedSeq);
+            java.util.concurrent.CompletableFuture<IndexBatch> next = prepareAsync(appliedSeq);
             while (true) {
-                Batch batch = join(next);
+                IndexBatch batch = join(next);
                 if (batch.events().isEmpty() || closed) {
                     break; // on close: what is applied is committed below, the rest is caught up at the next open
                 }
                 next = prepareAsync(batch.lastSeq());
-                write(batch);
+                batch.writeTo(writer);
                 appliedSeq = batch.lastSeq();
                 lastChange = IndexCommit.fingerprint(batch.events().getLast());
                 progress.progress(appliedSeq - start, Math.max(target, appliedSeq) - start);
@@ -286,21 +293,29 @@ final class LuceneIndexer implements AutoCloseable {
                 }
             }
             commit();
-            searchers.maybeRefreshBlocking();
+            refreshIfBehind();
         } catch (IOException e) {
             throw new UncheckedIOException("updating the search index failed", e);
         }
     }
 
-    /** A batch of change-log events with the current state of their items, embedded, ready to write. */
-    private record Batch(List<ChangeEvent> events, List<String> deletes, List<LuceneDocuments.Item> upserts, List<float[]> vectors) {
-        long lastSeq() {
-            return events.get(events.size() - 1).seq();
+    /** Makes what is applied visible to searches. Caller holds {@link #indexLock}. */
+    private void refreshIfBehind() {
+        if (visibleSeq == appliedSeq) {
+            return;
         }
+        long applied = appliedSeq;
+        try {
+            searchers.maybeRefreshBlocking();
+        } catch (IOException e) {
+            throw new UncheckedIOException("refreshing the search index failed", e);
+        }
+        visibleSeq = applied;
     }
 
-    private java.util.concurrent.CompletableFuture<Batch> prepareAsync(long afterSeq) {
-        return java.util.concurrent.CompletableFuture.supplyAsync(() -> prepare(afterSeq), indexer);
+    private java.util.concurrent.CompletableFuture<IndexBatch> prepareAsync(long afterSeq) {
+        return java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> IndexBatch.prepare(store, documents, embedder, afterSeq, batchEvents), indexer);
     }
 
     static <T> T join(java.util.concurrent.CompletableFuture<T> future) {
@@ -311,39 +326,6 @@ final class LuceneIndexer implements AutoCloseable {
                 throw r;
             }
             throw e;
-        }
-    }
-
-    /** Reads the next events and the current state of their items, and embeds the items. */
-    private Batch prepare(long afterSeq) {
-        List<ChangeEvent> events = store.changes().since(afterSeq, batchEvents);
-        // Only the last event per item matters: the current state is fetched from the store.
-        Map<String, ChangeEvent> latest = new LinkedHashMap<>();
-        for (ChangeEvent e : events) {
-            latest.remove(LuceneDocuments.key(e));
-            latest.put(LuceneDocuments.key(e), e);
-        }
-        List<String> deletes = new ArrayList<>();
-        List<LuceneDocuments.Item> upserts = new ArrayList<>();
-        for (Map.Entry<String, ChangeEvent> entry : latest.entrySet()) {
-            Optional<LuceneDocuments.Item> item = entry.getValue().op() == ChangeEvent.Op.DELETE ? Optional.empty() : documents.load(entry.getValue());
-            if (item.isPresent()) {
-                upserts.add(item.get());
-            } else {
-                deletes.add(entry.getKey());
-            }
-        }
-        List<float[]> vectors = upserts.isEmpty() ? List.of()
-                : embedder.embed(upserts.stream().map(LuceneDocuments::embedded).toList());
-        return new Batch(events, deletes, upserts, vectors);
-    }
-
-    private void write(Batch batch) throws IOException {
-        for (String key : batch.deletes()) {
-            writer.deleteDocuments(new Term(LuceneDocuments.KEY, key));
-        }
-        for (int i = 0; i < batch.upserts().size(); i++) {
-            writer.updateDocument(new Term(LuceneDocuments.KEY, batch.upserts().get(i).key()), LuceneDocuments.document(batch.upserts().get(i), batch.vectors().get(i)));
         }
     }
 

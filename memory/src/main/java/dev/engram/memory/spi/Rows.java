@@ -72,6 +72,38 @@ public interface Rows {
     /** Ends a share; returns whether there was one. */
     boolean deleteShare(Scope owner, String label, String agentId);
 
+    /**
+     * The agents the owner's block of that label is shared with. The default asks each of the user's
+     * agents ({@link #listAgents}) whether it sees the owner's block; override it with a lookup of the
+     * shares themselves, which also finds shares with agents that have no record.
+     */
+    default List<String> shareTargets(Scope owner, String label) {
+        List<String> targets = new java.util.ArrayList<>();
+        for (AgentRecord agent : listAgents(owner.userId())) {
+            String id = agent.scope().agentId();
+            if (!id.equals(owner.agentId()) && block(agent.scope(), label)
+                    .filter(b -> b.ownerAgentId().equals(owner.agentId())).isPresent()) {
+                targets.add(id);
+            }
+        }
+        return targets;
+    }
+
+    /**
+     * Gives the owner's block {@code from} the label {@code to}, with its versions; the block is shared
+     * with no one (the store checks). The default stores a copy under the new label and deletes the old
+     * block; override it with an update of the label in place.
+     */
+    default void renameBlock(Scope owner, String from, String to) {
+        Block b = block(owner, from).orElseThrow();
+        insertBlock(owner, new Block(to, b.description(), b.value(), b.limit(), b.type(), b.permission(), b.pinned(),
+                b.version(), b.ownerAgentId(), b.createdAt(), b.updatedAt()));
+        for (BlockVersion v : blockVersions(owner, from)) {
+            insertBlockVersion(owner, to, v);
+        }
+        deleteBlock(owner, from);
+    }
+
     // ---- archival memory --------------------------------------------------------------------------
 
     /** Inserts the entries, or replaces those whose id exists, in order. */

@@ -135,6 +135,19 @@ final class SqliteRows implements Rows {
                 .execute() > 0;
     }
 
+    @Override
+    public List<String> shareTargets(Scope owner, String label) {
+        return h.createQuery("SELECT agent_id FROM block_shares WHERE block_id = " + BLOCK + " ORDER BY agent_id")
+                .bind("u", owner.userId()).bind("a", owner.agentId()).bind("l", label).mapTo(String.class).list();
+    }
+
+    @Override
+    public void renameBlock(Scope owner, String from, String to) {
+        // Versions and shares refer to the block's id: they follow.
+        h.createUpdate("UPDATE blocks SET label = :to WHERE user_id = :u AND agent_id = :a AND label = :l")
+                .bind("to", to).bind("u", owner.userId()).bind("a", owner.agentId()).bind("l", from).execute();
+    }
+
     private static ArchivalEntry archival(ResultSet rs) throws SQLException {
         return new ArchivalEntry(rs.getString("id"), Optional.ofNullable(rs.getString("label")), rs.getString("content"),
                 Columns.tags(rs.getString("tags")), Columns.instant(rs.getLong("created_at")),
