@@ -161,7 +161,7 @@ final class BlockAccess {
         if (store.blocks().get(scope, label).isPresent()) {
             throw new ToolException("A block labelled '" + label + "' already exists; edit it, or choose another label.");
         }
-        NewBlock block = NewBlock.builder(label).value(value).description(description).limit(Math.max(limit, value.length()))
+        NewBlock block = NewBlock.builder(label).value(value).description(description).limit(limit)
                 .permission(MemoryPermission.ADMIN).build();
         return store.blocks().create(scope, block);
     }
