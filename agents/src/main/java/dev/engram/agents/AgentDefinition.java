@@ -32,11 +32,13 @@ import java.util.UUID;
  * @param maxSteps            the step cap: model calls per message received
  * @param parentAgentId       the agent that spawned this one, for subagents
  * @param toolRules           Letta's tool rules: when which tool may be called (see {@link ToolRule})
+ * @param tags                labels for finding agents, e.g. from a Letta agent file
+ * @param declaredTools       tools the agent file gave the agent without an implementation here (each named in {@code tools})
  */
 public record AgentDefinition(String id, String userId, String name, String systemPrompt, String model,
         List<NewBlock> blocks, List<String> tools, List<String> allowTools, List<String> denyTools,
         ApprovalMode approvalMode, int contextWindowTokens, int maxSteps, Optional<String> parentAgentId,
-        List<ToolRule> toolRules) {
+        List<ToolRule> toolRules, List<String> tags, List<DeclaredTool> declaredTools) {
 
     /** The instructions an agent gets when none are given. */
     public static final String DEFAULT_SYSTEM_PROMPT = """
@@ -92,6 +94,15 @@ public record AgentDefinition(String id, String userId, String name, String syst
         }
         toolRules = List.copyOf(Objects.requireNonNull(toolRules, "toolRules must not be null"));
         checkRules(name, tools, toolRules);
+        tags = List.copyOf(Objects.requireNonNull(tags, "tags must not be null"));
+        declaredTools = List.copyOf(Objects.requireNonNull(declaredTools, "declaredTools must not be null"));
+        Set<String> declared = new HashSet<>();
+        for (DeclaredTool t : declaredTools) {
+            if (!declared.add(t.name()) || !tools.contains(t.name())) {
+                throw new IllegalArgumentException("agent '" + name + "' declares tool '" + t.name() + "' "
+                        + (tools.contains(t.name()) ? "twice" : "without naming it among its tools"));
+            }
+        }
     }
 
     /** Every tool a rule names must be one of the agent's tools. */
@@ -141,9 +152,14 @@ public record AgentDefinition(String id, String userId, String name, String syst
 
     /** A builder starting from this definition, e.g. to import it under another id. */
     public Builder toBuilder() {
-        Builder b = new Builder(userId).id(id).name(name).systemPrompt(systemPrompt).model(model)
+        return toBuilder(userId);
+    }
+
+    /** A builder starting from this definition, for another user (e.g. to import it for them). */
+    public Builder toBuilder(String forUser) {
+        Builder b = new Builder(forUser).id(id).name(name).systemPrompt(systemPrompt).model(model)
                 .tools(tools).approvalMode(approvalMode).contextWindowTokens(contextWindowTokens).maxSteps(maxSteps)
-                .toolRules(toolRules);
+                .toolRules(toolRules).tags(tags).declaredTools(declaredTools);
         blocks.forEach(b::block);
         b.allowTools.addAll(allowTools);
         b.denyTools.addAll(denyTools);
@@ -183,6 +199,8 @@ public record AgentDefinition(String id, String userId, String name, String syst
         private int maxSteps = DEFAULT_MAX_STEPS;
         private String parentAgentId;
         private List<ToolRule> toolRules = List.of();
+        private List<String> tags = List.of();
+        private List<DeclaredTool> declaredTools = List.of();
 
         private Builder(String userId) {
             this.userId = checkText(userId, "user id");
@@ -290,6 +308,21 @@ public record AgentDefinition(String id, String userId, String name, String syst
             return this;
         }
 
+        /** Replaces the tags; default none. */
+        public Builder tags(List<String> tags) {
+            this.tags = List.copyOf(Objects.requireNonNull(tags, "tags must not be null"));
+            return this;
+        }
+
+        /**
+         * Replaces the declared tools (see {@link DeclaredTool}); default none. Each must also be named in
+         * {@link #tools}.
+         */
+        public Builder declaredTools(List<DeclaredTool> tools) {
+            this.declaredTools = List.copyOf(Objects.requireNonNull(tools, "declared tools must not be null"));
+            return this;
+        }
+
         Builder parentAgentId(String parent) {
             this.parentAgentId = parent;
             return this;
@@ -304,7 +337,7 @@ public record AgentDefinition(String id, String userId, String name, String syst
             String agentId = id != null ? id : "agent-" + UUID.randomUUID().toString().substring(0, 8);
             return new AgentDefinition(agentId, userId, name != null ? name : agentId, systemPrompt, model, blocks,
                     tools, allowTools, denyTools, approvalMode, contextWindowTokens, maxSteps,
-                    Optional.ofNullable(parentAgentId), toolRules);
+                    Optional.ofNullable(parentAgentId), toolRules, tags, declaredTools);
         }
     }
 }

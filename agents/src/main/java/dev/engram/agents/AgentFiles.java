@@ -56,6 +56,17 @@ final class AgentFiles {
         if (!d.toolRules().isEmpty()) {
             o.set("tool_rules", ToolRules.toJson(d.toolRules()));
         }
+        if (!d.tags().isEmpty()) {
+            strings(o.putArray("tags"), d.tags());
+        }
+        if (!d.declaredTools().isEmpty()) {
+            ArrayNode declared = o.putArray("declared_tools");
+            for (DeclaredTool t : d.declaredTools()) {
+                declared.addObject().put("name", t.name()).put("description", t.description()).put("kind", t.kind())
+                        .put("source_type", t.sourceType()).put("source_code", t.sourceCode())
+                        .set("parameters", Heartbeats.JSON.readTree(t.parameters()));
+            }
+        }
         return o;
     }
 
@@ -69,7 +80,15 @@ final class AgentFiles {
                     .approvalMode(ApprovalMode.valueOf(o.path("approval_mode").asString("auto").toUpperCase(Locale.ROOT)))
                     .contextWindowTokens(o.path("context_window_tokens").asInt(AgentDefinition.DEFAULT_CONTEXT_WINDOW))
                     .maxSteps(o.path("max_steps").asInt(AgentDefinition.DEFAULT_MAX_STEPS))
-                    .toolRules(ToolRules.parse(o.path("tool_rules")));
+                    .toolRules(ToolRules.parse(o.path("tool_rules")))
+                    .tags(strings(o.path("tags")));
+            List<DeclaredTool> declared = new ArrayList<>();
+            for (JsonNode t : o.path("declared_tools")) {
+                declared.add(new DeclaredTool(t.path("name").asString(""), t.path("description").asString(""),
+                        t.path("parameters").toString(), t.path("kind").asString(""), t.path("source_type").asString(""),
+                        t.path("source_code").asString("")));
+            }
+            b.declaredTools(declared);
             for (JsonNode block : o.path("blocks")) {
                 b.block(block(block));
             }

@@ -137,11 +137,25 @@ final class AgentRegistry {
         return new Agent(definition, executor, tokenCounters.apply(AgentRuntime.modelName(definition.model())), settings, turns);
     }
 
+    /** A declared tool: the local Python runner where enabled and the source is Python, else an explanation. */
+    private DynamicTool declared(DeclaredTool t) {
+        if (t.isPython() && settings.pythonRunner().isPresent()) {
+            ImportedTool shape = new ImportedTool(t);
+            return settings.pythonRunner().get().tool(t.name(), shape.description(), shape.parametersSchema(), t.sourceCode());
+        }
+        return new ImportedTool(t);
+    }
+
     private ToolExecutor executorFor(AgentDefinition d) {
         ToolRegistry registry = ToolRegistry.create();
         List<String> missing = new ArrayList<>();
         for (String name : d.tools()) {
+            // A tool registered with the runtime wins over the file's declaration of the same name.
             DynamicTool tool = catalog.get(name);
+            if (tool == null) {
+                tool = d.declaredTools().stream().filter(t -> t.name().equals(name)).findFirst()
+                        .map(this::declared).orElse(null);
+            }
             if (tool == null) {
                 missing.add(name);
             } else {

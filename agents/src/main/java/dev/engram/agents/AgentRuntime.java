@@ -5,11 +5,8 @@ import dev.engram.framework.ApprovalMode;
 import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ToolRegistry;
 import dev.engram.framework.model.ChatModel;
-import dev.engram.memory.ArchivalEntry;
-import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
-import dev.engram.memory.MessageQuery;
 import dev.engram.memory.Scope;
 import dev.engram.tools.BuiltinTools;
 import dev.engram.tools.PermissionBroker;
@@ -74,6 +71,7 @@ public final class AgentRuntime implements AutoCloseable {
     private final Function<String, ChatModel> modelResolver;
     private final List<AgentListener> listeners = new CopyOnWriteArrayList<>();
     private final AgentRegistry agents;
+    private final AgentTransfer transfer;
     private volatile boolean closed;
 
     private AgentRuntime(Builder b) {
@@ -84,10 +82,11 @@ public final class AgentRuntime implements AutoCloseable {
         this.listeners.addAll(b.listeners);
         AgentSettings settings = new AgentSettings(store, this::model, this::emit, Optional.ofNullable(b.approvalHandler),
                 Optional.ofNullable(b.workspace).map(Workspace::root), b.agentReplyTimeout, b.maxCorrections,
-                b.loopBreakerThreshold, b.memoryPressureThreshold, () -> !closed);
+                b.loopBreakerThreshold, b.memoryPressureThreshold, () -> !closed, Optional.ofNullable(b.pythonTools));
         ActiveTurns turns = new ActiveTurns();
         Map<String, DynamicTool> catalog = new ConcurrentHashMap<>();
         this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog);
+        this.transfer = new AgentTransfer(store, agents);
 
         List<DynamicTool> builtins = new ArrayList<>();
         builtins.add(BuiltinTools.sendMessage(new AgentRouter(agents, turns, this::emit, b.maxAgentDepth))
@@ -180,29 +179,7 @@ public final class AgentRuntime implements AutoCloseable {
 
     /** The agent file's JSON. */
     public String exportAgent(String userId, String agentId) {
-        Agent agent = agent(userId, agentId);
-        Scope scope = agent.scope();
-        List<ArchivalEntry> archival = new ArrayList<>();
-        for (int offset = 0; ; offset += 500) {
-            List<ArchivalEntry> page = store.archival().list(scope, offset, 500);
-            archival.addAll(page);
-            if (page.size() < 500) {
-                break;
-            }
-        }
-        java.util.Collections.reverse(archival); // the store lists newest first; import re-inserts in order
-        List<ConversationMessage> messages = new ArrayList<>();
-        long after = 0;
-        while (true) {
-            List<ConversationMessage> page = store.messages().list(scope,
-                    MessageQuery.all().withIdRange(after, Long.MAX_VALUE).withLimit(1_000));
-            messages.addAll(page);
-            if (page.size() < 1_000) {
-                break;
-            }
-            after = page.getLast().id();
-        }
-        return AgentFiles.exportJson(agent.definition(), store.blocks().list(scope), archival, messages);
+        return transfer.exportEngram(agent(userId, agentId));
     }
 
     /**
@@ -243,41 +220,7 @@ public final class AgentRuntime implements AutoCloseable {
     public Agent importAgent(String json, String source, Optional<String> userId, Optional<String> agentId,
             Optional<String> model) {
         checkOpen();
-        AgentFiles.Contents c = AgentFiles.parse(json, "agent file " + source);
-        AgentDefinition.Builder b = AgentDefinition.builder(userId.orElse(c.definition().userId()));
-        AgentDefinition base = c.definition();
-        if (model.isEmpty() && dev.engram.framework.model.ModelSpec.namesEndpoint(base.model())) {
-            throw new AgentException("Agent file " + source + " names a model endpoint of its own ('" + base.model()
-                    + "'); an imported file does not choose where requests and API keys go. Import it with a model of "
-                    + "your choice (engram agent import FILE --model SPEC). Nothing was stored.");
-        }
-        b.id(agentId.orElse(base.id())).name(base.name()).systemPrompt(base.systemPrompt()).model(model.orElse(base.model()))
-                .tools(base.tools()).approvalMode(base.approvalMode()).contextWindowTokens(base.contextWindowTokens())
-                .maxSteps(base.maxSteps()).allowTools(base.allowTools().toArray(String[]::new))
-                .denyTools(base.denyTools().toArray(String[]::new)).toolRules(base.toolRules());
-        base.blocks().forEach(b::block);
-        base.parentAgentId().ifPresent(b::parentAgentId);
-        AgentDefinition definition = b.build();
-        if (store.messages().count(definition.scope()) > 0 || store.archival().count(definition.scope()) > 0) {
-            throw new AgentException("Agent id '" + definition.id() + "' already has memory in this store; import it "
-                    + "under another id.");
-        }
-        Agent agent = agents.create(definition, c.blocks());
-        Scope scope = agent.scope();
-        if (!c.archival().isEmpty()) {
-            store.archival().insertAll(scope, c.archival());
-        }
-        if (!c.messages().isEmpty()) {
-            List<ConversationMessage> stored = store.messages().appendAll(scope, c.messages());
-            List<Long> evicted = new ArrayList<>();
-            for (int i = 0; i < stored.size(); i++) {
-                if (!c.inContext().get(i)) {
-                    evicted.add(stored.get(i).id());
-                }
-            }
-            store.messages().markOutOfContext(scope, evicted);
-        }
-        return agent;
+        return transfer.importEngram(json, source, userId, agentId, model);
     }
 
     /** Adds a listener for every agent's events. */
@@ -365,6 +308,7 @@ public final class AgentRuntime implements AutoCloseable {
         private Function<String, ChatModel> modelResolver = ChatModel::of;
         private PermissionBroker broker = PermissionBroker.denyAll();
         private ApprovalHandler approvalHandler;
+        private dev.engram.tools.PythonTools pythonTools;
         private Workspace workspace;
         private final List<DynamicTool> tools = new ArrayList<>();
         private final List<AgentListener> listeners = new ArrayList<>();
@@ -405,6 +349,15 @@ public final class AgentRuntime implements AutoCloseable {
         /** Who approves tool calls that need it; default none, so such calls are denied. */
         public Builder approvalHandler(ApprovalHandler handler) {
             this.approvalHandler = Objects.requireNonNull(handler, "approval handler must not be null");
+            return this;
+        }
+
+        /**
+         * Runs imported Python tools (Letta custom tools of an agent file) with this runner; off by default,
+         * when such a call fails saying how to provide an implementation. Every call needs approval.
+         */
+        public Builder pythonTools(dev.engram.tools.PythonTools runner) {
+            this.pythonTools = Objects.requireNonNull(runner, "python runner must not be null");
             return this;
         }
 

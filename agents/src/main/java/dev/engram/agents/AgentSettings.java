@@ -24,10 +24,12 @@ import java.util.function.Function;
  * @param loopBreakerThreshold    identical calls within one message before the breaker trips
  * @param memoryPressureThreshold the fraction of the context window that triggers the warning
  * @param open                    whether the runtime still accepts messages
+ * @param pythonRunner            the local runner of imported Python tools, if the host enabled it
  */
 record AgentSettings(MemoryStore store, Function<String, ChatModel> models, Consumer<AgentEvent> events,
         Optional<ApprovalHandler> approvalHandler, Optional<Path> workspaceRoot, Duration agentReplyTimeout,
-        int maxCorrections, int loopBreakerThreshold, double memoryPressureThreshold, BooleanSupplier open) {
+        int maxCorrections, int loopBreakerThreshold, double memoryPressureThreshold, BooleanSupplier open,
+        Optional<dev.engram.tools.PythonTools> pythonRunner) {
 
     void checkOpen() {
         if (!open.getAsBoolean()) {

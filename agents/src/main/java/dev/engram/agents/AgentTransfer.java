@@ -1,0 +1,114 @@
+package dev.engram.agents;
+
+import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MessageQuery;
+import dev.engram.memory.NewArchivalEntry;
+import dev.engram.memory.NewBlock;
+import dev.engram.memory.NewMessage;
+import dev.engram.memory.Scope;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Agents in and out of files: Engram's own agent file ({@link AgentFiles}) and Letta's Agent File
+ * ({@link LettaAgentFile}). An import checks everything it can before it stores anything, so that a
+ * malformed file changes nothing.
+ */
+final class AgentTransfer {
+    private final MemoryStore store;
+    private final AgentRegistry agents;
+
+    AgentTransfer(MemoryStore store, AgentRegistry agents) {
+        this.store = store;
+        this.agents = agents;
+    }
+
+    /** Every message of the agent, oldest first. */
+    List<ConversationMessage> messages(Scope scope) {
+        List<ConversationMessage> messages = new ArrayList<>();
+        long after = 0;
+        while (true) {
+            List<ConversationMessage> page = store.messages().list(scope,
+                    MessageQuery.all().withIdRange(after, Long.MAX_VALUE).withLimit(1_000));
+            messages.addAll(page);
+            if (page.size() < 1_000) {
+                return messages;
+            }
+            after = page.getLast().id();
+        }
+    }
+
+    /** Every archival entry of the agent, oldest first. */
+    List<ArchivalEntry> archival(Scope scope) {
+        List<ArchivalEntry> archival = new ArrayList<>();
+        for (int offset = 0; ; offset += 500) {
+            List<ArchivalEntry> page = store.archival().list(scope, offset, 500);
+            archival.addAll(page);
+            if (page.size() < 500) {
+                break;
+            }
+        }
+        java.util.Collections.reverse(archival); // the store lists newest first; import re-inserts in order
+        return archival;
+    }
+
+    String exportEngram(Agent agent) {
+        Scope scope = agent.scope();
+        return AgentFiles.exportJson(agent.definition(), store.blocks().list(scope), archival(scope), messages(scope));
+    }
+
+    Agent importEngram(String json, String source, Optional<String> userId, Optional<String> agentId, Optional<String> model) {
+        AgentFiles.Contents c = AgentFiles.parse(json, "agent file " + source);
+        AgentDefinition base = c.definition();
+        if (model.isEmpty() && dev.engram.framework.model.ModelSpec.namesEndpoint(base.model())) {
+            throw new AgentException("Agent file " + source + " names a model endpoint of its own ('" + base.model()
+                    + "'); an imported file does not choose where requests and API keys go. Import it with a model of "
+                    + "your choice (engram agent import FILE --model SPEC). Nothing was stored.");
+        }
+        AgentDefinition definition = base.toBuilder(userId.orElse(base.userId())).id(agentId.orElse(base.id()))
+                .model(model.orElse(base.model())).build();
+        return store(definition, c.blocks(), c.archival(), c.messages(), c.inContext());
+    }
+
+    /** Stores a checked agent with its memory; the caller has validated everything. */
+    Agent store(AgentDefinition definition, List<NewBlock> blocks, List<NewArchivalEntry> archival, List<NewMessage> messages,
+            List<Boolean> inContext) {
+        checkFree(definition);
+        Agent agent = agents.create(definition, blocks);
+        Scope scope = agent.scope();
+        if (!archival.isEmpty()) {
+            store.archival().insertAll(scope, archival);
+        }
+        if (!messages.isEmpty()) {
+            List<ConversationMessage> stored = store.messages().appendAll(scope, messages);
+            List<Long> evicted = new ArrayList<>();
+            for (int i = 0; i < stored.size(); i++) {
+                if (!inContext.get(i)) {
+                    evicted.add(stored.get(i).id());
+                }
+            }
+            store.messages().markOutOfContext(scope, evicted);
+        }
+        return agent;
+    }
+
+    /** Refuses an id that has memory or a name that is taken, before anything is stored. */
+    void checkFree(AgentDefinition definition) {
+        Scope scope = definition.scope();
+        if (store.messages().count(scope) > 0 || store.archival().count(scope) > 0) {
+            throw new AgentException("Agent id '" + definition.id() + "' already has memory in this store; import it "
+                    + "under another id. Nothing was stored.");
+        }
+        if (store.agents().get(scope).isPresent()) {
+            throw new AgentException("User '" + definition.userId() + "' already has an agent with id '" + definition.id()
+                    + "'. Nothing was stored.");
+        }
+        if (store.agents().list(definition.userId()).stream().anyMatch(r -> r.name().equals(definition.name()))) {
+            throw new AgentException("User '" + definition.userId() + "' already has an agent named '" + definition.name()
+                    + "'. Nothing was stored.");
+        }
+    }
+}

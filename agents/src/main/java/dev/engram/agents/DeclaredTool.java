@@ -1,0 +1,47 @@
+package dev.engram.agents;
+
+import java.util.Objects;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A tool an agent was given by its agent file, with no implementation in Engram: a Letta custom tool
+ * (its Python source and JSON Schema), or a Letta built-in this runtime does not offer. The agent
+ * offers it to the model with its schema. A call runs the implementation registered under the same
+ * name ({@code AgentRuntime.Builder.tool}), if any; otherwise the local Python runner, if enabled and
+ * the source is Python; otherwise it fails with an error that says how to provide one.
+ *
+ * @param name        the tool's name
+ * @param description what it does, for the model
+ * @param parameters  the JSON Schema of its arguments (a JSON object, as text)
+ * @param kind        where it came from: Letta's {@code tool_type}, e.g. {@code custom}, {@code letta_builtin}
+ * @param sourceType  the language of {@code sourceCode}, e.g. {@code python}; empty if none
+ * @param sourceCode  its source, as the file had it; empty if none
+ */
+public record DeclaredTool(String name, String description, String parameters, String kind, String sourceType,
+        String sourceCode) {
+    public DeclaredTool {
+        if (name == null || !name.matches("[a-zA-Z0-9_-]{1,64}")) {
+            throw new IllegalArgumentException("a declared tool's name must be 1 to 64 letters, digits, '_' or '-', got '"
+                    + name + "'");
+        }
+        Objects.requireNonNull(description, "description");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(sourceType, "sourceType");
+        Objects.requireNonNull(sourceCode, "sourceCode");
+        JsonNode schema;
+        try {
+            schema = Heartbeats.JSON.readTree(Objects.requireNonNull(parameters, "parameters"));
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("the parameters of tool '" + name + "' are not valid JSON: " + e.getOriginalMessage());
+        }
+        if (!schema.isObject()) {
+            throw new IllegalArgumentException("the parameters of tool '" + name + "' must be a JSON Schema object");
+        }
+    }
+
+    /** Whether its source is Python, which the local Python runner can run. */
+    public boolean isPython() {
+        return sourceType.equalsIgnoreCase("python") && !sourceCode.isBlank();
+    }
+}
