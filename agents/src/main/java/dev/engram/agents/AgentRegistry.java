@@ -81,6 +81,18 @@ final class AgentRegistry {
         return agent;
     }
 
+    /** Checks that the runtime can give the agent every tool it names, as {@link #create} would, storing nothing. */
+    void checkTools(AgentDefinition definition) {
+        executorFor(definition);
+    }
+
+    /** The definitions of the runtime's tools, by name. */
+    Map<String, dev.engram.framework.ToolDefinition> toolDefinitions() {
+        Map<String, dev.engram.framework.ToolDefinition> out = new java.util.HashMap<>();
+        toolRegistry().definitions().forEach(d -> out.put(d.name(), d));
+        return out;
+    }
+
     /** The agent, loaded from the store on first use. */
     Agent agent(String userId, String agentId) {
         settings.checkOpen();

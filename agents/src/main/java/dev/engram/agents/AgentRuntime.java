@@ -223,6 +223,40 @@ public final class AgentRuntime implements AutoCloseable {
         return transfer.importEngram(json, source, userId, agentId, model);
     }
 
+    /**
+     * Imports a Letta Agent File ({@code .af}): every agent in it, for {@code userId}, with its system
+     * prompt, blocks (shared between the file's agents where they share them), tools (Letta's built-ins
+     * as Engram's; custom tools declared with their schemas, see {@link DeclaredTool}), tool rules,
+     * messages and which are in context, tags and model. All or nothing: a file with anything wrong
+     * stores nothing and says which field.
+     *
+     * @param agentId the Engram id, for a file of one agent; by default ids come from the agents' names
+     * @param model   a model spec to use instead of the file's; needed when the file's model is at an
+     *                endpoint of its own, or at a provider Engram does not have
+     */
+    public AgentFileImport importLettaAgentFile(String json, String source, String userId, Optional<String> agentId,
+            Optional<String> model) {
+        checkOpen();
+        Objects.requireNonNull(json, "json must not be null");
+        if (userId == null || userId.isBlank()) {
+            throw new IllegalArgumentException("user id must not be null or blank");
+        }
+        return transfer.importLetta(json, source, userId, agentId, model);
+    }
+
+    /** The agents (of one user) as one Letta Agent File, blocks they share written once. */
+    public String exportLettaAgentFile(String userId, List<String> agentIds) {
+        if (agentIds.isEmpty()) {
+            throw new IllegalArgumentException("name at least one agent to export");
+        }
+        return transfer.exportLetta(agentIds.stream().map(id -> agent(userId, id)).toList());
+    }
+
+    /** Whether the JSON text is a Letta Agent File (rather than Engram's own agent file). */
+    public static boolean isLettaAgentFile(String json) {
+        return LettaAgentFile.isLetta(json);
+    }
+
     /** Adds a listener for every agent's events. */
     public void addListener(AgentListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener must not be null"));

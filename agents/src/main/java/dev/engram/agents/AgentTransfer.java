@@ -95,6 +95,67 @@ final class AgentTransfer {
         return agent;
     }
 
+    /**
+     * Imports every agent of a Letta agent file for {@code userId}: all of them, or (when anything in the
+     * file is wrong) none.
+     *
+     * @param agentId the Engram id, for a file of one agent; by default each agent's id comes from its name
+     */
+    AgentFileImport importLetta(String json, String source, String userId, Optional<String> agentId, Optional<String> model) {
+        LettaAgentFile file = LettaAgentFile.parse(json, source);
+        int n = file.agentCount();
+        if (n == 0) {
+            throw new AgentException("Agent file " + source + " holds no agents. Nothing was stored.");
+        }
+        if (agentId.isPresent() && n > 1) {
+            throw new AgentException("Agent file " + source + " holds " + n + " agents; an id can only be given for a file of one. "
+                    + "Nothing was stored.");
+        }
+        List<String> ids = new ArrayList<>();
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        store.agents().list(userId).forEach(r -> taken.add(r.scope().agentId()));
+        file.names().forEach(name -> {
+            String base = agentId.orElse(LettaAgentFile.slug(name));
+            String id = base;
+            for (int k = 2; agentId.isEmpty() && taken.contains(id); k++) {
+                id = base + "-" + k;
+            }
+            taken.add(id);
+            ids.add(id);
+        });
+        List<LettaAgentFile.Mapped> mapped = file.map(userId, ids, model, java.util.Set.copyOf(agents.availableTools()));
+        for (LettaAgentFile.Mapped m : mapped) {
+            checkFree(m.definition());
+            agents.checkTools(m.definition());
+            for (LettaAgentFile.Share share : m.shares()) {
+                if (m.blocks().stream().anyMatch(b -> b.label().equals(share.label()))) {
+                    throw new AgentException("Agent file " + source + ": agent '" + m.definition().name() + "' would see two blocks "
+                            + "labelled '" + share.label() + "' (its own and a shared one). Nothing was stored.");
+                }
+            }
+        }
+        List<Agent> created = new ArrayList<>();
+        for (LettaAgentFile.Mapped m : mapped) {
+            created.add(store(m.definition(), m.blocks(), List.of(), m.messages(), m.inContext()));
+        }
+        for (LettaAgentFile.Mapped m : mapped) {
+            for (LettaAgentFile.Share share : m.shares()) {
+                store.blocks().share(Scope.of(userId, share.ownerAgentId()), share.label(), m.definition().id(), share.permission());
+            }
+        }
+        return new AgentFileImport(created, file.warnings());
+    }
+
+    /** The agents as one Letta agent file, with the blocks they share written once. */
+    String exportLetta(List<Agent> list) {
+        java.util.Map<String, dev.engram.framework.ToolDefinition> tools = agents.toolDefinitions();
+        List<LettaAgentFileWriter.Entry> entries = new ArrayList<>();
+        for (Agent a : list) {
+            entries.add(new LettaAgentFileWriter.Entry(a.definition(), store.blocks().list(a.scope()), messages(a.scope()), tools));
+        }
+        return LettaAgentFileWriter.write(entries);
+    }
+
     /** Refuses an id that has memory or a name that is taken, before anything is stored. */
     void checkFree(AgentDefinition definition) {
         Scope scope = definition.scope();

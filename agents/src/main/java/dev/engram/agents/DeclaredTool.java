@@ -40,8 +40,12 @@ public record DeclaredTool(String name, String description, String parameters, S
         }
     }
 
-    /** Whether its source is Python, which the local Python runner can run. */
+    /**
+     * Whether its source is a Python function of its name, which the local Python runner can run. (Letta
+     * writes {@code source_type} {@code json} for Python tools whose schema was given as JSON.)
+     */
     public boolean isPython() {
-        return sourceType.equalsIgnoreCase("python") && !sourceCode.isBlank();
+        return !sourceType.equalsIgnoreCase("typescript") && !sourceType.equalsIgnoreCase("javascript")
+                && sourceCode.contains("def " + name + "(");
     }
 }

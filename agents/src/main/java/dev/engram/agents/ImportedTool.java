@@ -37,9 +37,10 @@ final class ImportedTool implements dev.engram.framework.DynamicTool {
         return schema;
     }
 
+    /** Read-only: it does nothing but explain, so no one is asked to approve it. */
     @Override
     public SafetyTier safetyTier() {
-        return SafetyTier.PRIVILEGED;
+        return SafetyTier.READ_ONLY;
     }
 
     @Override

@@ -230,7 +230,8 @@ final class ToolStep {
 
     private static boolean isMemoryEdit(String tool, String arguments) {
         return switch (tool) {
-            case "memory_save", "memory_update", "memory_delete" -> true;
+            case "memory_save", "memory_update", "memory_delete", "core_memory_append", "core_memory_replace", "memory_insert",
+                    "memory_replace", "memory_rethink", "memory", "archival_memory_insert" -> true;
             case "block" -> {
                 try {
                     String op = Heartbeats.JSON.readTree(arguments).path("operation").asString("");

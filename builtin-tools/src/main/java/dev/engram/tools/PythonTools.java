@@ -59,23 +59,37 @@ public final class PythonTools {
     }
 
     /**
-     * A runner with {@code python3} from the PATH, sandboxed when {@code bwrap} is installed.
+     * A runner with {@code python3} from the PATH, sandboxed when {@code bwrap} is installed. The sandbox
+     * shows only {@code /usr}, so there the first {@code python3} that lives under {@code /usr} is used
+     * (a version manager's shim elsewhere could not run inside it).
      *
-     * @throws IllegalStateException if there is no {@code python3} on the PATH (install it, e.g. {@code apt-get install python3})
+     * @throws IllegalStateException if there is no usable {@code python3} (install it: {@code apt-get install python3})
      */
     public static PythonTools of(Duration timeout) {
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, got " + timeout);
         }
+        boolean sandboxed = Bubblewrap.find().isPresent();
         String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
-        for (String dir : path.split(File.pathSeparator)) {
+        List<String> dirs = new ArrayList<>(List.of(path.split(File.pathSeparator)));
+        dirs.add("/usr/bin");
+        for (String dir : dirs) {
             Path candidate = Path.of(dir.isEmpty() ? "." : dir, "python3");
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return new PythonTools(candidate, timeout, Bubblewrap.find().isPresent());
+            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate) && (!sandboxed || underUsr(candidate))) {
+                return new PythonTools(candidate, timeout, sandboxed);
             }
         }
-        throw new IllegalStateException("The Python tool runner needs python3 on the PATH (apt-get install python3).");
+        throw new IllegalStateException("The Python tool runner needs python3" + (sandboxed ? " under /usr, where the sandbox "
+                + "can see it" : " on the PATH") + " (apt-get install python3).");
+    }
+
+    private static boolean underUsr(Path p) {
+        try {
+            return p.toRealPath().startsWith("/usr/");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** Whether calls run inside the bubblewrap sandbox. */

@@ -1,0 +1,333 @@
+package dev.engram.agents;
+
+import dev.engram.framework.ApprovalMode;
+import dev.engram.memory.BlockType;
+import dev.engram.memory.MemoryPermission;
+import dev.engram.memory.MessageToolCall;
+import dev.engram.memory.NewBlock;
+import dev.engram.memory.NewMessage;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Reads Letta's Agent File ({@code .af}, the {@code AgentFileSchema} of Letta's V1 API) into Engram
+ * agents, checking every field before anything is stored and naming the field that is wrong. What is
+ * imported, mapped and ignored is tabled in the agents README ("Coming from Letta"). Writing is
+ * {@link LettaAgentFileWriter}'s.
+ */
+final class LettaAgentFile {
+    /** Letta's default block limit, used when a block has none. */
+    static final int LETTA_BLOCK_LIMIT = 20_000;
+    /** The names of Letta's built-in tools that Engram implements (under the same name unless renamed below). */
+    static final Set<String> LETTA_TOOLS = Set.of("core_memory_append", "core_memory_replace", "memory_insert",
+            "memory_replace", "memory_rethink", "memory_finish_edits", "memory", "archival_memory_insert",
+            "archival_memory_search", "conversation_search", "send_message", "web_search", "fetch_webpage");
+    /** Letta built-ins whose Engram implementation has another name. */
+    static final Map<String, String> RENAMED_BUILTINS = Map.of("fetch_webpage", "web_fetch");
+    /** Provider endpoints as Letta writes them, and the Engram provider of each. */
+    static final Map<String, String> PROVIDERS = Map.of("openai", "openai", "anthropic", "anthropic", "google_ai", "gemini",
+            "ollama", "ollama");
+    static final Map<String, String> STANDARD_ENDPOINTS = Map.of("openai", "https://api.openai.com/v1",
+            "anthropic", "https://api.anthropic.com/v1", "google_ai", "https://generativelanguage.googleapis.com",
+            "ollama", "http://localhost:11434");
+
+    /** An agent of the file, mapped and checked, ready to store. */
+    record Mapped(AgentDefinition definition, List<NewBlock> blocks, List<Share> shares, List<NewMessage> messages,
+            List<Boolean> inContext) {
+    }
+
+    /** A block of another agent of the same file that this agent is given. */
+    record Share(String ownerAgentId, String label, MemoryPermission permission) {
+    }
+
+    private final String source;
+    private final JsonNode root;
+    private final List<String> warnings = new ArrayList<>();
+
+    private LettaAgentFile(String source, JsonNode root) {
+        this.source = source;
+        this.root = root;
+    }
+
+    /** Parses the file (also when it is a JSON string holding the document, as some published files are). */
+    static LettaAgentFile parse(String json, String source) {
+        JsonNode root;
+        try {
+            root = Heartbeats.JSON.readTree(json);
+            if (root.isString()) {
+                root = Heartbeats.JSON.readTree(root.asString());
+            }
+        } catch (JacksonException e) {
+            throw new AgentException("Agent file " + source + " is not valid JSON: " + e.getOriginalMessage() + ". Nothing was stored.");
+        }
+        if (!root.isObject() || !root.path("agents").isArray()) {
+            throw new AgentException("Agent file " + source + " is not a Letta agent file: it has no \"agents\" array. Nothing was stored.");
+        }
+        return new LettaAgentFile(source, root);
+    }
+
+    /** Whether {@code json} looks like a Letta agent file rather than Engram's own. */
+    static boolean isLetta(String json) {
+        try {
+            JsonNode root = Heartbeats.JSON.readTree(json);
+            return root.isString() || (root.isObject() && root.has("agents") && !root.has("format"));
+        } catch (JacksonException e) {
+            return false;
+        }
+    }
+
+    List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    int agentCount() {
+        return root.path("agents").size();
+    }
+
+    /** The agents' names, in file order. */
+    List<String> names() {
+        List<String> names = new ArrayList<>();
+        root.path("agents").forEach(a -> names.add(a.path("name").asString("")));
+        return names;
+    }
+
+    /**
+     * Maps every agent of the file for {@code userId}.
+     *
+     * @param ids           the Engram id of each agent, in file order
+     * @param model         the model to use instead of the file's
+     * @param runtimeTools  the tools the runtime has, which Letta's built-ins map to
+     */
+    List<Mapped> map(String userId, List<String> ids, Optional<String> model, Set<String> runtimeTools) {
+        Map<String, JsonNode> blocksById = new HashMap<>();
+        for (JsonNode b : root.path("blocks")) {
+            blocksById.put(b.path("id").asString(""), b);
+        }
+        Map<String, JsonNode> toolsById = new HashMap<>();
+        for (JsonNode t : root.path("tools")) {
+            toolsById.put(t.path("id").asString(""), t);
+        }
+        Map<String, String> blockOwner = new HashMap<>(); // block id -> Engram agent id
+        List<Mapped> out = new ArrayList<>();
+        for (int i = 0; i < agentCount(); i++) {
+            JsonNode a = root.path("agents").get(i);
+            String at = "agents[" + i + "]";
+            try {
+                out.add(agent(a, at, userId, ids.get(i), model, runtimeTools, blocksById, toolsById, blockOwner));
+            } catch (IllegalArgumentException | NullPointerException e) {
+                throw error(at, e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    private Mapped agent(JsonNode a, String at, String userId, String id, Optional<String> model, Set<String> runtimeTools,
+            Map<String, JsonNode> blocksById, Map<String, JsonNode> toolsById, Map<String, String> blockOwner) {
+        String name = text(a, "name", at);
+        JsonNode engram = a.path("metadata").path("engram");
+        AgentDefinition.Builder b = AgentDefinition.builder(userId).id(id).name(name)
+                .systemPrompt(a.path("system").asString(AgentDefinition.DEFAULT_SYSTEM_PROMPT))
+                .model(model.orElseGet(() -> model(a.path("llm_config"), at + ".llm_config")));
+        int window = a.path("llm_config").path("context_window").asInt(AgentDefinition.DEFAULT_CONTEXT_WINDOW);
+        b.contextWindowTokens(Math.max(window, AgentDefinition.MIN_CONTEXT_WINDOW));
+        if (engram.isObject()) {
+            b.maxSteps(engram.path("max_steps").asInt(AgentDefinition.DEFAULT_MAX_STEPS))
+                    .approvalMode(ApprovalMode.valueOf(engram.path("approval_mode").asString("auto").toUpperCase(Locale.ROOT)))
+                    .allowTools(strings(engram.path("allow_tools")).toArray(String[]::new))
+                    .denyTools(strings(engram.path("deny_tools")).toArray(String[]::new));
+        }
+        List<String> tools = new ArrayList<>();
+        List<DeclaredTool> declared = new ArrayList<>();
+        for (String toolId : strings(a.path("tool_ids"))) {
+            JsonNode t = toolsById.get(toolId);
+            if (t == null) {
+                throw error(at + ".tool_ids", "names tool '" + toolId + "', which the file's \"tools\" does not have");
+            }
+            tool(t, "tools[id=" + toolId + "]", runtimeTools, tools, declared);
+        }
+        for (JsonNode t : a.path("tools")) {
+            tool(t, at + ".tools", runtimeTools, tools, declared);
+        }
+        b.tools(tools).declaredTools(declared).tags(strings(a.path("tags")));
+        try {
+            b.toolRules(ToolRules.parse(a.path("tool_rules")));
+        } catch (IllegalArgumentException e) {
+            throw error(at + ".tool_rules", e.getMessage());
+        }
+        List<NewBlock> blocks = new ArrayList<>();
+        List<Share> shares = new ArrayList<>();
+        for (String blockId : strings(a.path("block_ids"))) {
+            JsonNode block = blocksById.get(blockId);
+            if (block == null) {
+                throw error(at + ".block_ids", "names block '" + blockId + "', which the file's \"blocks\" does not have");
+            }
+            String owner = blockOwner.putIfAbsent(blockId, id);
+            NewBlock nb = block(block, "blocks[id=" + blockId + "]");
+            if (owner == null) {
+                blocks.add(nb);
+            } else {
+                shares.add(new Share(owner, nb.label(), nb.permission()));
+            }
+        }
+        int inline = 0;
+        for (JsonNode block : a.path("memory_blocks")) {
+            blocks.add(block(block, at + ".memory_blocks[" + inline++ + "]"));
+        }
+        List<NewMessage> messages = new ArrayList<>();
+        List<Boolean> inContext = new ArrayList<>();
+        messages(a, at, messages, inContext);
+        return new Mapped(b.build(), blocks, shares, messages, inContext);
+    }
+
+    /** A Letta built-in goes to Engram's implementation when the runtime has it; anything else is declared. */
+    private void tool(JsonNode t, String at, Set<String> runtimeTools, List<String> tools, List<DeclaredTool> declared) {
+        String name = text(t, "name", at);
+        String kind = t.path("tool_type").asString("custom");
+        String engramName = RENAMED_BUILTINS.getOrDefault(name, name);
+        if (!kind.equals("custom") && !kind.startsWith("external") && runtimeTools.contains(engramName)) {
+            if (!tools.contains(engramName)) {
+                tools.add(engramName);
+            }
+            return;
+        }
+        JsonNode schema = t.path("json_schema");
+        JsonNode parameters = schema.path("parameters").isObject() ? schema.path("parameters")
+                : Heartbeats.JSON.createObjectNode().put("type", "object");
+        try {
+            declared.add(new DeclaredTool(name, t.path("description").asString(schema.path("description").asString("")),
+                    parameters.toString(), kind, t.path("source_type").asString(""), t.path("source_code").asString("")));
+        } catch (IllegalArgumentException e) {
+            throw error(at, e.getMessage());
+        }
+        if (!kind.equals("custom")) {
+            warnings.add("tool '" + name + "' (" + kind + ") has no Engram implementation in this runtime; calls to it explain "
+                    + "how to provide one");
+        }
+        tools.add(name);
+    }
+
+    private NewBlock block(JsonNode b, String at) {
+        String label = text(b, "label", at);
+        String value = b.path("value").asString("");
+        int limit = b.path("limit").isNumber() ? b.path("limit").asInt() : LETTA_BLOCK_LIMIT;
+        int size = value.codePointCount(0, value.length());
+        if (size > limit) {
+            warnings.add("block '" + label + "' holds " + size + " characters, more than its limit of " + limit
+                    + "; its limit was raised to " + size);
+            limit = size;
+        }
+        JsonNode engram = b.path("metadata");
+        MemoryPermission permission = engram.has("engram_permission")
+                ? MemoryPermission.valueOf(engram.path("engram_permission").asString().toUpperCase(Locale.ROOT))
+                : b.path("read_only").asBoolean(false) ? MemoryPermission.READ_ONLY : MemoryPermission.READ_WRITE;
+        try {
+            return NewBlock.builder(label).value(value).limit(Math.max(limit, 1))
+                    .description(b.path("description").asString("")).permission(permission)
+                    .type(BlockType.valueOf(engram.path("engram_type").asString("core").toUpperCase(Locale.ROOT)))
+                    .pinned(engram.path("engram_pinned").asBoolean(false)).build();
+        } catch (IllegalArgumentException | dev.engram.memory.MemoryException e) {
+            throw error(at, e.getMessage());
+        }
+    }
+
+    private void messages(JsonNode a, String at, List<NewMessage> messages, List<Boolean> inContext) {
+        Set<String> current = Set.copyOf(strings(a.path("in_context_message_ids")));
+        JsonNode list = a.path("messages");
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode m = list.get(i);
+            String where = at + ".messages[" + i + "]";
+            String role = m.path("role").asString("");
+            if (i == 0 && role.equals("system")) {
+                continue; // Letta's compiled system prompt: Engram compiles its own from the agent's system prompt
+            }
+            String content = content(m.path("content"));
+            NewMessage message = switch (role) {
+                case "user" -> NewMessage.user("default", content);
+                case "system" -> NewMessage.system("default", content);
+                case "assistant" -> {
+                    List<MessageToolCall> calls = new ArrayList<>();
+                    for (JsonNode c : m.path("tool_calls")) {
+                        JsonNode f = c.path("function");
+                        calls.add(new MessageToolCall(text(c, "id", where + ".tool_calls"), text(f, "name", where + ".tool_calls"),
+                                f.path("arguments").isString() ? f.path("arguments").asString() : f.path("arguments").toString()));
+                    }
+                    yield NewMessage.assistant("default", content, calls);
+                }
+                case "tool" -> NewMessage.tool("default", text(m, "tool_call_id", where), content);
+                default -> throw error(where + ".role", "is '" + role + "'; Engram reads user, assistant, system and tool messages");
+            };
+            messages.add(message);
+            inContext.add(current.isEmpty() || current.contains(m.path("id").asString("")));
+        }
+    }
+
+    /** Text parts joined (Letta's content is a list of parts or a string). */
+    static String content(JsonNode content) {
+        if (content.isString()) {
+            return content.asString();
+        }
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode part : content) {
+            if (part.path("type").asString("text").equals("text")) {
+                sb.append(part.path("text").asString(""));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The Engram model spec of Letta's {@code llm_config}; a model at an endpoint of its own needs {@code --model}. */
+    private String model(JsonNode llm, String at) {
+        String type = llm.path("model_endpoint_type").asString("");
+        String name = llm.path("model").asString("");
+        if (type.equals(LettaAgentFileWriter.ENGRAM_ENDPOINT)) {
+            if (dev.engram.framework.model.ModelSpec.namesEndpoint(name)) {
+                throw error(at, "names a model endpoint of its own ('" + name + "'); an imported file does not choose where "
+                        + "requests and API keys go: import it with a model of your choice (--model SPEC)");
+            }
+            return name;
+        }
+        String provider = PROVIDERS.get(type);
+        if (provider == null || name.isBlank()) {
+            throw error(at, "has model endpoint type '" + type + "' (model '" + name + "'), which Engram does not map to a "
+                    + "provider: import it with a model of your choice (--model SPEC)");
+        }
+        String endpoint = llm.path("model_endpoint").asString("").replaceAll("/+$", "");
+        if (!endpoint.isEmpty() && !endpoint.equals(STANDARD_ENDPOINTS.get(type))) {
+            throw error(at, "sends requests to its own endpoint (" + endpoint + "); an imported file does not choose where "
+                    + "requests and API keys go: import it with a model of your choice (--model SPEC)");
+        }
+        return provider + ":" + name;
+    }
+
+    private AgentException error(String field, String problem) {
+        return new AgentException("Agent file " + source + ": " + field + " " + problem + ". Nothing was stored.");
+    }
+
+    private String text(JsonNode o, String field, String at) {
+        String v = o.path(field).asString("");
+        if (v.isBlank()) {
+            throw error(at + "." + field, "is missing or empty");
+        }
+        return v;
+    }
+
+    static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asString("")));
+        return out;
+    }
+
+    /** A default Engram id for a Letta agent name: lower case, other characters as '-', at most 60. */
+    static String slug(String name) {
+        String s = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_-]+", "-").replaceAll("^-+|-+$", "");
+        s = s.isEmpty() ? "agent" : s;
+        return s.length() > 60 ? s.substring(0, 60) : s;
+    }
+}
