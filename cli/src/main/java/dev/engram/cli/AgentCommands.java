@@ -179,10 +179,16 @@ final class AgentCommands extends GroupCommand {
         }
     }
 
-    @Command(name = "export", mixinStandardHelpOptions = true, description = "Write an agent to one JSON file.")
+    /** The file formats {@code agent export} writes. */
+    enum Format {
+        engram, af
+    }
+
+    @Command(name = "export", mixinStandardHelpOptions = true, description = "Write agents to one file: Engram's JSON, "
+            + "or Letta's Agent File (--format af, several agents and the blocks they share in one file).")
     static final class Export extends BaseCommand {
-        @Parameters(paramLabel = "NAME", description = "The agent's name or id.")
-        String name;
+        @Parameters(paramLabel = "NAME", arity = "1..*", description = "The agent's name or id (several with --format af).")
+        List<String> names;
 
         @Mixin
         UserOption owner;
@@ -190,21 +196,39 @@ final class AgentCommands extends GroupCommand {
         @Option(names = {"-o", "--file"}, paramLabel = "FILE", required = true, description = "Where to write it.")
         Path file;
 
+        @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "engram",
+                description = "engram (default) or af (Letta Agent File).")
+        Format format;
+
         @Override
-        int run() {
+        int run() throws java.io.IOException {
+            if (format == Format.engram && names.size() > 1) {
+                throw usage("An Engram agent file holds one agent; name one, or use --format af for several");
+            }
             try (Engine engine = root().engine()) {
-                Scope scope = scope(engine, owner.user, name);
                 AgentRuntime runtime = engine.runtime();
-                runtime.exportAgent(scope.userId(), scope.agentId(), file);
-                out().println("Exported agent '" + name + "' to " + file.toAbsolutePath() + ".");
+                List<Scope> scopes = names.stream().map(n -> scope(engine, owner.user, n)).toList();
+                if (format == Format.af) {
+                    String json = runtime.exportLettaAgentFile(owner.user, scopes.stream().map(Scope::agentId).toList());
+                    Path parent = file.toAbsolutePath().getParent();
+                    if (parent != null) {
+                        java.nio.file.Files.createDirectories(parent);
+                    }
+                    java.nio.file.Files.writeString(file, json);
+                } else {
+                    runtime.exportAgent(scopes.getFirst().userId(), scopes.getFirst().agentId(), file);
+                }
+                out().println("Exported " + (names.size() == 1 ? "agent '" + names.getFirst() + "'" : names.size() + " agents")
+                        + " to " + file.toAbsolutePath() + ".");
             }
             return 0;
         }
     }
 
-    @Command(name = "import", mixinStandardHelpOptions = true, description = "Import an agent file.")
+    @Command(name = "import", mixinStandardHelpOptions = true, description = "Import an agent file: Engram's own, or a "
+            + "Letta Agent File (.af, every agent in it).")
     static final class Import extends BaseCommand {
-        @Parameters(paramLabel = "FILE", description = "An agent file written by 'engram agent export'.")
+        @Parameters(paramLabel = "FILE", description = "An agent file written by 'engram agent export', or a Letta .af file.")
         Path file;
 
         @Option(names = "--user", paramLabel = "ID", description = "Import for this user; default the file's.")
@@ -219,10 +243,27 @@ final class AgentCommands extends GroupCommand {
 
         @Override
         int run() {
+            String json;
+            try {
+                json = java.nio.file.Files.readString(file);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("Cannot read agent file " + file + ": " + (e instanceof java.nio.file.NoSuchFileException
+                        ? "no such file" : e.getMessage()));
+            }
             try (Engine engine = root().engine()) {
-                Agent agent = engine.runtime().importAgent(file, Optional.ofNullable(user), Optional.ofNullable(id),
-                        Optional.ofNullable(model));
-                out().println("Imported agent '" + agent.name() + "' (id " + agent.id() + ") for user '" + agent.userId() + "'.");
+                if (AgentRuntime.isLettaAgentFile(json)) {
+                    dev.engram.agents.AgentFileImport imported = engine.runtime().importLettaAgentFile(json, file.toString(),
+                            user != null ? user : "local", Optional.ofNullable(id), Optional.ofNullable(model));
+                    imported.warnings().forEach(w -> err().println("engram: warning: " + w));
+                    for (Agent agent : imported.agents()) {
+                        out().println("Imported agent '" + agent.name() + "' (id " + agent.id() + ") for user '" + agent.userId()
+                                + "' on " + agent.definition().model() + ".");
+                    }
+                } else {
+                    Agent agent = engine.runtime().importAgent(json, file.toString(), Optional.ofNullable(user),
+                            Optional.ofNullable(id), Optional.ofNullable(model));
+                    out().println("Imported agent '" + agent.name() + "' (id " + agent.id() + ") for user '" + agent.userId() + "'.");
+                }
             }
             return 0;
         }

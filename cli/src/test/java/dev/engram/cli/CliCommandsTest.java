@@ -74,6 +74,25 @@ class CliCommandsTest {
     }
 
     @Test
+    void lettaAgentFilesImportAndExportFromTheCommandLine() throws Exception {
+        Path af = Path.of("../../shared/data/agent-files/memgpt_agent.af");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(af),
+                "the shared agent files are absent (../shared exists only on the project's machines); skipping");
+        assertThat(ok("agent", "import", af.toString(), "--user", "ana").out())
+                .contains("Imported agent 'memgpt_agent' (id memgpt_agent) for user 'ana' on openai:gpt-4o-mini.");
+        assertThat(ok("block", "show", "human", "--agent", "memgpt_agent", "--user", "ana").out()).isNotBlank();
+        Path out = work.resolve("out.af");
+        ok("agent", "export", "memgpt_agent", "--user", "ana", "--format", "af", "-o", out.toString());
+        assertThat(Files.readString(out)).contains("\"agents\"", "\"block_ids\"", "\"model_endpoint_type\" : \"openai\"");
+        assertThat(ok("agent", "import", out.toString(), "--user", "ben").out()).contains("for user 'ben'");
+        Path bad = Files.writeString(work.resolve("bad.af"), "{\"agents\": [{\"name\": \"x\", \"llm_config\": {\"model\": \"m\", "
+                + "\"model_endpoint_type\": \"bedrock\"}}]}");
+        oneLineError(Cli.run(home, "agent", "import", bad.toString(), "--user", "ana"), 1, "has model endpoint type 'bedrock'");
+        oneLineError(Cli.run(home, "agent", "export", "memgpt_agent", "helper", "--user", "ana", "-o", out.toString()), 2,
+                "An Engram agent file holds one agent");
+    }
+
+    @Test
     void agentErrorsAreOneLine() {
         createHelper();
         oneLineError(Cli.run(home, "agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini"), 1,
