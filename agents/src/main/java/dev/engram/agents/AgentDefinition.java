@@ -34,11 +34,12 @@ import java.util.UUID;
  * @param toolRules           Letta's tool rules: when which tool may be called (see {@link ToolRule})
  * @param tags                labels for finding agents, e.g. from a Letta agent file
  * @param declaredTools       tools the agent file gave the agent without an implementation here (each named in {@code tools})
+ * @param sharedBlocks        blocks of other agents this agent is given when it is created
  */
 public record AgentDefinition(String id, String userId, String name, String systemPrompt, String model,
         List<NewBlock> blocks, List<String> tools, List<String> allowTools, List<String> denyTools,
         ApprovalMode approvalMode, int contextWindowTokens, int maxSteps, Optional<String> parentAgentId,
-        List<ToolRule> toolRules, List<String> tags, List<DeclaredTool> declaredTools) {
+        List<ToolRule> toolRules, List<String> tags, List<DeclaredTool> declaredTools, List<BlockAttachment> sharedBlocks) {
 
     /** The instructions an agent gets when none are given. */
     public static final String DEFAULT_SYSTEM_PROMPT = """
@@ -96,6 +97,15 @@ public record AgentDefinition(String id, String userId, String name, String syst
         checkRules(name, tools, toolRules);
         tags = List.copyOf(Objects.requireNonNull(tags, "tags must not be null"));
         declaredTools = List.copyOf(Objects.requireNonNull(declaredTools, "declaredTools must not be null"));
+        sharedBlocks = List.copyOf(Objects.requireNonNull(sharedBlocks, "sharedBlocks must not be null"));
+        for (BlockAttachment a : sharedBlocks) {
+            if (!labels.add(a.label())) {
+                throw new IllegalArgumentException("agent '" + name + "' would have two blocks labelled '" + a.label() + "'");
+            }
+            if (a.ownerAgentId().equals(id)) {
+                throw new IllegalArgumentException("agent '" + name + "' cannot be given its own block '" + a.label() + "'");
+            }
+        }
         Set<String> declared = new HashSet<>();
         for (DeclaredTool t : declaredTools) {
             if (!declared.add(t.name()) || !tools.contains(t.name())) {
@@ -159,7 +169,7 @@ public record AgentDefinition(String id, String userId, String name, String syst
     public Builder toBuilder(String forUser) {
         Builder b = new Builder(forUser).id(id).name(name).systemPrompt(systemPrompt).model(model)
                 .tools(tools).approvalMode(approvalMode).contextWindowTokens(contextWindowTokens).maxSteps(maxSteps)
-                .toolRules(toolRules).tags(tags).declaredTools(declaredTools);
+                .toolRules(toolRules).tags(tags).declaredTools(declaredTools).sharedBlocks(sharedBlocks);
         blocks.forEach(b::block);
         b.allowTools.addAll(allowTools);
         b.denyTools.addAll(denyTools);
@@ -201,6 +211,7 @@ public record AgentDefinition(String id, String userId, String name, String syst
         private List<ToolRule> toolRules = List.of();
         private List<String> tags = List.of();
         private List<DeclaredTool> declaredTools = List.of();
+        private List<BlockAttachment> sharedBlocks = List.of();
 
         private Builder(String userId) {
             this.userId = checkText(userId, "user id");
@@ -323,6 +334,20 @@ public record AgentDefinition(String id, String userId, String name, String syst
             return this;
         }
 
+        /** Replaces the blocks of other agents this agent is given when it is created; default none. */
+        public Builder sharedBlocks(List<BlockAttachment> attachments) {
+            this.sharedBlocks = List.copyOf(Objects.requireNonNull(attachments, "shared blocks must not be null"));
+            return this;
+        }
+
+        /** Gives the agent block {@code label} of agent {@code ownerAgentId}, with {@code permission}. */
+        public Builder sharedBlock(String ownerAgentId, String label, dev.engram.memory.MemoryPermission permission) {
+            List<BlockAttachment> all = new ArrayList<>(sharedBlocks);
+            all.add(new BlockAttachment(ownerAgentId, label, permission));
+            this.sharedBlocks = List.copyOf(all);
+            return this;
+        }
+
         Builder parentAgentId(String parent) {
             this.parentAgentId = parent;
             return this;
@@ -337,7 +362,7 @@ public record AgentDefinition(String id, String userId, String name, String syst
             String agentId = id != null ? id : "agent-" + UUID.randomUUID().toString().substring(0, 8);
             return new AgentDefinition(agentId, userId, name != null ? name : agentId, systemPrompt, model, blocks,
                     tools, allowTools, denyTools, approvalMode, contextWindowTokens, maxSteps,
-                    Optional.ofNullable(parentAgentId), toolRules, tags, declaredTools);
+                    Optional.ofNullable(parentAgentId), toolRules, tags, declaredTools, sharedBlocks);
         }
     }
 }

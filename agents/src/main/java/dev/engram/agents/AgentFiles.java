@@ -59,6 +59,11 @@ final class AgentFiles {
         if (!d.tags().isEmpty()) {
             strings(o.putArray("tags"), d.tags());
         }
+        if (!d.sharedBlocks().isEmpty()) {
+            ArrayNode shared = o.putArray("shared_blocks");
+            d.sharedBlocks().forEach(a -> shared.addObject().put("owner_agent_id", a.ownerAgentId()).put("label", a.label())
+                    .put("permission", a.permission().name().toLowerCase(Locale.ROOT)));
+        }
         if (!d.declaredTools().isEmpty()) {
             ArrayNode declared = o.putArray("declared_tools");
             for (DeclaredTool t : d.declaredTools()) {
@@ -89,6 +94,12 @@ final class AgentFiles {
                         t.path("source_code").asString("")));
             }
             b.declaredTools(declared);
+            List<BlockAttachment> shared = new ArrayList<>();
+            for (JsonNode a : o.path("shared_blocks")) {
+                shared.add(new BlockAttachment(a.path("owner_agent_id").asString(""), a.path("label").asString(""),
+                        MemoryPermission.valueOf(a.path("permission").asString("read_only").toUpperCase(Locale.ROOT))));
+            }
+            b.sharedBlocks(shared);
             for (JsonNode block : o.path("blocks")) {
                 b.block(block(block));
             }

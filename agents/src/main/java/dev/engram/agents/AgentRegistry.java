@@ -52,6 +52,13 @@ final class AgentRegistry {
     Agent create(AgentDefinition definition, List<NewBlock> blocks) {
         ToolExecutor executor = executorFor(definition); // validates the tools before anything is stored
         Scope scope = definition.scope();
+        for (BlockAttachment a : definition.sharedBlocks()) {
+            Scope owner = Scope.of(definition.userId(), a.ownerAgentId());
+            if (store().blocks().get(owner, a.label()).filter(b -> b.ownerAgentId().equals(a.ownerAgentId())).isEmpty()) {
+                throw new AgentException("Agent '" + definition.name() + "' is to be given block '" + a.label() + "' of agent '"
+                        + a.ownerAgentId() + "', which has no such block of its own. Nothing was stored.");
+            }
+        }
         for (NewBlock b : blocks) {
             if (store().blocks().get(scope, b.label()).isPresent()) {
                 throw new AgentException("Agent id '" + definition.id() + "' already has memory in this store (block '"
@@ -75,6 +82,9 @@ final class AgentRegistry {
             }
             store().agents().delete(scope);
             throw new AgentException("Agent '" + definition.name() + "' was not created: " + e.getMessage(), e);
+        }
+        for (BlockAttachment a : definition.sharedBlocks()) {
+            store().blocks().share(Scope.of(definition.userId(), a.ownerAgentId()), a.label(), definition.id(), a.permission());
         }
         Agent agent = newAgent(definition, executor);
         loaded.put(scope, agent);

@@ -127,21 +127,10 @@ final class AgentTransfer {
         for (LettaAgentFile.Mapped m : mapped) {
             checkFree(m.definition());
             agents.checkTools(m.definition());
-            for (LettaAgentFile.Share share : m.shares()) {
-                if (m.blocks().stream().anyMatch(b -> b.label().equals(share.label()))) {
-                    throw new AgentException("Agent file " + source + ": agent '" + m.definition().name() + "' would see two blocks "
-                            + "labelled '" + share.label() + "' (its own and a shared one). Nothing was stored.");
-                }
-            }
         }
         List<Agent> created = new ArrayList<>();
         for (LettaAgentFile.Mapped m : mapped) {
             created.add(store(m.definition(), m.blocks(), List.of(), m.messages(), m.inContext()));
-        }
-        for (LettaAgentFile.Mapped m : mapped) {
-            for (LettaAgentFile.Share share : m.shares()) {
-                store.blocks().share(Scope.of(userId, share.ownerAgentId()), share.label(), m.definition().id(), share.permission());
-            }
         }
         return new AgentFileImport(created, file.warnings());
     }

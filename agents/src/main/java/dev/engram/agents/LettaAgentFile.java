@@ -38,13 +38,8 @@ final class LettaAgentFile {
             "anthropic", "https://api.anthropic.com/v1", "google_ai", "https://generativelanguage.googleapis.com",
             "ollama", "http://localhost:11434");
 
-    /** An agent of the file, mapped and checked, ready to store. */
-    record Mapped(AgentDefinition definition, List<NewBlock> blocks, List<Share> shares, List<NewMessage> messages,
-            List<Boolean> inContext) {
-    }
-
-    /** A block of another agent of the same file that this agent is given. */
-    record Share(String ownerAgentId, String label, MemoryPermission permission) {
+    /** An agent of the file, mapped and checked, ready to store (blocks of earlier agents it uses are in its definition). */
+    record Mapped(AgentDefinition definition, List<NewBlock> blocks, List<NewMessage> messages, List<Boolean> inContext) {
     }
 
     private final String source;
@@ -162,7 +157,6 @@ final class LettaAgentFile {
             throw error(at + ".tool_rules", e.getMessage());
         }
         List<NewBlock> blocks = new ArrayList<>();
-        List<Share> shares = new ArrayList<>();
         for (String blockId : strings(a.path("block_ids"))) {
             JsonNode block = blocksById.get(blockId);
             if (block == null) {
@@ -173,7 +167,7 @@ final class LettaAgentFile {
             if (owner == null) {
                 blocks.add(nb);
             } else {
-                shares.add(new Share(owner, nb.label(), nb.permission()));
+                b.sharedBlock(owner, nb.label(), nb.permission());
             }
         }
         int inline = 0;
@@ -183,7 +177,8 @@ final class LettaAgentFile {
         List<NewMessage> messages = new ArrayList<>();
         List<Boolean> inContext = new ArrayList<>();
         messages(a, at, messages, inContext);
-        return new Mapped(b.build(), blocks, shares, messages, inContext);
+        blocks.forEach(b::block);
+        return new Mapped(b.build(), blocks, messages, inContext);
     }
 
     /** A Letta built-in goes to Engram's implementation when the runtime has it; anything else is declared. */

@@ -128,7 +128,7 @@ class LettaAgentFileTest {
 
         // The same agent, now on a scripted model, talks and edits its memory with Letta's tools.
         Agent talking = fx.runtime.create(d.toBuilder().id("memgpt-2").name("memgpt 2").model("script:memgpt").build());
-        fx.store.blocks().create(talking.scope(), dev.engram.memory.NewBlock.builder("human").value("Likes jazz").build());
+        fx.store.blocks().replace(talking.scope(), "human", "Likes jazz", dev.engram.memory.BlockStore.ANY_VERSION);
         AgentResponse r = talking.send("Hi, I'm Sam.");
         assertThat(r.toolResults()).extracting(ToolResult::status).containsOnly(ToolStatus.SUCCESS);
         assertThat(r.stopReason()).isEqualTo(AgentStopReason.END_TURN);

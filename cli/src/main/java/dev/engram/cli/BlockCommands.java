@@ -5,6 +5,7 @@ import dev.engram.memory.BlockStore;
 import dev.engram.memory.BlockVersion;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.NotFoundException;
+import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.Scope;
 import java.util.Locale;
 import picocli.CommandLine.Command;
@@ -12,10 +13,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code engram block list|show|set|append|history}. */
+/** {@code engram block list|show|set|append|history|share|unshare}. */
 @Command(name = "block", mixinStandardHelpOptions = true, description = "Read and edit an agent's core memory blocks.",
         subcommands = {BlockCommands.ListBlocks.class, BlockCommands.Show.class, BlockCommands.Set.class,
-                BlockCommands.Append.class, BlockCommands.History.class})
+                BlockCommands.Append.class, BlockCommands.History.class, BlockCommands.Share.class, BlockCommands.Unshare.class})
 final class BlockCommands extends GroupCommand {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List the agent's blocks with their usage.")
@@ -121,6 +122,65 @@ final class BlockCommands extends GroupCommand {
                 String line = current.value().isEmpty() ? text : "\n" + text;
                 Block b = engine.store().blocks().append(s, label, line, current.version());
                 out().printf(Locale.ROOT, "Block '%s' is now version %d (%d/%d characters).%n", label, b.version(), b.size(), b.limit());
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "share", mixinStandardHelpOptions = true, description = "Attach one of the agent's blocks to another agent "
+            + "of the same user, with a permission for that agent; its edits are in the other's next prompt.")
+    static final class Share extends BaseCommand {
+        @Parameters(index = "0", paramLabel = "LABEL")
+        String label;
+
+        @Mixin
+        ScopeOptions scope;
+
+        @Option(names = "--with", paramLabel = "AGENT", required = true, description = "The agent (name or id) to share it with.")
+        String with;
+
+        @Option(names = "--permission", paramLabel = "PERMISSION", defaultValue = "read_only",
+                description = "What that agent may do with it: read_only (default), append, read_write, partner, human, admin.")
+        String permission;
+
+        @Override
+        int run() {
+            MemoryPermission p;
+            try {
+                p = MemoryPermission.valueOf(permission.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw usage("Unknown --permission '" + permission + "'; use read_only, append, read_write, partner, human or admin");
+            }
+            try (Engine engine = root().engine()) {
+                Scope owner = scope(engine, scope.user, scope.agent);
+                Scope target = scope(engine, scope.user, with);
+                engine.store().blocks().share(owner, label, target.agentId(), p);
+                out().printf(Locale.ROOT, "Block '%s' of agent '%s' is shared with agent '%s' (%s).%n", label, scope.agent,
+                        with, permission.toLowerCase(Locale.ROOT));
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "unshare", mixinStandardHelpOptions = true, description = "End a share made with 'block share'.")
+    static final class Unshare extends BaseCommand {
+        @Parameters(index = "0", paramLabel = "LABEL")
+        String label;
+
+        @Mixin
+        ScopeOptions scope;
+
+        @Option(names = "--with", paramLabel = "AGENT", required = true, description = "The agent (name or id) it is shared with.")
+        String with;
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                Scope owner = scope(engine, scope.user, scope.agent);
+                Scope target = scope(engine, scope.user, with);
+                boolean was = engine.store().blocks().unshare(owner, label, target.agentId());
+                out().println(was ? "Block '" + label + "' is no longer shared with agent '" + with + "'."
+                        : "Block '" + label + "' was not shared with agent '" + with + "'.");
             }
             return 0;
         }

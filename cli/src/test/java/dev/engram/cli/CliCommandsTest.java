@@ -93,6 +93,22 @@ class CliCommandsTest {
     }
 
     @Test
+    void blocksAreSharedAndUnsharedFromTheCommandLine() {
+        ok("agent", "create", "lead", "--user", "ana", "--model", "openai:gpt-4o-mini", "--block", "team=Launch on Monday");
+        ok("agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini");
+        assertThat(ok("block", "share", "team", "--agent", "lead", "--with", "helper", "--permission", "append", "--user", "ana").out())
+                .contains("Block 'team' of agent 'lead' is shared with agent 'helper' (append).");
+        assertThat(ok("block", "list", "--agent", "helper", "--user", "ana").out()).contains("team").contains("append");
+        ok("block", "append", "team", "Venue: Lisbon", "--agent", "helper", "--user", "ana");
+        assertThat(ok("block", "show", "team", "--agent", "lead", "--user", "ana").out()).isEqualTo("Launch on Monday\nVenue: Lisbon\n");
+        oneLineError(Cli.run(home, "block", "share", "team", "--agent", "lead", "--with", "helper", "--permission", "god",
+                "--user", "ana"), 2, "Unknown --permission 'god'");
+        assertThat(ok("block", "unshare", "team", "--agent", "lead", "--with", "helper", "--user", "ana").out())
+                .contains("no longer shared");
+        assertThat(ok("block", "list", "--agent", "helper", "--user", "ana").out()).doesNotContain("team");
+    }
+
+    @Test
     void agentErrorsAreOneLine() {
         createHelper();
         oneLineError(Cli.run(home, "agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini"), 1,
