@@ -157,15 +157,18 @@ public final class Agent {
         checkText(sessionId, "session id");
         checkText(message, "message");
         settings.checkOpen();
+        settings.hooks().beforeTurn(this);
+        AgentResponse response;
         lock.lock();
         try {
             Turn turn = new Turn(sessionId, List.of(id()), Optional.empty(), definition.toolRules(), listener);
-            AgentResponse response = run(turn, message);
+            response = run(turn, message);
             turn.emit(new AgentStreamEvent.Completed(response));
-            return response;
         } finally {
             lock.unlock();
         }
+        settings.hooks().afterTurn(this);
+        return response;
     }
 
     /**

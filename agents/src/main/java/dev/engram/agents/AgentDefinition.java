@@ -35,11 +35,14 @@ import java.util.UUID;
  * @param tags                labels for finding agents, e.g. from a Letta agent file
  * @param declaredTools       tools the agent file gave the agent without an implementation here (each named in {@code tools})
  * @param sharedBlocks        blocks of other agents this agent is given when it is created
+ * @param sleeptime           the agent's sleep-time companion, if it has one
+ * @param actsFor             for a companion agent: the agent whose memory its tools edit and whose blocks it sees
  */
 public record AgentDefinition(String id, String userId, String name, String systemPrompt, String model,
         List<NewBlock> blocks, List<String> tools, List<String> allowTools, List<String> denyTools,
         ApprovalMode approvalMode, int contextWindowTokens, int maxSteps, Optional<String> parentAgentId,
-        List<ToolRule> toolRules, List<String> tags, List<DeclaredTool> declaredTools, List<BlockAttachment> sharedBlocks) {
+        List<ToolRule> toolRules, List<String> tags, List<DeclaredTool> declaredTools, List<BlockAttachment> sharedBlocks,
+        Optional<SleeptimeSettings> sleeptime, Optional<String> actsFor) {
 
     /** The instructions an agent gets when none are given. */
     public static final String DEFAULT_SYSTEM_PROMPT = """
@@ -98,6 +101,8 @@ public record AgentDefinition(String id, String userId, String name, String syst
         tags = List.copyOf(Objects.requireNonNull(tags, "tags must not be null"));
         declaredTools = List.copyOf(Objects.requireNonNull(declaredTools, "declaredTools must not be null"));
         sharedBlocks = List.copyOf(Objects.requireNonNull(sharedBlocks, "sharedBlocks must not be null"));
+        Objects.requireNonNull(sleeptime, "sleeptime must not be null");
+        Objects.requireNonNull(actsFor, "actsFor must not be null");
         for (BlockAttachment a : sharedBlocks) {
             if (!labels.add(a.label())) {
                 throw new IllegalArgumentException("agent '" + name + "' would have two blocks labelled '" + a.label() + "'");
@@ -143,6 +148,11 @@ public record AgentDefinition(String id, String userId, String name, String syst
         return dev.engram.memory.Scope.of(userId, id);
     }
 
+    /** The scope whose blocks the agent sees and its tools edit: its own, or (for a companion) its agent's. */
+    public dev.engram.memory.Scope memoryScope() {
+        return dev.engram.memory.Scope.of(userId, actsFor.orElse(id));
+    }
+
     /** The tool policy from {@link #allowTools} and {@link #denyTools}. */
     public ToolPolicy policy() {
         ToolPolicy.Builder b = ToolPolicy.builder();
@@ -170,6 +180,8 @@ public record AgentDefinition(String id, String userId, String name, String syst
         Builder b = new Builder(forUser).id(id).name(name).systemPrompt(systemPrompt).model(model)
                 .tools(tools).approvalMode(approvalMode).contextWindowTokens(contextWindowTokens).maxSteps(maxSteps)
                 .toolRules(toolRules).tags(tags).declaredTools(declaredTools).sharedBlocks(sharedBlocks);
+        b.sleeptime = sleeptime.orElse(null);
+        b.actsFor = actsFor.orElse(null);
         blocks.forEach(b::block);
         b.allowTools.addAll(allowTools);
         b.denyTools.addAll(denyTools);
@@ -212,6 +224,8 @@ public record AgentDefinition(String id, String userId, String name, String syst
         private List<String> tags = List.of();
         private List<DeclaredTool> declaredTools = List.of();
         private List<BlockAttachment> sharedBlocks = List.of();
+        private SleeptimeSettings sleeptime;
+        private String actsFor;
 
         private Builder(String userId) {
             this.userId = checkText(userId, "user id");
@@ -348,6 +362,17 @@ public record AgentDefinition(String id, String userId, String name, String syst
             return this;
         }
 
+        /** Gives the agent a sleep-time companion (see {@link SleeptimeSettings}); default none. */
+        public Builder sleeptime(SleeptimeSettings settings) {
+            this.sleeptime = Objects.requireNonNull(settings, "sleep-time settings must not be null");
+            return this;
+        }
+
+        Builder actsFor(String agentId) {
+            this.actsFor = agentId;
+            return this;
+        }
+
         Builder parentAgentId(String parent) {
             this.parentAgentId = parent;
             return this;
@@ -362,7 +387,8 @@ public record AgentDefinition(String id, String userId, String name, String syst
             String agentId = id != null ? id : "agent-" + UUID.randomUUID().toString().substring(0, 8);
             return new AgentDefinition(agentId, userId, name != null ? name : agentId, systemPrompt, model, blocks,
                     tools, allowTools, denyTools, approvalMode, contextWindowTokens, maxSteps,
-                    Optional.ofNullable(parentAgentId), toolRules, tags, declaredTools, sharedBlocks);
+                    Optional.ofNullable(parentAgentId), toolRules, tags, declaredTools, sharedBlocks, Optional.ofNullable(sleeptime),
+                    Optional.ofNullable(actsFor));
         }
     }
 }

@@ -59,6 +59,12 @@ final class AgentFiles {
         if (!d.tags().isEmpty()) {
             strings(o.putArray("tags"), d.tags());
         }
+        d.sleeptime().ifPresent(st -> {
+            ObjectNode n = o.putObject("sleeptime").put("every_messages", st.everyMessages()).put("model", st.model())
+                    .put("max_steps", st.maxSteps());
+            st.idleAfter().ifPresent(i -> n.put("idle_after_seconds", i.toSeconds()));
+        });
+        d.actsFor().ifPresent(a -> o.put("acts_for", a));
         if (!d.sharedBlocks().isEmpty()) {
             ArrayNode shared = o.putArray("shared_blocks");
             d.sharedBlocks().forEach(a -> shared.addObject().put("owner_agent_id", a.ownerAgentId()).put("label", a.label())
@@ -100,6 +106,16 @@ final class AgentFiles {
                         MemoryPermission.valueOf(a.path("permission").asString("read_only").toUpperCase(Locale.ROOT))));
             }
             b.sharedBlocks(shared);
+            JsonNode st = o.path("sleeptime");
+            if (st.isObject()) {
+                b.sleeptime(new SleeptimeSettings(st.path("every_messages").asInt(SleeptimeSettings.DEFAULT_EVERY),
+                        st.hasNonNull("idle_after_seconds") ? Optional.of(java.time.Duration.ofSeconds(st.path("idle_after_seconds").asLong()))
+                                : Optional.empty(),
+                        st.path("model").asString(o.path("model").asString("")), st.path("max_steps").asInt(SleeptimeSettings.DEFAULT_MAX_STEPS)));
+            }
+            if (o.hasNonNull("acts_for")) {
+                b.actsFor(o.get("acts_for").asString());
+            }
             for (JsonNode block : o.path("blocks")) {
                 b.block(block(block));
             }

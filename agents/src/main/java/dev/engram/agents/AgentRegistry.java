@@ -103,6 +103,14 @@ final class AgentRegistry {
         return out;
     }
 
+    /** The agent if the user has it, else the one {@code definition} describes, created now. */
+    Agent findOrCreate(String userId, String agentId, java.util.function.Supplier<AgentDefinition> definition) {
+        if (store().agents().get(Scope.of(userId, agentId)).isPresent()) {
+            return agent(userId, agentId);
+        }
+        return create(definition.get());
+    }
+
     /** The agent, loaded from the store on first use. */
     Agent agent(String userId, String agentId) {
         settings.checkOpen();

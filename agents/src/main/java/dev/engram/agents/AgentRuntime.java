@@ -72,6 +72,7 @@ public final class AgentRuntime implements AutoCloseable {
     private final List<AgentListener> listeners = new CopyOnWriteArrayList<>();
     private final AgentRegistry agents;
     private final AgentTransfer transfer;
+    private final Sleeptime sleeptime = new Sleeptime();
     private volatile boolean closed;
 
     private AgentRuntime(Builder b) {
@@ -82,11 +83,12 @@ public final class AgentRuntime implements AutoCloseable {
         this.listeners.addAll(b.listeners);
         AgentSettings settings = new AgentSettings(store, this::model, this::emit, Optional.ofNullable(b.approvalHandler),
                 Optional.ofNullable(b.workspace).map(Workspace::root), b.agentReplyTimeout, b.maxCorrections,
-                b.loopBreakerThreshold, b.memoryPressureThreshold, () -> !closed, Optional.ofNullable(b.pythonTools));
+                b.loopBreakerThreshold, b.memoryPressureThreshold, () -> !closed, Optional.ofNullable(b.pythonTools), sleeptime);
         ActiveTurns turns = new ActiveTurns();
         Map<String, DynamicTool> catalog = new ConcurrentHashMap<>();
         this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog);
         this.transfer = new AgentTransfer(store, agents);
+        sleeptime.attach(agents);
 
         List<DynamicTool> builtins = new ArrayList<>();
         builtins.add(BuiltinTools.sendMessage(new AgentRouter(agents, turns, this::emit, b.maxAgentDepth))
@@ -294,7 +296,13 @@ public final class AgentRuntime implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        sleeptime.close();
         agents.cancelAll();
+    }
+
+    /** Waits until the agent's sleep-time companion is not running; false if it still is after {@code timeout}. */
+    public boolean awaitSleeptime(String userId, String agentId, java.time.Duration timeout) throws InterruptedException {
+        return sleeptime.awaitIdle(Scope.of(userId, agentId), timeout);
     }
 
     // ---------------------------------------------------------------------------------------------

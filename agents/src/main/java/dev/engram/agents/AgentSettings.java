@@ -25,11 +25,12 @@ import java.util.function.Function;
  * @param memoryPressureThreshold the fraction of the context window that triggers the warning
  * @param open                    whether the runtime still accepts messages
  * @param pythonRunner            the local runner of imported Python tools, if the host enabled it
+ * @param hooks                   what the runtime does around a user message's turn
  */
 record AgentSettings(MemoryStore store, Function<String, ChatModel> models, Consumer<AgentEvent> events,
         Optional<ApprovalHandler> approvalHandler, Optional<Path> workspaceRoot, Duration agentReplyTimeout,
         int maxCorrections, int loopBreakerThreshold, double memoryPressureThreshold, BooleanSupplier open,
-        Optional<dev.engram.tools.PythonTools> pythonRunner) {
+        Optional<dev.engram.tools.PythonTools> pythonRunner, TurnHooks hooks) {
 
     void checkOpen() {
         if (!open.getAsBoolean()) {

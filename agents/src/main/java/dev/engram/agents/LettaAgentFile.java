@@ -151,6 +151,12 @@ final class LettaAgentFile {
             tool(t, at + ".tools", runtimeTools, tools, declared);
         }
         b.tools(tools).declaredTools(declared).tags(strings(a.path("tags")));
+        if (a.path("enable_sleeptime").asBoolean(false)) {
+            JsonNode st = engram.path("sleeptime");
+            String primary = model.orElseGet(() -> model(a.path("llm_config"), at + ".llm_config"));
+            b.sleeptime(new SleeptimeSettings(st.path("every_messages").asInt(SleeptimeSettings.DEFAULT_EVERY), Optional.empty(),
+                    st.path("model").asString(primary), st.path("max_steps").asInt(SleeptimeSettings.DEFAULT_MAX_STEPS)));
+        }
         try {
             b.toolRules(ToolRules.parse(a.path("tool_rules")));
         } catch (IllegalArgumentException e) {

@@ -79,7 +79,9 @@ final class LettaAgentFileWriter {
             engram.put("max_steps", d.maxSteps());
             d.allowTools().forEach(engram.withArray("allow_tools")::add);
             d.denyTools().forEach(engram.withArray("deny_tools")::add);
-            a.put("enable_sleeptime", false);
+            a.put("enable_sleeptime", d.sleeptime().isPresent());
+            d.sleeptime().ifPresent(st -> engram.putObject("sleeptime").put("every_messages", st.everyMessages())
+                    .put("model", st.model()).put("max_steps", st.maxSteps()));
             a.put("id", "agent-" + i);
             ArrayNode inContext = a.putArray("in_context_message_ids");
             ArrayNode messages = a.putArray("messages");

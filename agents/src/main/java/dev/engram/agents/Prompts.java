@@ -26,12 +26,13 @@ final class Prompts {
 
     static CompiledPrompt compile(Agent agent, MemoryStore store, List<ConversationMessage> messages,
             List<ToolDefinition> tools, int toolTokens, double pressureThreshold) {
-        List<Block> blocks = store.blocks().list(agent.scope());
-        MemoryStats stats = store.stats(agent.scope());
+        dev.engram.memory.Scope memory = agent.definition().memoryScope();
+        List<Block> blocks = store.blocks().list(memory);
+        MemoryStats stats = store.stats(memory);
         String instructions = agent.definition().systemPrompt().strip() + "\n\n"
                 + ToolRuleSolver.describe(agent.definition().toolRules());
         StringBuilder blockText = new StringBuilder(4096);
-        renderBlocks(blockText, blocks, agent.id());
+        renderBlocks(blockText, blocks, memory.agentId());
         StringBuilder statsText = new StringBuilder(256);
         renderStats(statsText, stats);
         StringBuilder system = new StringBuilder(instructions.length() + blockText.length() + statsText.length() + 512)

@@ -245,9 +245,12 @@ final class ToolStep {
     }
 
     private ToolContext toolContext(Turn turn) {
-        ToolContext.Builder b = ToolContext.builder().userId(agent.userId()).agentId(agent.id()).sessionId(turn.session)
+        // A companion's tools act on its agent's memory, and say who acted.
+        ToolContext.Builder b = ToolContext.builder().userId(agent.userId()).agentId(agent.memoryScope().agentId())
+                .sessionId(turn.session)
                 .cancellation(turn.token);
         settings.workspaceRoot().ifPresent(b::workspaceRoot);
+        agent.actsFor().ifPresent(a -> b.actor("sleep-time agent '" + agent.id() + "'"));
         Optional<ApprovalHandler> handler = settings.approvalHandler();
         handler.ifPresent(h -> b.approvalHandler(request -> {
             settings.events().accept(new AgentEvent.ApprovalRequested(scope, request));

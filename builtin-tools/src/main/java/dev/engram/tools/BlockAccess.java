@@ -4,6 +4,7 @@ import dev.engram.framework.ToolContext;
 import dev.engram.framework.ToolException;
 import dev.engram.memory.Acl;
 import dev.engram.memory.Block;
+import dev.engram.memory.BlockStore;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewBlock;
@@ -92,11 +93,16 @@ final class BlockAccess {
         }
     }
 
+    /** The blocks, recording the call's actor (a companion agent) as the origin of each write. */
+    private BlockStore blocks(ToolContext ctx) {
+        return ctx.actor().map(a -> store.blocks().by(a)).orElse(store.blocks());
+    }
+
     /** Adds {@code text} as a new line at the end. Appends commute: no version check. */
     Block append(Scope scope, String label, String text, ToolContext ctx) {
         Block block = require(scope, label);
         authorise(scope, block, Acl.Operation.APPEND, text, ctx);
-        return store.blocks().appendLine(scope, label, text);
+        return blocks(ctx).appendLine(scope, label, text);
     }
 
     /** Replaces the one occurrence of {@code oldText}; none or several is an error that shows where. */
@@ -157,27 +163,27 @@ final class BlockAccess {
     }
 
     /** A new block owned by the agent, with permission admin (it may rewrite, rename and delete it). */
-    Block create(Scope scope, String label, String value, String description, int limit) {
+    Block create(Scope scope, String label, String value, String description, int limit, ToolContext ctx) {
         if (store.blocks().get(scope, label).isPresent()) {
             throw new ToolException("A block labelled '" + label + "' already exists; edit it, or choose another label.");
         }
         NewBlock block = NewBlock.builder(label).value(value).description(description).limit(limit)
                 .permission(MemoryPermission.ADMIN).build();
-        return store.blocks().create(scope, block);
+        return blocks(ctx).create(scope, block);
     }
 
     /** Deletes the block: admin only, and only the owner's. */
     void delete(Scope scope, String label, ToolContext ctx) {
         Block block = ownBlock(scope, label, "delete");
         authorise(scope, block, Acl.Operation.DELETE, "delete the block", ctx);
-        store.blocks().delete(scope, label, block.version());
+        blocks(ctx).delete(scope, label, block.version());
     }
 
     /** Gives an own, unshared block a new label; needs overwrite. */
     Block rename(Scope scope, String from, String to, ToolContext ctx) {
         Block block = ownBlock(scope, from, "rename");
         authorise(scope, block, Acl.Operation.OVERWRITE, "rename the block to '" + to + "'", ctx);
-        return store.blocks().rename(scope, from, to, block.version());
+        return blocks(ctx).rename(scope, from, to, block.version());
     }
 
     private Block ownBlock(Scope scope, String label, String what) {
@@ -197,7 +203,7 @@ final class BlockAccess {
             Block current = attempt == 1 ? block : require(scope, label);
             String updated = edit.apply(current.value());
             try {
-                return store.blocks().replace(scope, label, updated, current.version());
+                return blocks(ctx).replace(scope, label, updated, current.version());
             } catch (VersionConflictException e) {
                 if (attempt == MAX_RETRIES) {
                     throw e;

@@ -141,7 +141,7 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
             return switch (op) {
                 case Append a -> append(scope, a, ctx);
                 case Replace r -> replace(scope, r, ctx);
-                case Create c -> create(scope, c);
+                case Create c -> create(scope, c, ctx);
                 case Rewrite r -> rewrite(scope, r, ctx);
                 case Delete d -> delete(scope, d, ctx);
                 case Rename r -> rename(scope, r, ctx);
@@ -167,9 +167,9 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
         return "Replaced text in block '" + r.label() + "'; it now holds " + BlockAccess.size(after) + ".";
     }
 
-    private String create(Scope scope, Create c) {
+    private String create(Scope scope, Create c, ToolContext ctx) {
         Block created = access.create(scope, c.label(), c.value().orElse(""), c.description().orElse(""),
-                c.limit().orElse(NewBlock.DEFAULT_LIMIT));
+                c.limit().orElse(NewBlock.DEFAULT_LIMIT), ctx);
         return "Created block '" + c.label() + "' (" + BlockAccess.size(created) + ", permission admin: you may rewrite, rename and "
                 + "delete it).";
     }

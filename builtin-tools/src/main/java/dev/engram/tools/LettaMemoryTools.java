@@ -106,7 +106,7 @@ final class LettaMemoryTools {
                         + "exist yet is created.", Rethink.class, (in, ctx) -> {
                     var scope = ToolScopes.of(ctx);
                     if (access.store().blocks().get(scope, in.label()).isEmpty()) {
-                        Block b = access.create(scope, in.label(), in.newMemory(), "", NewBlock.DEFAULT_LIMIT);
+                        Block b = access.create(scope, in.label(), in.newMemory(), "", NewBlock.DEFAULT_LIMIT, ctx);
                         return "Created block '" + in.label() + "' (" + BlockAccess.size(b) + ").";
                     }
                     Block b = access.rewrite(scope, in.label(), in.newMemory(), ctx);
@@ -125,7 +125,7 @@ final class LettaMemoryTools {
         return switch (in.command()) {
             case CREATE -> {
                 String label = label(need(in.path(), "path", "create"));
-                Block b = access.create(scope, label, in.fileText().orElse(""), in.description().orElse(""), NewBlock.DEFAULT_LIMIT);
+                Block b = access.create(scope, label, in.fileText().orElse(""), in.description().orElse(""), NewBlock.DEFAULT_LIMIT, ctx);
                 yield "Created block '" + label + "' (" + BlockAccess.size(b) + ").";
             }
             case STR_REPLACE -> {

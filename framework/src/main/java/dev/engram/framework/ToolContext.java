@@ -22,6 +22,7 @@ public final class ToolContext {
     private final Path workspaceRoot;
     private final ApprovalHandler approvalHandler;
     private final CancellationToken cancellation;
+    private final String actor;
 
     private ToolContext(Builder b) {
         this.userId = b.userId;
@@ -30,6 +31,7 @@ public final class ToolContext {
         this.workspaceRoot = b.workspaceRoot;
         this.approvalHandler = b.approvalHandler;
         this.cancellation = b.cancellation == null ? CancellationToken.create() : b.cancellation;
+        this.actor = b.actor;
     }
 
     /** A context with no identity, no workspace and no approval handler. */
@@ -50,7 +52,16 @@ public final class ToolContext {
         b.workspaceRoot = workspaceRoot;
         b.approvalHandler = approvalHandler;
         b.cancellation = cancellation;
+        b.actor = actor;
         return b;
+    }
+
+    /**
+     * Who makes the call when it is not the agent itself: a companion (such as a sleep-time agent) acting
+     * on the agent's memory. Tools that keep a history record it as the origin of their writes.
+     */
+    public Optional<String> actor() {
+        return Optional.ofNullable(actor);
     }
 
     public Optional<String> userId() {
@@ -118,8 +129,15 @@ public final class ToolContext {
         private Path workspaceRoot;
         private ApprovalHandler approvalHandler;
         private CancellationToken cancellation;
+        private String actor;
 
         private Builder() {
+        }
+
+        /** See {@link ToolContext#actor()}. */
+        public Builder actor(String actor) {
+            this.actor = requireNonBlank(actor, "actor");
+            return this;
         }
 
         public Builder userId(String userId) {

@@ -24,9 +24,29 @@ public final class BlockStore {
     public static final long ANY_VERSION = -1;
 
     private final StoreCore store;
+    /** Who writes through this view, recorded with each version; empty for the agent itself. */
+    private final String origin;
 
     BlockStore(StoreCore store) {
+        this(store, "");
+    }
+
+    private BlockStore(StoreCore store, String origin) {
         this.store = store;
+        this.origin = origin;
+    }
+
+    /**
+     * This store, recording {@code origin} with every version it writes: the history then says
+     * {@code append by ORIGIN}, e.g. for a sleep-time agent editing another agent's blocks.
+     */
+    public BlockStore by(String origin) {
+        Checks.id(origin, "origin");
+        return new BlockStore(store, origin);
+    }
+
+    private String operation(String operation) {
+        return origin.isEmpty() ? operation : operation + " by " + origin;
     }
 
     /**
@@ -291,7 +311,7 @@ public final class BlockStore {
         Block block = new Block(nb.label(), nb.description(), nb.value(), nb.limit(), nb.type(), nb.permission(),
                 nb.pinned(), 1, scope.agentId(), now, now);
         rows.insertBlock(scope, block);
-        rows.insertBlockVersion(scope, nb.label(), new BlockVersion(1, nb.value(), operation, now));
+        rows.insertBlockVersion(scope, nb.label(), new BlockVersion(1, nb.value(), operation(operation), now));
         StoreCore.record(rows, ChangeEvent.Entity.BLOCK, nb.label(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());
         return block;
     }
@@ -307,7 +327,7 @@ public final class BlockStore {
             // Another process sharing the storage changed it between our read and write.
             throw new VersionConflictException(b.label(), b.version(), -1);
         }
-        rows.insertBlockVersion(owner, b.label(), new BlockVersion(next.version(), value, operation, now));
+        rows.insertBlockVersion(owner, b.label(), new BlockVersion(next.version(), value, operation(operation), now));
         StoreCore.record(rows, ChangeEvent.Entity.BLOCK, b.label(), ChangeEvent.Op.UPSERT, owner.userId(), owner.agentId());
         return next;
     }
