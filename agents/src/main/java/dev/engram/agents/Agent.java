@@ -157,7 +157,7 @@ public final class Agent {
         checkText(sessionId, "session id");
         checkText(message, "message");
         settings.checkOpen();
-        settings.hooks().beforeTurn(this);
+        settings.hooks().beforeTurn(definition);
         AgentResponse response;
         lock.lock();
         try {
@@ -167,7 +167,7 @@ public final class Agent {
         } finally {
             lock.unlock();
         }
-        settings.hooks().afterTurn(this);
+        settings.hooks().afterTurn(definition);
         return response;
     }
 

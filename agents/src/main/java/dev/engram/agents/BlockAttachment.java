@@ -13,7 +13,10 @@ import java.util.Objects;
  */
 public record BlockAttachment(String ownerAgentId, String label, MemoryPermission permission) {
     public BlockAttachment {
-        AgentDefinition.checkId(ownerAgentId, "owner agent id");
+        if (ownerAgentId == null || !ownerAgentId.matches("[A-Za-z0-9_-]{1,100}")) {
+            throw new IllegalArgumentException("the owner of a shared block must be an agent id (letters, digits, '-' and '_'), got '"
+                    + ownerAgentId + "'");
+        }
         if (label == null || label.isBlank()) {
             throw new IllegalArgumentException("a shared block needs a label");
         }

@@ -25,19 +25,6 @@ import tools.jackson.databind.JsonNode;
 final class LettaAgentFile {
     /** Letta's default block limit, used when a block has none. */
     static final int LETTA_BLOCK_LIMIT = 20_000;
-    /** The names of Letta's built-in tools that Engram implements (under the same name unless renamed below). */
-    static final Set<String> LETTA_TOOLS = Set.of("core_memory_append", "core_memory_replace", "memory_insert",
-            "memory_replace", "memory_rethink", "memory_finish_edits", "memory", "archival_memory_insert",
-            "archival_memory_search", "conversation_search", "send_message", "web_search", "fetch_webpage");
-    /** Letta built-ins whose Engram implementation has another name. */
-    static final Map<String, String> RENAMED_BUILTINS = Map.of("fetch_webpage", "web_fetch");
-    /** Provider endpoints as Letta writes them, and the Engram provider of each. */
-    static final Map<String, String> PROVIDERS = Map.of("openai", "openai", "anthropic", "anthropic", "google_ai", "gemini",
-            "ollama", "ollama");
-    static final Map<String, String> STANDARD_ENDPOINTS = Map.of("openai", "https://api.openai.com/v1",
-            "anthropic", "https://api.anthropic.com/v1", "google_ai", "https://generativelanguage.googleapis.com",
-            "ollama", "http://localhost:11434");
-
     /** An agent of the file, mapped and checked, ready to store (blocks of earlier agents it uses are in its definition). */
     record Mapped(AgentDefinition definition, List<NewBlock> blocks, List<NewMessage> messages, List<Boolean> inContext) {
     }
@@ -191,7 +178,7 @@ final class LettaAgentFile {
     private void tool(JsonNode t, String at, Set<String> runtimeTools, List<String> tools, List<DeclaredTool> declared) {
         String name = text(t, "name", at);
         String kind = t.path("tool_type").asString("custom");
-        String engramName = RENAMED_BUILTINS.getOrDefault(name, name);
+        String engramName = LettaNames.RENAMED_BUILTINS.getOrDefault(name, name);
         if (!kind.equals("custom") && !kind.startsWith("external") && runtimeTools.contains(engramName)) {
             if (!tools.contains(engramName)) {
                 tools.add(engramName);
@@ -287,20 +274,20 @@ final class LettaAgentFile {
     private String model(JsonNode llm, String at) {
         String type = llm.path("model_endpoint_type").asString("");
         String name = llm.path("model").asString("");
-        if (type.equals(LettaAgentFileWriter.ENGRAM_ENDPOINT)) {
+        if (type.equals(LettaNames.ENGRAM_ENDPOINT)) {
             if (dev.engram.framework.model.ModelSpec.namesEndpoint(name)) {
                 throw error(at, "names a model endpoint of its own ('" + name + "'); an imported file does not choose where "
                         + "requests and API keys go: import it with a model of your choice (--model SPEC)");
             }
             return name;
         }
-        String provider = PROVIDERS.get(type);
+        String provider = LettaNames.PROVIDERS.get(type);
         if (provider == null || name.isBlank()) {
             throw error(at, "has model endpoint type '" + type + "' (model '" + name + "'), which Engram does not map to a "
                     + "provider: import it with a model of your choice (--model SPEC)");
         }
         String endpoint = llm.path("model_endpoint").asString("").replaceAll("/+$", "");
-        if (!endpoint.isEmpty() && !endpoint.equals(STANDARD_ENDPOINTS.get(type))) {
+        if (!endpoint.isEmpty() && !endpoint.equals(LettaNames.STANDARD_ENDPOINTS.get(type))) {
             throw error(at, "sends requests to its own endpoint (" + endpoint + "); an imported file does not choose where "
                     + "requests and API keys go: import it with a model of your choice (--model SPEC)");
         }

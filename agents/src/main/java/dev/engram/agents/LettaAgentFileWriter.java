@@ -22,9 +22,6 @@ import tools.jackson.databind.node.ObjectNode;
  * the same for the same agents.
  */
 final class LettaAgentFileWriter {
-    /** The endpoint type of a model spec Letta has no provider for (scripted models, custom endpoints). */
-    static final String ENGRAM_ENDPOINT = "engram";
-
     /** One agent to write. */
     record Entry(AgentDefinition definition, List<Block> blocks, List<ConversationMessage> messages,
             Map<String, ToolDefinition> tools) {
@@ -112,9 +109,9 @@ final class LettaAgentFileWriter {
             schema.put("name", name).put("description", declared.description());
             schema.set("parameters", Heartbeats.JSON.readTree(declared.parameters()));
         } else {
-            String reverse = LettaAgentFile.RENAMED_BUILTINS.entrySet().stream().filter(en -> en.getValue().equals(name))
+            String reverse = LettaNames.RENAMED_BUILTINS.entrySet().stream().filter(en -> en.getValue().equals(name))
                     .map(Map.Entry::getKey).findFirst().orElse(name);
-            t.put("tool_type", LettaAgentFile.LETTA_TOOLS.contains(reverse) ? "letta_builtin" : "engram_builtin").put("description", definition == null ? "" : definition.description())
+            t.put("tool_type", LettaNames.LETTA_TOOLS.contains(reverse) ? "letta_builtin" : "engram_builtin").put("description", definition == null ? "" : definition.description())
                     .put("source_type", "json").put("name", reverse);
             schema.put("name", reverse).put("description", definition == null ? "" : definition.description());
             if (definition != null) {
@@ -159,14 +156,14 @@ final class LettaAgentFileWriter {
         String spec = d.model();
         int colon = spec.indexOf(':');
         String provider = colon > 0 ? spec.substring(0, colon) : "";
-        String type = LettaAgentFile.PROVIDERS.entrySet().stream().filter(e -> e.getValue().equals(provider))
-                .map(Map.Entry::getKey).findFirst().orElse(ENGRAM_ENDPOINT);
-        boolean known = !type.equals(ENGRAM_ENDPOINT) && !spec.startsWith("http");
+        String type = LettaNames.PROVIDERS.entrySet().stream().filter(e -> e.getValue().equals(provider))
+                .map(Map.Entry::getKey).findFirst().orElse(LettaNames.ENGRAM_ENDPOINT);
+        boolean known = !type.equals(LettaNames.ENGRAM_ENDPOINT) && !spec.startsWith("http");
         String model = known ? spec.substring(colon + 1) : spec;
         llm.put("model", model);
-        llm.put("model_endpoint_type", known ? type : ENGRAM_ENDPOINT);
+        llm.put("model_endpoint_type", known ? type : LettaNames.ENGRAM_ENDPOINT);
         if (known) {
-            llm.put("model_endpoint", LettaAgentFile.STANDARD_ENDPOINTS.get(type));
+            llm.put("model_endpoint", LettaNames.STANDARD_ENDPOINTS.get(type));
             llm.put("handle", type + "/" + model);
         }
         llm.put("context_window", d.contextWindowTokens());

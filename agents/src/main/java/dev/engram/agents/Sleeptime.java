@@ -60,8 +60,8 @@ final class Sleeptime implements TurnHooks {
     }
 
     @Override
-    public void beforeTurn(Agent agent) {
-        if (agent.definition().sleeptime().isEmpty()) {
+    public void beforeTurn(AgentDefinition agent) {
+        if (agent.sleeptime().isEmpty()) {
             return;
         }
         State s = states.get(agent.scope());
@@ -86,9 +86,13 @@ final class Sleeptime implements TurnHooks {
     }
 
     @Override
-    public void afterTurn(Agent agent) {
-        SleeptimeSettings settings = agent.definition().sleeptime().orElse(null);
+    public void afterTurn(AgentDefinition definition) {
+        SleeptimeSettings settings = definition.sleeptime().orElse(null);
         if (settings == null || closed) {
+            return;
+        }
+        Agent agent = agents.loaded(definition.scope()).orElse(null);
+        if (agent == null) {
             return;
         }
         State s = states.computeIfAbsent(agent.scope(), k -> new State());
