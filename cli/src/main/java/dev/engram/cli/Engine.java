@@ -29,6 +29,8 @@ final class Engine implements AutoCloseable {
     private AgentRuntime runtime;
     private final List<AutoCloseable> extra = new ArrayList<>();
 
+    private dev.engram.tools.PythonTools pythonTools;
+
     Engine(Path home) {
         this.home = home;
     }
@@ -68,12 +70,20 @@ final class Engine implements AutoCloseable {
      * operation goes through it (its checks, such as "agent is busy", apply); the search index and the
      * embedding model open only when something searches.
      */
+    /** Imported Python tools run with this runner ({@code --python-tools}). */
+    void enablePythonTools(dev.engram.tools.PythonTools runner) {
+        this.pythonTools = runner;
+    }
+
     AgentRuntime runtime(Consumer<AgentRuntime.Builder> config) {
         if (runtime == null) {
             // Writes to partner and human blocks need someone's consent: by default no one is asked, so
             // they are refused; chat asks at the terminal, and 'tools call --consent' is the caller's own.
             AgentRuntime.Builder b = AgentRuntime.builder(store(), new LazySearch(this::search))
                     .permissionBroker(PermissionBroker.denyAll());
+            if (pythonTools != null) {
+                b.pythonTools(pythonTools);
+            }
             config.accept(b);
             runtime = b.build();
         }

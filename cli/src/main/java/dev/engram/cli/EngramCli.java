@@ -27,6 +27,10 @@ public final class EngramCli implements Runnable {
     @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT, description = "Show stack traces of errors.")
     boolean verbose;
 
+    @Option(names = "--python-tools", scope = ScopeType.INHERIT, description = "Run the Python source of tools imported "
+            + "from Letta agent files (python3, in the bubblewrap sandbox where installed; every call asks for approval).")
+    boolean pythonTools;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -92,7 +96,11 @@ public final class EngramCli implements Runnable {
 
     /** The engine over the home directory. */
     Engine engine() {
-        return new Engine(homeDirectory());
+        Engine engine = new Engine(homeDirectory());
+        if (pythonTools) {
+            engine.enablePythonTools(dev.engram.tools.PythonTools.of(java.time.Duration.ofSeconds(30)));
+        }
+        return engine;
     }
 
     static final class Version implements CommandLine.IVersionProvider {
