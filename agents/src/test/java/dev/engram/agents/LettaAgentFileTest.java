@@ -74,6 +74,48 @@ class LettaAgentFileTest {
 
     @ParameterizedTest
     @MethodSource("files")
+    void everyFileImportsAndItsAgentUsesItsLettaToolsOnRealStorage(String name) throws Exception {
+        Map<String, dev.engram.framework.model.ChatModel> models = new java.util.concurrent.ConcurrentHashMap<>();
+        open(b -> b.modelResolver(models::get));
+        Agent agent = importFile(name, "ana", Optional.of("script:" + name)).agents().getFirst();
+        List<String> labels = fx.store.blocks().list(agent.scope()).stream().map(Block::label).toList();
+        List<String> calls = new java.util.ArrayList<>();
+        String label = labels.isEmpty() ? "" : labels.getFirst();
+        Map<String, String> samples = new java.util.LinkedHashMap<>();
+        samples.put("memory_insert", "{\"label\": \"" + label + "\", \"new_str\": \"Imported fact\", \"insert_line\": 0}");
+        samples.put("memory_replace", "{\"label\": \"" + label + "\", \"old_str\": \"Imported fact\", \"new_str\": \"Imported fact, confirmed\"}");
+        samples.put("memory_rethink", "{\"label\": \"scratchpad\", \"new_memory\": \"Rethought\"}");
+        samples.put("archival_memory_insert", "{\"content\": \"Imported archival fact\", \"tags\": [\"import\"]}");
+        samples.put("archival_memory_search", "{\"query\": \"archival fact\"}");
+        samples.put("conversation_search", "{\"query\": \"hello\"}");
+        samples.forEach((tool, args) -> {
+            if (agent.definition().tools().contains(tool) && (!tool.startsWith("memory_") || !label.isEmpty())) {
+                String withHeartbeat = args.substring(0, args.length() - 1) + ", \"request_heartbeat\": true}";
+                calls.add("{\"tool_calls\": [{\"name\": \"" + tool + "\", \"arguments\": " + withHeartbeat + "}]}");
+            }
+        });
+        calls.add("{\"text\": \"Hello from the imported agent.\"}");
+        models.put("script:" + name, script("{\"turns\": [" + String.join(", ", calls) + "]}"));
+        long archivalBefore = fx.store.archival().count(agent.scope());
+
+        AgentResponse r = agent.send("hello");
+
+        assertThat(r.toolResults()).as("%s: %s", name, r.toolResults()).allSatisfy(t -> assertThat(t.status()).isEqualTo(ToolStatus.SUCCESS));
+        assertThat(r.toolResults()).hasSize(calls.size() - 1);
+        assertThat(r.reply()).contains("Hello from the imported agent.");
+        if (agent.definition().tools().contains("memory_replace") && !label.isEmpty()) {
+            assertThat(fx.store.blocks().get(agent.scope(), label).orElseThrow().value()).startsWith("Imported fact, confirmed\n");
+        }
+        if (agent.definition().tools().contains("memory_rethink")) {
+            assertThat(fx.store.blocks().get(agent.scope(), "scratchpad").orElseThrow().value()).isEqualTo("Rethought");
+        }
+        if (agent.definition().tools().contains("archival_memory_insert")) {
+            assertThat(fx.store.archival().count(agent.scope())).isEqualTo(archivalBefore + 1);
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("files")
     void everyFileImportsAndExportsToAFileThatReadsBackIdentically(String name) throws Exception {
         open(b -> { });
         AgentFileImport first = importFile(name, "ana", Optional.of("script:none"));
