@@ -117,7 +117,7 @@ final class AgentTransfer {
         file.names().forEach(name -> {
             String base = agentId.orElse(LettaAgentFile.slug(name));
             String id = base;
-            for (int k = 2; agentId.isEmpty() && taken.contains(id); k++) {
+            for (int k = 2; agentId.isEmpty() && (taken.contains(id) || hasMemory(Scope.of(userId, id))); k++) {
                 id = base + "-" + k;
             }
             taken.add(id);
@@ -143,6 +143,11 @@ final class AgentTransfer {
             entries.add(new LettaAgentFileWriter.Entry(a.definition(), store.blocks().list(a.scope()), messages(a.scope()), tools));
         }
         return LettaAgentFileWriter.write(entries);
+    }
+
+    /** Whether anything is stored under the scope (a deleted agent's memory stays). */
+    private boolean hasMemory(Scope scope) {
+        return !store.blocks().list(scope).isEmpty() || store.messages().count(scope) > 0 || store.archival().count(scope) > 0;
     }
 
     /** Refuses an id that has memory or a name that is taken, before anything is stored. */

@@ -116,7 +116,7 @@ final class LettaAgentFile {
         JsonNode engram = a.path("metadata").path("engram");
         AgentDefinition.Builder b = AgentDefinition.builder(userId).id(id).name(name)
                 .systemPrompt(a.path("system").asString(AgentDefinition.DEFAULT_SYSTEM_PROMPT))
-                .model(model.orElseGet(() -> model(a.path("llm_config"), at + ".llm_config")));
+                .model(model.orElseGet(() -> model(a, at)));
         int window = a.path("llm_config").path("context_window").asInt(AgentDefinition.DEFAULT_CONTEXT_WINDOW);
         b.contextWindowTokens(Math.max(window, AgentDefinition.MIN_CONTEXT_WINDOW));
         if (engram.isObject()) {
@@ -140,7 +140,7 @@ final class LettaAgentFile {
         b.tools(tools).declaredTools(declared).tags(strings(a.path("tags")));
         if (a.path("enable_sleeptime").asBoolean(false)) {
             JsonNode st = engram.path("sleeptime");
-            String primary = model.orElseGet(() -> model(a.path("llm_config"), at + ".llm_config"));
+            String primary = model.orElseGet(() -> model(a, at));
             b.sleeptime(new SleeptimeSettings(st.path("every_messages").asInt(SleeptimeSettings.DEFAULT_EVERY), Optional.empty(),
                     st.path("model").asString(primary), st.path("max_steps").asInt(SleeptimeSettings.DEFAULT_MAX_STEPS)));
         }
@@ -270,17 +270,24 @@ final class LettaAgentFile {
         return sb.toString();
     }
 
-    /** The Engram model spec of Letta's {@code llm_config}; a model at an endpoint of its own needs {@code --model}. */
-    private String model(JsonNode llm, String at) {
+    /**
+     * The Engram model spec of an agent: {@code metadata.engram.model} when an Engram export wrote it, else
+     * Letta's {@code llm_config}. A model at an endpoint of its own, or at a provider Engram has not, needs
+     * {@code --model}: a file never chooses where requests and keys go.
+     */
+    private String model(JsonNode a, String at) {
+        String spec = a.path("metadata").path("engram").path("model").asString("");
+        if (!spec.isBlank()) {
+            if (dev.engram.framework.model.ModelSpec.namesEndpoint(spec)) {
+                throw error(at + ".metadata.engram.model", "names a model endpoint of its own ('" + spec + "'); an imported file "
+                        + "does not choose where requests and API keys go: import it with a model of your choice (--model SPEC)");
+            }
+            return spec;
+        }
+        JsonNode llm = a.path("llm_config");
+        at = at + ".llm_config";
         String type = llm.path("model_endpoint_type").asString("");
         String name = llm.path("model").asString("");
-        if (type.equals(LettaNames.ENGRAM_ENDPOINT)) {
-            if (dev.engram.framework.model.ModelSpec.namesEndpoint(name)) {
-                throw error(at, "names a model endpoint of its own ('" + name + "'); an imported file does not choose where "
-                        + "requests and API keys go: import it with a model of your choice (--model SPEC)");
-            }
-            return name;
-        }
         String provider = LettaNames.PROVIDERS.get(type);
         if (provider == null || name.isBlank()) {
             throw error(at, "has model endpoint type '" + type + "' (model '" + name + "'), which Engram does not map to a "

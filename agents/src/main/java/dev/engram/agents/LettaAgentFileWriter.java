@@ -74,6 +74,7 @@ final class LettaAgentFileWriter {
             ObjectNode engram = a.putObject("metadata").putObject("engram");
             engram.put("approval_mode", d.approvalMode().name().toLowerCase(Locale.ROOT));
             engram.put("max_steps", d.maxSteps());
+            engram.put("model", d.model());
             d.allowTools().forEach(engram.withArray("allow_tools")::add);
             d.denyTools().forEach(engram.withArray("deny_tools")::add);
             a.put("enable_sleeptime", d.sleeptime().isPresent());
@@ -150,21 +151,33 @@ final class LettaAgentFileWriter {
         m.toolCallId().ifPresent(c -> o.put("tool_call_id", c));
     }
 
-    /** Letta's {@code llm_config} for a model spec; specs Letta cannot name keep the spec as the model. */
+    /**
+     * Letta's {@code llm_config} for a model spec. A spec at a provider Letta knows is written as Letta
+     * writes it; an OpenAI-compatible endpoint ({@code http://host/v1#model}) as Letta's {@code openai} type
+     * at that endpoint; anything else (a scripted model) as {@code openai} with the spec as the model name.
+     * The spec itself goes to {@code metadata.engram.model}, which the reader prefers.
+     */
     static ObjectNode llmConfig(AgentDefinition d) {
         ObjectNode llm = Heartbeats.JSON.createObjectNode();
         String spec = d.model();
         int colon = spec.indexOf(':');
         String provider = colon > 0 ? spec.substring(0, colon) : "";
         String type = LettaNames.PROVIDERS.entrySet().stream().filter(e -> e.getValue().equals(provider))
-                .map(Map.Entry::getKey).findFirst().orElse(LettaNames.ENGRAM_ENDPOINT);
-        boolean known = !type.equals(LettaNames.ENGRAM_ENDPOINT) && !spec.startsWith("http");
-        String model = known ? spec.substring(colon + 1) : spec;
-        llm.put("model", model);
-        llm.put("model_endpoint_type", known ? type : LettaNames.ENGRAM_ENDPOINT);
-        if (known) {
+                .map(Map.Entry::getKey).findFirst().orElse(null);
+        if (dev.engram.framework.model.ModelSpec.namesEndpoint(spec)) {
+            int hash = spec.indexOf('#');
+            llm.put("model", hash > 0 ? spec.substring(hash + 1) : spec);
+            llm.put("model_endpoint_type", "openai");
+            llm.put("model_endpoint", hash > 0 ? spec.substring(0, hash) : spec);
+        } else if (type != null) {
+            String model = spec.substring(colon + 1);
+            llm.put("model", model);
+            llm.put("model_endpoint_type", type);
             llm.put("model_endpoint", LettaNames.STANDARD_ENDPOINTS.get(type));
             llm.put("handle", type + "/" + model);
+        } else {
+            llm.put("model", spec);
+            llm.put("model_endpoint_type", "openai");
         }
         llm.put("context_window", d.contextWindowTokens());
         return llm;

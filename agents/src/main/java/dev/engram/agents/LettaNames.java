@@ -18,9 +18,6 @@ final class LettaNames {
     static final Map<String, String> STANDARD_ENDPOINTS = Map.of("openai", "https://api.openai.com/v1",
             "anthropic", "https://api.anthropic.com/v1", "google_ai", "https://generativelanguage.googleapis.com",
             "ollama", "http://localhost:11434");
-    /** The endpoint type of a model spec Letta has no provider for (scripted models, custom endpoints). */
-    static final String ENGRAM_ENDPOINT = "engram";
-
     private LettaNames() {
     }
 }

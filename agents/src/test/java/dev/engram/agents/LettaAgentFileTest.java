@@ -142,6 +142,26 @@ class LettaAgentFileTest {
         assertThat(json.path("tools")).allSatisfy(t -> assertThat(t.path("id").asString()).startsWith("tool-"));
     }
 
+    /** The published format: Letta's {@code AgentFileSchema} from {@code ../shared/letta/openapi.json}, validated as JSON Schema. */
+    @Test
+    void theExportIsValidAgainstLettasPublishedAgentFileSchema() throws Exception {
+        Path contract = Path.of(System.getProperty("engram.shared.data", "../../shared/data")).resolveSibling("letta").resolve("openapi.json");
+        assumeTrue(Files.isRegularFile(contract), "../shared/letta/openapi.json is absent (it exists only on the project's machines); skipping");
+        var components = Heartbeats.JSON.readTree(Files.readString(contract)).path("components");
+        var schemaNode = Heartbeats.JSON.createObjectNode().put("$schema", "https://json-schema.org/draft/2020-12/schema")
+                .put("$ref", "#/components/schemas/AgentFileSchema");
+        schemaNode.set("components", components);
+        var schema = com.networknt.schema.SchemaRegistry.withDefaultDialect(com.networknt.schema.SpecificationVersion.DRAFT_2020_12)
+                .getSchema(schemaNode);
+        open(b -> { });
+        for (String name : files().toList()) {
+            AgentFileImport imported = importFile(name, "ana", Optional.of("script:none"));
+            String exported = fx.runtime.exportLettaAgentFile("ana", imported.agents().stream().map(Agent::id).toList());
+            assertThat(schema.validate(Heartbeats.JSON.readTree(exported))).as("%s exported", name).isEmpty();
+            fx.runtime.list("ana").forEach(d -> fx.runtime.delete("ana", d.id()));
+        }
+    }
+
     private static List<String> meaning(List<ConversationMessage> messages) {
         return messages.stream().map(m -> m.role() + "|" + m.content() + "|" + m.toolCalls() + "|" + m.toolCallId()
                 + "|" + m.inContext()).toList();
