@@ -71,4 +71,37 @@ class LauncherTest {
         String out = chosenJava(Map.of("PATH", "/usr/bin:/bin", "HOME", dir.toString()));
         assertThat(out).startsWith("engram: no JDK 21 or newer found").doesNotContain("\n");
     }
+
+    @Test
+    void theIncubatorNoticeIsDroppedAndEverythingElseOnStderrAndTheExitCodeKept() throws Exception {
+        assumeTrue(Files.isRegularFile(LAUNCHER), "skipped: no launcher at " + LAUNCHER);
+        Path bin = Files.createDirectories(dir.resolve("jdk").resolve("bin"));
+        Path java = bin.resolve("java");
+        Files.writeString(java, """
+                #!/bin/sh
+                case "$*" in *-XshowSettings*) echo "    java.specification.version = 25" >&2; exit 0;; esac
+                echo "WARNING: Using incubator modules: jdk.incubator.vector" >&2
+                echo "engram: something real went wrong" >&2
+                echo "WARNING: another warning stays" >&2
+                echo "out"
+                exit 3
+                """);
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        ProcessBuilder pb = new ProcessBuilder("bash", LAUNCHER.toString(), "--version");
+        pb.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
+        pb.environment().put("ENGRAM_JAR", Files.writeString(dir.resolve("fake.jar"), "").toString());
+        // Standard error goes to a file: the filter writes it after the JVM process ended, and a Process pipe
+        // keeps only what was written before the process exited.
+        Path errFile = dir.resolve("stderr.txt");
+        Process p = pb.redirectError(errFile.toFile()).start();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(3);
+        assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("out\n");
+        String err = "";
+        for (int i = 0; i < 100 && !err.contains("another warning stays"); i++) {
+            Thread.sleep(50);
+            err = Files.readString(errFile);
+        }
+        assertThat(err).as("stderr").doesNotContain("incubator").contains("engram: something real went wrong", "WARNING: another warning stays");
+    }
 }
