@@ -11,18 +11,24 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code engram search QUERY}: hybrid search over one agent's memory. */
-@Command(name = "search", mixinStandardHelpOptions = true, description = "Search an agent's memory (BM25 + vectors).")
+/** {@code engram search QUERY}: hybrid search over one agent's memory, or over a user's notes. */
+@Command(name = "search", mixinStandardHelpOptions = true, description = {"Search an agent's memory (BM25 + vectors).",
+        "Notes belong to the user: '--domain notes' needs no --agent."})
 final class SearchCommand extends BaseCommand {
+    /** The scope's agent when only the user's notes are searched: notes are matched by user alone. */
+    private static final String ANY_AGENT = "notes-only";
+
     @Parameters(paramLabel = "QUERY")
     String query;
 
-    @Mixin
-    ScopeOptions scope;
+    @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "The user whose memory to use; default ${DEFAULT-VALUE}.")
+    String user;
+
+    @Option(names = "--agent", paramLabel = "NAME", description = "The agent, by name or id (not needed for --domain notes alone).")
+    String agent;
 
     @Option(names = "--domain", paramLabel = "DOMAIN", description = "archival, conversations, notes or blocks (repeatable); default all.")
     List<SearchDomain> domains = new ArrayList<>();
@@ -44,8 +50,14 @@ final class SearchCommand extends BaseCommand {
         if (k < 1 || k > SearchRequest.MAX_K) {
             throw usage("--k must be between 1 and " + SearchRequest.MAX_K + ", got " + k);
         }
+        boolean notesOnly = !domains.isEmpty() && domains.stream().allMatch(d -> d == SearchDomain.NOTES);
+        if (agent == null && !notesOnly) {
+            throw usage("Missing --agent: archival memory, conversations and blocks belong to an agent (the user's notes "
+                    + "alone, --domain notes, need none)");
+        }
         try (Engine engine = root().engine()) {
-            SearchRequest.Builder b = SearchRequest.builder(scope(engine, scope.user, scope.agent), query).k(k).mode(mode);
+            dev.engram.memory.Scope s = agent == null ? dev.engram.memory.Scope.of(user, ANY_AGENT) : scope(engine, user, agent);
+            SearchRequest.Builder b = SearchRequest.builder(s, query).k(k).mode(mode);
             if (!domains.isEmpty()) {
                 b.domains(EnumSet.copyOf(domains));
             }

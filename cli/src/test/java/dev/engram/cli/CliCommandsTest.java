@@ -109,6 +109,14 @@ class CliCommandsTest {
     }
 
     @Test
+    void theUsersNotesAreSearchedWithoutAnAgent() {
+        ok("notes", "save", "Ana's locker code is 4711", "--user", "ana");
+        assertThat(ok("search", "locker code", "--domain", "notes", "--user", "ana").out()).contains("locker code is 4711");
+        assertThat(ok("search", "locker code", "--domain", "notes", "--user", "ben").out()).contains("No results.");
+        oneLineError(Cli.run(home, "search", "locker code", "--user", "ana"), 2, "Missing --agent");
+    }
+
+    @Test
     void agentErrorsAreOneLine() {
         createHelper();
         oneLineError(Cli.run(home, "agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini"), 1,
@@ -163,7 +171,8 @@ class CliCommandsTest {
 
     @Test
     void badUsageIsOneLineAndExitTwo() {
-        oneLineError(Cli.run(home, "search", "x"), 2, "Missing required option: '--agent=NAME'");
+        oneLineError(Cli.run(home, "search", "x"), 2, "Missing --agent");
+        oneLineError(Cli.run(home, "block", "list"), 2, "Missing required option: '--agent=NAME'");
         oneLineError(Cli.run(home, "block", "list", "--agent", "a", "--bogus"), 2, "Unknown option: '--bogus'");
         oneLineError(Cli.run(home, "nonsense"), 2, "Unmatched argument");
         createHelper();
