@@ -22,15 +22,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-import java.util.stream.Stream;
-import org.eclipse.jgit.ignore.IgnoreNode;
 
 /**
  * The file tools, all confined to a {@link Workspace}: {@code file_read}, {@code file_list} and
@@ -79,7 +75,7 @@ final class FileTools {
     }
 
     static List<AiTool<?, ?>> all(Workspace ws) {
-        return List.of(read(ws), list(ws), search(ws), write(ws), new EditTool(ws), delete(ws));
+        return List.of(read(ws), new ReadManyFilesTool(ws), list(ws), search(ws), write(ws), new EditTool(ws), new DeleteTool(ws));
     }
 
     private static AiTool<ReadInput, String> read(Workspace ws) {
@@ -118,7 +114,7 @@ final class FileTools {
                 });
     }
 
-    private static List<String> textLines(Path file, String shown) throws IOException {
+    static List<String> textLines(Path file, String shown) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         for (int i = 0; i < Math.min(bytes.length, 8_192); i++) {
             if (bytes[i] == 0) {
@@ -141,24 +137,20 @@ final class FileTools {
     }
 
     private static AiTool<ListInput, String> list(Workspace ws) {
-        return AiTool.of("file_list", "List the files and directories of a workspace directory (directories end with /). "
-                + "Use recursive and glob to narrow it. More than " + LIST_LIMIT + " entries: the first " + LIST_SHOWN
-                + " and the count are returned.", ListInput.class, SafetyTier.READ_ONLY, (in, ctx) -> {
+        return AiTool.of("file_list", "List the files and directories of a workspace directory, with file sizes (directories "
+                + "end with /), skipping what .gitignore ignores. Use recursive and glob to narrow it. More than " + LIST_LIMIT
+                + " entries: the first " + LIST_SHOWN + " and the count are returned.", ListInput.class, SafetyTier.READ_ONLY, (in, ctx) -> {
                     Path dir = ws.readable(in.path().orElse("."));
                     if (!Files.isDirectory(dir)) {
                         throw new ToolException("'" + in.path().orElse(".") + "' is not a directory.");
                     }
                     Optional<PathMatcher> matcher = in.glob().map(FileTools::glob);
                     List<String> entries = new ArrayList<>();
-                    int depth = in.recursive().orElse(false) ? Integer.MAX_VALUE : 1;
-                    try (Stream<Path> walk = Files.walk(dir, depth)) {
-                        walk.filter(p -> !p.equals(dir)).filter(p -> !inGitDir(dir, p)).sorted().forEach(p -> {
-                            Path rel = dir.relativize(p);
-                            if (matcher.map(m -> m.matches(rel)).orElse(true)) {
-                                entries.add(ws.display(p) + (Files.isDirectory(p) ? "/" : ""));
-                            }
-                        });
-                    }
+                    GitIgnoreWalk.entries(ws.root(), dir, in.recursive().orElse(false), (p, isDir) -> {
+                        if (matcher.map(m -> m.matches(dir.relativize(p))).orElse(true)) {
+                            entries.add(isDir ? ws.display(p) + "/" : ws.display(p) + "  " + size(p));
+                        }
+                    });
                     if (entries.isEmpty()) {
                         return "(no entries)";
                     }
@@ -170,13 +162,16 @@ final class FileTools {
                 });
     }
 
-    private static boolean inGitDir(Path base, Path p) {
-        for (Path part : base.relativize(p)) {
-            if (part.toString().equals(".git")) {
-                return true;
-            }
+    /** A file's size for people: bytes, KB or MB. */
+    static String size(Path file) {
+        long n;
+        try {
+            n = Files.size(file);
+        } catch (IOException e) {
+            return "?";
         }
-        return false;
+        return n < 1_024 ? n + " B" : n < 1_048_576 ? String.format(java.util.Locale.ROOT, "%.1f KB", n / 1_024.0)
+                : String.format(java.util.Locale.ROOT, "%.1f MB", n / 1_048_576.0);
     }
 
     static PathMatcher glob(String pattern) {
@@ -209,7 +204,7 @@ final class FileTools {
                     Optional<PathMatcher> matcher = in.glob().map(FileTools::glob);
                     List<String> matches = new ArrayList<>();
                     int[] total = {0};
-                    walkUnignored(ws.root(), dir, file -> {
+                    GitIgnoreWalk.files(ws.root(), dir, file -> {
                         if (matcher.isPresent() && !matcher.get().matches(ws.root().relativize(file))) {
                             return;
                         }
@@ -251,76 +246,6 @@ final class FileTools {
                 if (b == 0) {
                     return true;
                 }
-            }
-        }
-        return false;
-    }
-
-    /** The rules of one .gitignore file, and the directory its patterns are relative to. */
-    private record Rules(Path dir, IgnoreNode node) {
-    }
-
-    /** Walks the regular files under {@code start}, skipping {@code .git} and whatever the .gitignore files ignore. */
-    static void walkUnignored(Path root, Path start, java.util.function.Consumer<Path> onFile) throws IOException {
-        Deque<Rules> rules = new ArrayDeque<>();
-        List<Path> above = new ArrayList<>();
-        for (Path p = start.getParent(); p != null && p.startsWith(root); p = p.getParent()) {
-            above.add(0, p);
-        }
-        for (Path p : above) {
-            loadRules(p).ifPresent(rules::push);
-        }
-        walk(start, rules, onFile);
-    }
-
-    private static Optional<Rules> loadRules(Path dir) {
-        Path file = dir.resolve(".gitignore");
-        if (!Files.isRegularFile(file)) {
-            return Optional.empty();
-        }
-        IgnoreNode node = new IgnoreNode();
-        try (InputStream in = Files.newInputStream(file)) {
-            node.parse(in);
-            return Optional.of(new Rules(dir, node));
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static void walk(Path dir, Deque<Rules> rules, java.util.function.Consumer<Path> onFile) throws IOException {
-        Optional<Rules> own = loadRules(dir);
-        own.ifPresent(rules::push);
-        List<Path> children;
-        try (Stream<Path> s = Files.list(dir)) {
-            children = s.sorted().toList();
-        }
-        for (Path child : children) {
-            if (child.getFileName().toString().equals(".git") || Files.isSymbolicLink(child)) {
-                continue;
-            }
-            boolean isDir = Files.isDirectory(child);
-            if (ignored(rules, child, isDir)) {
-                continue;
-            }
-            if (isDir) {
-                walk(child, rules, onFile);
-            } else if (Files.isRegularFile(child)) {
-                onFile.accept(child);
-            }
-        }
-        own.ifPresent(r -> rules.pop());
-    }
-
-    /** The deepest .gitignore with an opinion decides, as git does. */
-    private static boolean ignored(Deque<Rules> rules, Path path, boolean isDir) {
-        for (Rules r : rules) {
-            String rel = r.dir().relativize(path).toString().replace('\\', '/');
-            IgnoreNode.MatchResult result = r.node().isIgnored(rel, isDir);
-            if (result == IgnoreNode.MatchResult.IGNORED) {
-                return true;
-            }
-            if (result == IgnoreNode.MatchResult.NOT_IGNORED) {
-                return false;
             }
         }
         return false;
@@ -416,21 +341,55 @@ final class FileTools {
         }
     }
 
-    private static AiTool<DeleteInput, String> delete(Workspace ws) {
-        return AiTool.of("file_delete", "Delete a file (or an empty directory) of the workspace.", DeleteInput.class,
-                SafetyTier.SIDE_EFFECTING, (in, ctx) -> {
-                    Path file = ws.writable(in.path());
-                    if (file.equals(ws.root())) {
-                        throw new ToolException("The workspace root cannot be deleted.");
-                    }
-                    try {
-                        Files.delete(file);
-                    } catch (NoSuchFileException e) {
-                        throw new ToolException("There is no file '" + in.path() + "'.");
-                    } catch (DirectoryNotEmptyException e) {
-                        throw new ToolException("'" + in.path() + "' is a directory that is not empty; delete its files first.");
-                    }
-                    return "Deleted " + ws.display(file) + ".";
-                });
+    /**
+     * {@code file_delete}: privileged, the one workspace tool that destroys; it asks in AUTO mode, shows
+     * what it will delete, and an approval for the session covers only that path.
+     */
+    static final class DeleteTool implements AiTool<DeleteInput, String> {
+        private static final ToolInfo INFO = new ToolInfo("file_delete", "Delete a file (or an empty directory) of the "
+                + "workspace. It asks the user first.", SafetyTier.PRIVILEGED, ToolInfo.DEFAULT_TIMEOUT, Truncation.KEEP_HEAD);
+        private final Workspace ws;
+
+        DeleteTool(Workspace ws) {
+            this.ws = ws;
+        }
+
+        @Override
+        public ToolInfo info() {
+            return INFO;
+        }
+
+        @Override
+        public Class<DeleteInput> inputType() {
+            return DeleteInput.class;
+        }
+
+        @Override
+        public Optional<String> approvalPreview(DeleteInput in, ToolContext context) {
+            Path file = ws.writable(in.path());
+            return Optional.of("delete " + ws.display(file) + (Files.isDirectory(file) ? "/ (an empty directory)"
+                    : Files.exists(file) ? " (" + size(file) + ")" : " (it does not exist)"));
+        }
+
+        @Override
+        public Optional<String> approvalScope(DeleteInput in) {
+            return Optional.of(in.path());
+        }
+
+        @Override
+        public String execute(DeleteInput in, ToolContext ctx) throws IOException {
+            Path file = ws.writable(in.path());
+            if (file.equals(ws.root())) {
+                throw new ToolException("The workspace root cannot be deleted.");
+            }
+            try {
+                Files.delete(file);
+            } catch (NoSuchFileException e) {
+                throw new ToolException("There is no file '" + in.path() + "'.");
+            } catch (DirectoryNotEmptyException e) {
+                throw new ToolException("'" + in.path() + "' is a directory that is not empty; delete its files first.");
+            }
+            return "Deleted " + ws.display(file) + ".";
+        }
     }
 }

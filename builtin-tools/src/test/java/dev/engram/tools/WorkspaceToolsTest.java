@@ -130,8 +130,10 @@ class WorkspaceToolsTest {
         Files.createDirectories(root.resolve("docs/deep"));
         Files.writeString(root.resolve("docs/a.md"), "a");
         Files.writeString(root.resolve("docs/deep/b.md"), "b");
-        assertThat(call("file_list").content()).isEqualTo("docs/\nnotes.md");
-        assertThat(call("file_list", "recursive", true, "glob", "**.md").content()).isEqualTo("docs/a.md\ndocs/deep/b.md\nnotes.md");
+        String notesSize = FileTools.size(root.resolve("notes.md"));
+        assertThat(call("file_list").content()).isEqualTo("docs/\nnotes.md  " + notesSize);
+        assertThat(call("file_list", "recursive", true, "glob", "**.md").content())
+                .isEqualTo("docs/a.md  1 B\ndocs/deep/b.md  1 B\nnotes.md  " + notesSize);
         Path many = Files.createDirectories(root.resolve("many"));
         for (int i = 0; i < 1_100; i++) {
             Files.writeString(many.resolve(String.format("f%04d.txt", i)), "");
@@ -183,6 +185,56 @@ class WorkspaceToolsTest {
         assertThat(call("file_delete", "path", "new/dir").content()).contains("is a directory that is not empty");
         assertThat(call("file_delete", "path", "new/dir/todo.md").content()).isEqualTo("Deleted new/dir/todo.md.");
         assertThat(call("file_delete", "path", ".").content()).isEqualTo("The workspace root cannot be deleted.");
+    }
+
+    @Test
+    void listAndReadManyFilesSkipWhatGitIgnores() throws Exception {
+        Files.writeString(root.resolve(".gitignore"), "build/\n*.log\n");
+        Files.createDirectories(root.resolve("build"));
+        Files.writeString(root.resolve("build/out.txt"), "generated");
+        Files.writeString(root.resolve("debug.log"), "noise");
+        Files.createDirectories(root.resolve("docs"));
+        Files.writeString(root.resolve("docs/a.md"), "Alpha\n");
+        Files.writeString(root.resolve("docs/b.md"), "Beta\n");
+        Files.write(root.resolve("docs/c.md"), new byte[] {0, 1, 2});
+        String listing = call("file_list", "recursive", true).content();
+        assertThat(listing).contains("docs/a.md  6 B", ".gitignore").doesNotContain("build", "debug.log");
+        String read = call("read_many_files", "glob", "docs/*.md").content();
+        assertThat(read).isEqualTo("==> docs/a.md <==\nAlpha\n\n==> docs/b.md <==\nBeta\n\nSkipped binary files: docs/c.md.");
+        assertThat(call("read_many_files", "glob", "**.log").content()).isEqualTo("No files match '**.log'.");
+        assertThat(call("read_many_files", "glob", " ").content()).contains("glob is empty");
+        assertThat(call("read_many_files", "glob", "*.md", "path", "nope").isError()).isTrue();
+    }
+
+    @Test
+    void readManyFilesStaysWithinItsBudgetAndNamesWhatDidNotFit() throws Exception {
+        Path many = Files.createDirectories(root.resolve("many"));
+        for (int i = 0; i < 60; i++) {
+            Files.writeString(many.resolve(String.format("f%02d.txt", i)), "x".repeat(500));
+        }
+        String read = call("read_many_files", "glob", "*.txt", "path", "many").content();
+        assertThat(read.length()).isLessThan(ReadManyFilesTool.MAX_CHARS + 2_000);
+        assertThat(read).contains("==> many/f00.txt <==").contains("Not read, over the budget").contains("many/f59.txt");
+    }
+
+    @Test
+    void deletingAFileAsksInAutoModeShowsWhatAndASessionApprovalCoversOnlyThatPath() throws Exception {
+        Files.writeString(root.resolve("a.txt"), "a");
+        Files.writeString(root.resolve("b.txt"), "b");
+        List<ApprovalRequest> asked = new ArrayList<>();
+        ToolContext ctx = ToolContext.builder().sessionId("s").approvalHandler(r -> {
+            asked.add(r);
+            return CompletableFuture.completedFuture(ApprovalDecision.approveForSession());
+        }).build();
+        ToolExecutor auto = ToolExecutor.builder(registry).approvalMode(ApprovalMode.AUTO).build();
+        assertThat(auto.execute(ToolCall.of("file_delete", "{\"path\":\"a.txt\"}"), ctx).content()).isEqualTo("Deleted a.txt.");
+        assertThat(asked).singleElement().satisfies(r -> assertThat(r.preview()).contains("delete a.txt (1 B)"));
+        Files.writeString(root.resolve("a.txt"), "again");
+        auto.execute(ToolCall.of("file_delete", "{\"path\":\"a.txt\"}"), ctx);
+        assertThat(asked).hasSize(1);
+        auto.execute(ToolCall.of("file_delete", "{\"path\":\"b.txt\"}"), ctx);
+        assertThat(asked).hasSize(2);
+        assertThat(root.resolve("b.txt")).doesNotExist();
     }
 
     @Test
