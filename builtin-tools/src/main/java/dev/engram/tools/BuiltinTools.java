@@ -20,7 +20,8 @@ import java.util.Objects;
  * registry.register(BuiltinTools.sendMessage(router));                                  // send_message
  * registry.registerAll(BuiltinTools.files(Workspace.of(dir)));                          // file_*
  * registry.register(BuiltinTools.shell(workspace, ShellOptions.of("git", "ls")));      // shell_exec, sandboxed if bwrap is installed
- * registry.registerAll(BuiltinTools.web(WebFetcher.http(), List.of()));                // web_fetch, web_search
+ * registry.registerAll(BuiltinTools.web(WebFetcher.http(),
+ *         SearchProviders.fromEnvironment(System.getenv())));                              // web_fetch, web_search if a provider is set
  * }</pre>
  *
  * Every tool takes its user and agent from the call's {@code ToolContext}; a call without the
@@ -100,11 +101,16 @@ public final class BuiltinTools {
         return DynamicTool.from(new ShellTool(workspace, options));
     }
 
-    /** {@code web_fetch} and {@code web_search} (which answers with an error while {@code providers} is empty). */
+    /**
+     * {@code web_fetch}, and {@code web_search} through {@code providers} in turn (see {@link SearchProviders}); with
+     * no provider, {@code web_search} is not offered.
+     */
     public static List<DynamicTool> web(WebFetcher fetcher, List<SearchProvider> providers) {
         Objects.requireNonNull(fetcher, "fetcher must not be null");
         Objects.requireNonNull(providers, "providers must not be null");
-        return wrap(List.of(WebTools.fetch(fetcher), WebTools.search(providers)));
+        // Without a provider there is no web search to offer: the model is not shown a tool that can only fail.
+        return providers.isEmpty() ? wrap(List.of(WebTools.fetch(fetcher)))
+                : wrap(List.of(WebTools.fetch(fetcher), WebTools.search(providers)));
     }
 
     private static List<DynamicTool> wrap(List<? extends AiTool<?, ?>> tools) {

@@ -153,9 +153,85 @@ class WebToolsTest {
     }
 
     @Test
-    void webSearchNeedsAProviderAndFallsBackAlongTheChain() throws Exception {
-        assertThat(call(WebFetcher.http(), List.of(), "web_search", "{\"query\":\"tea\"}").content())
-                .startsWith("web_search is not available: no search provider is configured");
+    void withoutAProviderWebSearchIsNotOffered() {
+        assertThat(BuiltinTools.web(WebFetcher.http(), List.of())).extracting(t -> t.name()).containsExactly("web_fetch");
+        assertThat(SearchProviders.fromEnvironment(java.util.Map.of())).isEmpty();
+        assertThat(SearchProviders.fromEnvironment(java.util.Map.of("BRAVE_API_KEY", "b", "TAVILY_API_KEY", "t",
+                "SEARXNG_URL", "http://searx.local"))).extracting(SearchProvider::name).containsExactly("brave", "tavily", "searxng");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SearchProviders.searxng(java.net.URI.create("file:///etc")))
+                .hasMessageContaining("must be http(s)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SearchProviders.brave(" ")).hasMessageContaining("needs an API key");
+    }
+
+    /** Each provider against a local server answering in that provider's documented response shape. */
+    @Test
+    void braveTavilyAndSearxngAnswerInTheirOwnShapes() throws Exception {
+        java.util.List<String> seen = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        server.createContext("/res/v1/web/search", ex -> {
+            seen.add("brave " + ex.getRequestURI().getQuery() + " " + ex.getRequestHeaders().getFirst("X-Subscription-Token"));
+            respond(ex, """
+                    {"type": "search", "query": {"original": "green tea"}, "web": {"type": "search", "results": [
+                      {"title": "Green tea - Wikipedia", "url": "https://en.wikipedia.org/wiki/Green_tea",
+                       "description": "Green tea is a type of tea made from Camellia sinensis leaves.", "age": "2 days ago"},
+                      {"title": "How to brew", "url": "https://example.org/brew", "description": "Use water at 80 C."}]}}""");
+        });
+        server.createContext("/tavily/search", ex -> {
+            seen.add("tavily " + new String(ex.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8) + " "
+                    + ex.getRequestHeaders().getFirst("Authorization"));
+            respond(ex, """
+                    {"query": "green tea", "answer": null, "images": [], "results": [
+                      {"title": "Green tea benefits", "url": "https://example.org/benefits", "content": "Antioxidants and more.",
+                       "score": 0.93, "raw_content": null}], "response_time": 1.1}""");
+        });
+        server.createContext("/searx/search", ex -> {
+            seen.add("searxng " + ex.getRequestURI().getQuery());
+            respond(ex, """
+                    {"query": "green tea", "number_of_results": 0, "results": [
+                      {"url": "https://example.org/sencha", "title": "Sencha", "content": "A Japanese green tea.",
+                       "engine": "duckduckgo", "engines": ["duckduckgo"], "score": 1.0, "category": "general"}],
+                     "answers": [], "corrections": [], "infoboxes": [], "suggestions": [], "unresponsive_engines": []}""");
+        });
+        SearchProvider brave = SearchProviders.brave("brave-key", java.net.URI.create(base + "/res/v1/web/search"));
+        SearchProvider tavily = SearchProviders.tavily("tvly-key", java.net.URI.create(base + "/tavily/search"));
+        SearchProvider searxng = SearchProviders.searxng(java.net.URI.create(base + "/searx/"));
+
+        assertThat(brave.search("green tea", 2)).containsExactly(
+                new SearchProvider.WebResult("Green tea - Wikipedia", "https://en.wikipedia.org/wiki/Green_tea",
+                        "Green tea is a type of tea made from Camellia sinensis leaves."),
+                new SearchProvider.WebResult("How to brew", "https://example.org/brew", "Use water at 80 C."));
+        assertThat(tavily.search("green tea", 3)).containsExactly(new SearchProvider.WebResult("Green tea benefits",
+                "https://example.org/benefits", "Antioxidants and more."));
+        assertThat(searxng.search("green tea", 3)).containsExactly(new SearchProvider.WebResult("Sencha",
+                "https://example.org/sencha", "A Japanese green tea."));
+        assertThat(seen).hasSize(3);
+        assertThat(seen.get(0)).isEqualTo("brave q=green+tea&count=2 brave-key");
+        assertThat(seen.get(1)).startsWith("tavily ").endsWith(" Bearer tvly-key");
+        assertThat(JSON.readTree(seen.get(1).substring("tavily ".length(), seen.get(1).lastIndexOf(" Bearer"))))
+                .isEqualTo(JSON.readTree("{\"query\":\"green tea\",\"max_results\":3}"));
+        assertThat(seen.get(2)).isEqualTo("searxng format=json&q=green+tea");
+        // Through the tool: a failing provider hands over to the next.
+        server.createContext("/down", ex -> {
+            ex.sendResponseHeaders(503, -1);
+            ex.close();
+        });
+        SearchProvider down = SearchProviders.brave("k", java.net.URI.create(base + "/down"));
+        ToolResult r = call(WebFetcher.http(), List.of(down, searxng), "web_search", "{\"query\":\"green tea\"}");
+        assertThat(r.content()).contains("Sencha");
+        assertThat(call(WebFetcher.http(), List.of(down), "web_search", "{\"query\":\"tea\"}").content())
+                .isEqualTo("No search provider returned results (brave: failed).");
+    }
+
+    private static void respond(com.sun.net.httpserver.HttpExchange ex, String json) throws java.io.IOException {
+        byte[] body = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ex.getResponseHeaders().add("Content-Type", "application/json");
+        ex.sendResponseHeaders(200, body.length);
+        try (var out = ex.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    @Test
+    void webSearchFallsBackAlongTheChain() throws Exception {
         SearchProvider broken = new SearchProvider() {
             @Override
             public String name() {
