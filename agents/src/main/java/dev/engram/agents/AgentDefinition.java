@@ -4,7 +4,6 @@ import dev.engram.framework.ApprovalMode;
 import dev.engram.framework.ToolPolicy;
 import dev.engram.memory.NewBlock;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -37,12 +36,13 @@ import java.util.UUID;
  * @param sharedBlocks        blocks of other agents this agent is given when it is created
  * @param sleeptime           the agent's sleep-time companion, if it has one
  * @param actsFor             for a companion agent: the agent whose memory its tools edit and whose blocks it sees
+ * @param toolAccess          the workspace, shell and web tools this agent has, wherever it runs
  */
 public record AgentDefinition(String id, String userId, String name, String systemPrompt, String model,
         List<NewBlock> blocks, List<String> tools, List<String> allowTools, List<String> denyTools,
         ApprovalMode approvalMode, int contextWindowTokens, int maxSteps, Optional<String> parentAgentId,
         List<ToolRule> toolRules, List<String> tags, List<DeclaredTool> declaredTools, List<BlockAttachment> sharedBlocks,
-        Optional<SleeptimeSettings> sleeptime, Optional<String> actsFor) {
+        Optional<SleeptimeSettings> sleeptime, Optional<String> actsFor, ToolAccess toolAccess) {
 
     /** The instructions an agent gets when none are given. */
     public static final String DEFAULT_SYSTEM_PROMPT = """
@@ -79,16 +79,6 @@ public record AgentDefinition(String id, String userId, String name, String syst
         denyTools = List.copyOf(Objects.requireNonNull(denyTools, "denyTools must not be null"));
         Objects.requireNonNull(approvalMode, "approval mode must not be null");
         Objects.requireNonNull(parentAgentId, "parentAgentId must not be null");
-        Set<String> labels = new HashSet<>();
-        for (NewBlock b : blocks) {
-            if (!labels.add(b.label())) {
-                throw new IllegalArgumentException("agent '" + name + "' has two blocks labelled '" + b.label()
-                        + "'; labels must be unique");
-            }
-        }
-        if (new HashSet<>(tools).size() != tools.size()) {
-            throw new IllegalArgumentException("agent '" + name + "' names a tool twice: " + tools);
-        }
         if (contextWindowTokens < MIN_CONTEXT_WINDOW) {
             throw new IllegalArgumentException("context window must be at least " + MIN_CONTEXT_WINDOW
                     + " tokens, got " + contextWindowTokens);
@@ -97,50 +87,13 @@ public record AgentDefinition(String id, String userId, String name, String syst
             throw new IllegalArgumentException("step cap must be at least 1, got " + maxSteps);
         }
         toolRules = List.copyOf(Objects.requireNonNull(toolRules, "toolRules must not be null"));
-        checkRules(name, tools, toolRules);
         tags = List.copyOf(Objects.requireNonNull(tags, "tags must not be null"));
         declaredTools = List.copyOf(Objects.requireNonNull(declaredTools, "declaredTools must not be null"));
         sharedBlocks = List.copyOf(Objects.requireNonNull(sharedBlocks, "sharedBlocks must not be null"));
         Objects.requireNonNull(sleeptime, "sleeptime must not be null");
         Objects.requireNonNull(actsFor, "actsFor must not be null");
-        for (BlockAttachment a : sharedBlocks) {
-            if (!labels.add(a.label())) {
-                throw new IllegalArgumentException("agent '" + name + "' would have two blocks labelled '" + a.label() + "'");
-            }
-            if (a.ownerAgentId().equals(id)) {
-                throw new IllegalArgumentException("agent '" + name + "' cannot be given its own block '" + a.label() + "'");
-            }
-        }
-        Set<String> declared = new HashSet<>();
-        for (DeclaredTool t : declaredTools) {
-            if (!declared.add(t.name()) || !tools.contains(t.name())) {
-                throw new IllegalArgumentException("agent '" + name + "' declares tool '" + t.name() + "' "
-                        + (tools.contains(t.name()) ? "twice" : "without naming it among its tools"));
-            }
-        }
-    }
-
-    /** Every tool a rule names must be one of the agent's tools. */
-    private static void checkRules(String name, List<String> tools, List<ToolRule> rules) {
-        for (ToolRule rule : rules) {
-            Set<String> named = new LinkedHashSet<>();
-            named.add(rule.tool());
-            switch (rule) {
-                case ToolRule.Child c -> named.addAll(c.children());
-                case ToolRule.Parent p -> named.addAll(p.children());
-                case ToolRule.Conditional c -> {
-                    named.addAll(c.childOutputMapping().values());
-                    c.defaultChild().ifPresent(named::add);
-                }
-                default -> {
-                }
-            }
-            named.removeAll(tools);
-            if (!named.isEmpty()) {
-                throw new IllegalArgumentException("agent '" + name + "' has a " + rule.type() + " rule about " + named
-                        + ", which are not among its tools " + tools);
-            }
-        }
+        Objects.requireNonNull(toolAccess, "toolAccess must not be null");
+        DefinitionChecks.check(id, name, blocks, tools, toolRules, declaredTools, sharedBlocks);
     }
 
     /** The agent's scope in the memory store. */
@@ -182,6 +135,7 @@ public record AgentDefinition(String id, String userId, String name, String syst
                 .toolRules(toolRules).tags(tags).declaredTools(declaredTools).sharedBlocks(sharedBlocks);
         b.sleeptime = sleeptime.orElse(null);
         b.actsFor = actsFor.orElse(null);
+        b.toolAccess = toolAccess;
         blocks.forEach(b::block);
         b.allowTools.addAll(allowTools);
         b.denyTools.addAll(denyTools);
@@ -226,6 +180,7 @@ public record AgentDefinition(String id, String userId, String name, String syst
         private List<BlockAttachment> sharedBlocks = List.of();
         private SleeptimeSettings sleeptime;
         private String actsFor;
+        private ToolAccess toolAccess = ToolAccess.NONE;
 
         private Builder(String userId) {
             this.userId = checkText(userId, "user id");
@@ -368,6 +323,15 @@ public record AgentDefinition(String id, String userId, String name, String syst
             return this;
         }
 
+        /**
+         * Gives the agent workspace, shell or web tools of its own (see {@link ToolAccess}), persisted with
+         * it; their names are added to its tools.
+         */
+        public Builder toolAccess(ToolAccess access) {
+            this.toolAccess = Objects.requireNonNull(access, "tool access must not be null");
+            return addTools(access.toolNames().toArray(String[]::new));
+        }
+
         Builder actsFor(String agentId) {
             this.actsFor = agentId;
             return this;
@@ -388,7 +352,7 @@ public record AgentDefinition(String id, String userId, String name, String syst
             return new AgentDefinition(agentId, userId, name != null ? name : agentId, systemPrompt, model, blocks,
                     tools, allowTools, denyTools, approvalMode, contextWindowTokens, maxSteps,
                     Optional.ofNullable(parentAgentId), toolRules, tags, declaredTools, sharedBlocks, Optional.ofNullable(sleeptime),
-                    Optional.ofNullable(actsFor));
+                    Optional.ofNullable(actsFor), toolAccess);
         }
     }
 }

@@ -65,6 +65,12 @@ final class AgentFiles {
             st.idleAfter().ifPresent(i -> n.put("idle_after_seconds", i.toSeconds()));
         });
         d.actsFor().ifPresent(a -> o.put("acts_for", a));
+        if (!d.toolAccess().isNone()) {
+            ObjectNode access = o.putObject("tool_access");
+            d.toolAccess().workspace().ifPresent(w -> access.put("workspace", w.toString()));
+            strings(access.putArray("shell"), d.toolAccess().shell());
+            access.put("web", d.toolAccess().web());
+        }
         if (!d.sharedBlocks().isEmpty()) {
             ArrayNode shared = o.putArray("shared_blocks");
             d.sharedBlocks().forEach(a -> shared.addObject().put("owner_agent_id", a.ownerAgentId()).put("label", a.label())
@@ -112,6 +118,12 @@ final class AgentFiles {
                         st.hasNonNull("idle_after_seconds") ? Optional.of(java.time.Duration.ofSeconds(st.path("idle_after_seconds").asLong()))
                                 : Optional.empty(),
                         st.path("model").asString(o.path("model").asString("")), st.path("max_steps").asInt(SleeptimeSettings.DEFAULT_MAX_STEPS)));
+            }
+            JsonNode access = o.path("tool_access");
+            if (access.isObject()) {
+                b.toolAccess(new ToolAccess(Optional.ofNullable(access.hasNonNull("workspace")
+                        ? java.nio.file.Path.of(access.get("workspace").asString()) : null), strings(access.path("shell")),
+                        access.path("web").asBoolean(false)));
             }
             if (o.hasNonNull("acts_for")) {
                 b.actsFor(o.get("acts_for").asString());

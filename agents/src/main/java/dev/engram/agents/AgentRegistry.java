@@ -167,6 +167,35 @@ final class AgentRegistry {
         return new Agent(definition, executor, tokenCounters.apply(AgentRuntime.modelName(definition.model())), settings, turns);
     }
 
+    /** The agent's own workspace, shell and web tools ({@link ToolAccess}), by name. */
+    private static Map<String, DynamicTool> accessTools(AgentDefinition d) {
+        ToolAccess access = d.toolAccess();
+        Map<String, DynamicTool> out = new java.util.HashMap<>();
+        if (access.isNone()) {
+            return out;
+        }
+        java.util.List<DynamicTool> tools = new ArrayList<>();
+        if (access.workspace().isPresent()) {
+            dev.engram.tools.Workspace ws;
+            try {
+                ws = dev.engram.tools.Workspace.of(access.workspace().get());
+            } catch (IllegalArgumentException e) {
+                throw new AgentException("Agent '" + d.name() + "' works in " + access.workspace().get() + ", which cannot be "
+                        + "used: " + e.getMessage(), e);
+            }
+            tools.addAll(dev.engram.tools.BuiltinTools.files(ws));
+            if (!access.shell().isEmpty()) {
+                tools.add(dev.engram.tools.BuiltinTools.shell(ws, dev.engram.tools.ShellOptions.of(access.shell().toArray(String[]::new))));
+            }
+        }
+        if (access.web()) {
+            tools.addAll(dev.engram.tools.BuiltinTools.web(dev.engram.tools.WebFetcher.http(),
+                    dev.engram.tools.SearchProviders.fromEnvironment(System.getenv())));
+        }
+        tools.forEach(t -> out.put(t.name(), t));
+        return out;
+    }
+
     /** A declared tool: the local Python runner where enabled and the source is Python, else an explanation. */
     private DynamicTool declared(DeclaredTool t) {
         if (t.isPython() && settings.pythonRunner().isPresent()) {
@@ -179,9 +208,11 @@ final class AgentRegistry {
     private ToolExecutor executorFor(AgentDefinition d) {
         ToolRegistry registry = ToolRegistry.create();
         List<String> missing = new ArrayList<>();
+        Map<String, DynamicTool> own = accessTools(d);
         for (String name : d.tools()) {
-            // A tool registered with the runtime wins over the file's declaration of the same name.
-            DynamicTool tool = catalog.get(name);
+            // The agent's own workspace, shell and web tools first; then the runtime's, which win over an
+            // agent file's declaration of the same name.
+            DynamicTool tool = own.containsKey(name) ? own.get(name) : catalog.get(name);
             if (tool == null) {
                 tool = d.declaredTools().stream().filter(t -> t.name().equals(name)).findFirst()
                         .map(this::declared).orElse(null);
@@ -191,6 +222,9 @@ final class AgentRegistry {
             } else {
                 registry.register(tool);
             }
+        }
+        if (own.containsKey("web_search") && !d.tools().contains("web_search")) {
+            registry.register(own.get("web_search")); // offered whenever a search provider is configured
         }
         if (!missing.isEmpty()) {
             throw new AgentException("Agent '" + d.name() + "' names tools this runtime does not have: " + missing

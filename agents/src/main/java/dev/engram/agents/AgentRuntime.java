@@ -8,7 +8,6 @@ import dev.engram.framework.model.ChatModel;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Scope;
-import dev.engram.tools.BuiltinTools;
 import dev.engram.tools.PermissionBroker;
 import dev.engram.tools.Workspace;
 import java.io.IOException;
@@ -90,25 +89,8 @@ public final class AgentRuntime implements AutoCloseable {
         this.transfer = new AgentTransfer(store, agents);
         sleeptime.attach(agents);
 
-        List<DynamicTool> builtins = new ArrayList<>();
-        builtins.add(BuiltinTools.sendMessage(new AgentRouter(agents, turns, this::emit, b.maxAgentDepth))
-                .withTimeout(b.agentReplyTimeout.multipliedBy(2)));
-        builtins.addAll(BuiltinTools.memory(store, search, b.broker));
-        builtins.addAll(BuiltinTools.letta(store, search, b.broker, BuiltinTools.MemoryToolOptions.defaults()));
-        builtins.addAll(BuiltinTools.notes(store, search));
-        builtins.add(DynamicTool.from(new SubagentTool(agents, turns, b.agentReplyTimeout, b.maxAgentDepth)));
-        if (b.workspace != null) {
-            builtins.addAll(BuiltinTools.files(b.workspace));
-        }
-        for (DynamicTool t : builtins) {
-            catalog.put(t.name(), t);
-        }
-        for (DynamicTool t : b.tools) {
-            if (catalog.putIfAbsent(t.name(), t) != null) {
-                throw new IllegalArgumentException("tool '" + t.name() + "' is already provided by the runtime; "
-                        + "give yours another name");
-            }
-        }
+        ToolCatalog.fill(catalog, new ToolCatalog.Sources(store, search, b.broker, b.agentReplyTimeout, b.maxAgentDepth, b.workspace,
+                b.shell, b.webFetcher, b.searchProviders, b.tools), agents, turns, this::emit);
     }
 
     /** A builder over {@code store} and {@code search} (which must index that store). */
@@ -352,6 +334,9 @@ public final class AgentRuntime implements AutoCloseable {
         private ApprovalHandler approvalHandler;
         private dev.engram.tools.PythonTools pythonTools;
         private Workspace workspace;
+        private dev.engram.tools.ShellOptions shell;
+        private dev.engram.tools.WebFetcher webFetcher;
+        private List<dev.engram.tools.SearchProvider> searchProviders = List.of();
         private final List<DynamicTool> tools = new ArrayList<>();
         private final List<AgentListener> listeners = new ArrayList<>();
         private Function<String, TokenCounter> tokenCounters = TokenCounter::forModel;
@@ -406,6 +391,22 @@ public final class AgentRuntime implements AutoCloseable {
         /** Makes the file tools ({@code file_read}, ...) available, working in {@code workspace}. */
         public Builder workspace(Workspace workspace) {
             this.workspace = Objects.requireNonNull(workspace, "workspace must not be null");
+            return this;
+        }
+
+        /** Makes {@code shell_exec} available, for the programs {@code options} allows, in the workspace (required). */
+        public Builder shell(dev.engram.tools.ShellOptions options) {
+            this.shell = Objects.requireNonNull(options, "shell options must not be null");
+            return this;
+        }
+
+        /**
+         * Makes {@code web_fetch} available, and {@code web_search} through {@code providers} when there is
+         * any (e.g. {@code SearchProviders.fromEnvironment(System.getenv())}).
+         */
+        public Builder web(dev.engram.tools.WebFetcher fetcher, List<dev.engram.tools.SearchProvider> providers) {
+            this.webFetcher = Objects.requireNonNull(fetcher, "web fetcher must not be null");
+            this.searchProviders = List.copyOf(Objects.requireNonNull(providers, "providers must not be null"));
             return this;
         }
 

@@ -80,7 +80,7 @@ final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Objec
                 // (the parent's workflow rules are about its own task, not the child's).
                 .allowTools(p.allowTools().toArray(String[]::new)).denyTools(p.denyTools().toArray(String[]::new))
                 .toolRules(p.toolRules().stream().filter(r -> r instanceof ToolRule.RequiresApproval).toList())
-                .declaredTools(p.declaredTools())
+                .declaredTools(p.declaredTools()).toolAccess(p.toolAccess())
                 .contextWindowTokens(p.contextWindowTokens()).maxSteps(p.maxSteps()).parentAgentId(p.id()).build();
         Agent agent = agents.create(child);
         AgentResponse response = agent.receiveFromAgent(turn, p.id(), in.task());

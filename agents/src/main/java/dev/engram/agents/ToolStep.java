@@ -249,7 +249,7 @@ final class ToolStep {
         ToolContext.Builder b = ToolContext.builder().userId(agent.userId()).agentId(agent.memoryScope().agentId())
                 .sessionId(turn.session)
                 .cancellation(turn.token);
-        settings.workspaceRoot().ifPresent(b::workspaceRoot);
+        agent.toolAccess().workspace().or(settings::workspaceRoot).ifPresent(b::workspaceRoot);
         agent.actsFor().ifPresent(a -> b.actor("sleep-time agent '" + agent.id() + "'"));
         Optional<ApprovalHandler> handler = settings.approvalHandler();
         handler.ifPresent(h -> b.approvalHandler(request -> {

@@ -52,6 +52,9 @@ final class AgentCommands extends GroupCommand {
         @Option(names = "--max-steps", paramLabel = "N", description = "Default 10.")
         Integer maxSteps;
 
+        @picocli.CommandLine.Mixin
+        ToolOptions toolAccess;
+
         @Option(names = "--tool-rules", paramLabel = "FILE", description = "Letta tool rules: a JSON array of "
                 + "InitToolRule, TerminalToolRule, ChildToolRule, ... in Letta's shapes.")
         java.nio.file.Path toolRules;
@@ -88,6 +91,9 @@ final class AgentCommands extends GroupCommand {
             }
             if (maxSteps != null) {
                 b.maxSteps(maxSteps);
+            }
+            if (toolAccess.any()) {
+                b.toolAccess(toolAccess.access());
             }
             if (toolRules != null) {
                 String json;

@@ -44,6 +44,9 @@ final class ChatCommand extends BaseCommand {
             description = "The model, e.g. openai:gpt-4o-mini; default $ENGRAM_MODEL, else the agent's own.")
     String model;
 
+    @picocli.CommandLine.Mixin
+    ToolOptions tools;
+
     /** Input for tests; the console otherwise. */
     static InputStream testInput;
 
@@ -54,10 +57,12 @@ final class ChatCommand extends BaseCommand {
         try (Engine engine = root().engine();
                 Input reader = Input.open(engine.home().resolve("history"), out)) {
             TranscriptPrinter transcript = new TranscriptPrinter(out, agentName);
-            AgentRuntime runtime = engine.runtime(b -> b.listener(transcript).approvalHandler(approvals(reader, out))
-                    .permissionBroker(consent(reader, out))
-                    .modelResolver(spec -> ChatModel.of(override != null && !override.isBlank() ? override : spec,
-                            root().environment())));
+            AgentRuntime runtime = engine.runtime(b -> {
+                tools.apply(b, root().environment());
+                b.listener(transcript).approvalHandler(approvals(reader, out)).permissionBroker(consent(reader, out))
+                        .modelResolver(spec -> ChatModel.of(override != null && !override.isBlank() ? override : spec,
+                                root().environment()));
+            });
             Optional<Agent> existing = runtime.findByName(user, agentName);
             if (existing.isEmpty() && (override == null || override.isBlank())) {
                 throw new IllegalStateException("No model is configured: pass --model (e.g. openai:gpt-4o-mini with "
@@ -66,7 +71,8 @@ final class ChatCommand extends BaseCommand {
             }
             Agent agent = existing.orElseGet(() -> runtime.create(AgentDefinition.builder(user).name(agentName)
                     .model(override).block("human", "What I know about the user", "")
-                    .block("persona", "Who I am", "I am a helpful assistant with a long memory.").build()));
+                    .block("persona", "Who I am", "I am a helpful assistant with a long memory.")
+                    .toolAccess(tools.any() ? tools.access() : dev.engram.agents.ToolAccess.NONE).build()));
             if (existing.isEmpty()) {
                 out.println("Created agent '" + agentName + "' for user '" + user + "' on " + override + ".");
             }

@@ -22,12 +22,16 @@ import picocli.CommandLine.Parameters;
         subcommands = {ToolsCommands.ListTools.class, ToolsCommands.Schema.class, ToolsCommands.Call.class})
 final class ToolsCommands extends GroupCommand {
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "The tools an agent can be given.")
+    @Command(name = "list", mixinStandardHelpOptions = true, description = {"The tools an agent can be given.",
+            "Memory tools always; the workspace, shell and web tools with --workspace, --shell and --web."})
     static final class ListTools extends BaseCommand {
+        @Mixin
+        ToolOptions tools;
+
         @Override
         int run() {
             try (Engine engine = root().engine()) {
-                for (DynamicTool t : engine.runtime().toolRegistry().list()) {
+                for (DynamicTool t : engine.runtime(b -> tools.apply(b, root().environment())).toolRegistry().list()) {
                     String d = t.description();
                     int end = d.indexOf(". ");
                     out().printf(Locale.ROOT, "%-16s %-15s %s%n", t.name(), t.safetyTier().name().toLowerCase(Locale.ROOT),
@@ -44,10 +48,14 @@ final class ToolsCommands extends GroupCommand {
                 description = "openai, anthropic, gemini or mcp; default ${DEFAULT-VALUE}.")
         ToolFormat format;
 
+        @Mixin
+        ToolOptions tools;
+
         @Override
         int run() {
             try (Engine engine = root().engine()) {
-                out().println(engine.runtime().toolRegistry().toolsJson(format).toPrettyString());
+                out().println(engine.runtime(b -> tools.apply(b, root().environment())).toolRegistry().toolsJson(format)
+                        .toPrettyString());
             }
             return 0;
         }
@@ -56,7 +64,9 @@ final class ToolsCommands extends GroupCommand {
     @Command(name = "call", mixinStandardHelpOptions = true,
             description = {"Run one call through the full pipeline (lookup, validation, approval, timeout, truncation) "
                     + "and print the ToolResult as JSON.", "You are the one calling, so approval is granted; writes to "
-                    + "partner and human blocks also need --consent."})
+                    + "partner and human blocks also need --consent.",
+                    "The call acts on the memory of --agent, which must exist: create it once with 'engram agent create "
+                            + "NAME --model SPEC' (the model is never called here)."})
     static final class Call extends BaseCommand {
         @Parameters(paramLabel = "NAME")
         String name;
@@ -71,11 +81,15 @@ final class ToolsCommands extends GroupCommand {
         @Mixin
         ScopeOptions scope;
 
+        @Mixin
+        ToolOptions tools;
+
         @Override
         int run() {
             try (Engine engine = root().engine()) {
                 Scope s = scope(engine, scope.user, scope.agent);
                 ToolRegistry registry = engine.runtime(b -> {
+                    tools.apply(b, root().environment());
                     if (consent) {
                         b.permissionBroker(dev.engram.tools.PermissionBroker.allowAll());
                     }

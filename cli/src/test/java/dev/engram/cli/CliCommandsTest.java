@@ -117,6 +117,28 @@ class CliCommandsTest {
     }
 
     @Test
+    void workspaceShellAndWebToolsAreOfferedWhenAskedForAndKeptWithAnAgent() throws Exception {
+        Path ws = Files.createDirectories(work.resolve("project"));
+        Files.writeString(ws.resolve("README.md"), "# Project\n");
+        String plain = ok("tools", "list").out();
+        assertThat(plain).contains("block").doesNotContain("file_read", "shell_exec", "web_fetch");
+        String all = ok("tools", "list", "--workspace", ws.toString(), "--shell", "git,ls", "--web").out();
+        assertThat(all).contains("file_read", "read_many_files", "file_delete", "shell_exec", "web_fetch")
+                .containsPattern("file_delete\\s+privileged").doesNotContain("web_search");
+        assertThat(Cli.run(home, Map.of("SEARXNG_URL", "http://127.0.0.1:9"), "tools", "list", "--web").out()).contains("web_search");
+        assertThat(ok("tools", "schema", "--workspace", ws.toString()).out()).contains("\"file_list\"");
+        oneLineError(Cli.run(home, "tools", "list", "--shell", "git"), 1, "--shell needs --workspace");
+
+        ok("agent", "create", "coder", "--user", "ana", "--model", "openai:gpt-4o-mini", "--workspace", ws.toString(),
+                "--shell", "git", "--web");
+        assertThat(ok("agent", "show", "coder", "--user", "ana").out()).contains("\"tool_access\"", "\"shell\" : [ \"git\" ]",
+                "\"file_read\"", "\"shell_exec\"", "\"web_fetch\"");
+        // The agent has them wherever it runs: a plain runtime calls its file tool.
+        assertThat(ok("tools", "call", "file_read", "--args", "{\"path\": \"README.md\"}", "--agent", "coder", "--user", "ana",
+                "--workspace", ws.toString()).out()).contains("# Project");
+    }
+
+    @Test
     void agentErrorsAreOneLine() {
         createHelper();
         oneLineError(Cli.run(home, "agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini"), 1,
