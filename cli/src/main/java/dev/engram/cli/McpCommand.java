@@ -48,7 +48,8 @@ final class McpCommand extends BaseCommand {
     @Option(names = "--user", paramLabel = "ID", required = true, description = "Whose memory to serve.")
     String user;
 
-    @Option(names = "--agent", paramLabel = "NAME", description = "The agent whose blocks and archival memory to serve.")
+    @Option(names = "--agent", paramLabel = "NAME", description = "The agent whose blocks and archival memory to serve; it "
+            + "must exist: create it once with 'engram agent create NAME --model SPEC' (its model is never called here).")
     String agent;
 
     /** Streams for tests; the process's otherwise. */
