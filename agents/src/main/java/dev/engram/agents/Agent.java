@@ -19,11 +19,9 @@ import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -63,14 +61,12 @@ public final class Agent {
 
     private final AgentSettings settings;
     private final ActiveTurns turns;
-    private final AgentDefinition definition;
+    private volatile AgentDefinition definition;
     private final Scope scope;
-    private final ToolStep toolStep;
-    private final List<ToolDefinition> modelTools;
-    private final Set<String> modelToolNames;
+    /** The agent's tools; replaced whole when they change ({@link #retool}), read once per step. */
+    private volatile AgentTools tools;
     /** Token counts of what goes into this agent's prompts. */
     final PromptTokens tokens;
-    private final int toolTokens;
     private final ReentrantLock lock = new ReentrantLock(true);
 
     Agent(AgentDefinition definition, ToolExecutor executor, TokenCounter tokens, AgentSettings settings, ActiveTurns turns) {
@@ -79,17 +75,16 @@ public final class Agent {
         this.definition = definition;
         this.scope = definition.scope();
         this.tokens = new PromptTokens(tokens);
-        this.modelTools = executor.registry().definitions().stream()
-                .filter(d -> executor.policy().permits(d.name()))
-                .map(Heartbeats::withHeartbeat).toList();
-        this.modelToolNames = modelTools.stream().map(ToolDefinition::name)
-                .collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new));
-        this.toolStep = new ToolStep(definition, settings, executor);
-        int t = 0;
-        for (ToolDefinition d : modelTools) {
-            t += tokens.count(d.name()) + tokens.count(d.description()) + tokens.count(d.parameters().toString()) + 8;
-        }
-        this.toolTokens = t;
+        this.tools = AgentTools.of(definition, settings, executor, this.tokens);
+    }
+
+    /**
+     * Gives the agent new tools (its definition changed, or the runtime's tools did); the next step
+     * offers them. A step in progress finishes with the tools it started with.
+     */
+    void retool(AgentDefinition changed, ToolExecutor executor) {
+        this.tools = AgentTools.of(changed, settings, executor, tokens);
+        this.definition = changed;
     }
 
     public String id() {
@@ -235,7 +230,7 @@ public final class Agent {
         int steps = 0;
         int failingSteps = 0;
         try {
-            toolStep.recordInterruptedCalls();
+            tools.step().recordInterruptedCalls();
             store.messages().append(scope, NewMessage.user(turn.session, message));
             while (true) {
                 if (turn.token.isCancelled()) {
@@ -272,7 +267,8 @@ public final class Agent {
                     stop = Optional.of(AgentStopReason.END_TURN);
                     finalText = assistant.text();
                 } else {
-                    ToolStep.Outcome outcome = toolStep.run(turn, steps, assistant, modelToolNames);
+                    AgentTools now = tools;
+                    ToolStep.Outcome outcome = now.step().run(turn, steps, assistant, now.names());
                     allResults.addAll(outcome.results);
                     stop = outcome.stop(turn.token.isCancelled(), failingSteps, settings.maxCorrections());
                     failingSteps = outcome.anyFailed ? failingSteps + 1 : 0;
@@ -352,7 +348,7 @@ public final class Agent {
         ChatOptions options = ChatOptions.defaults();
         List<ToolDefinition> tools = prompt.tools();
         if (!definition.toolRules().isEmpty()) {
-            ToolRuleSolver.Allowed allowed = turn.rules.allowed(modelToolNames);
+            ToolRuleSolver.Allowed allowed = turn.rules.allowed(this.tools.names());
             tools = tools.stream().filter(t -> allowed.tools().contains(t.name())).toList();
             if (allowed.forced() && !tools.isEmpty()) {
                 options = options.withToolChoice(tools.size() == 1 ? ToolChoice.named(tools.getFirst().name()) : ToolChoice.required());
@@ -387,7 +383,8 @@ public final class Agent {
 
     /** The prompt over these in-context messages, with the memory-pressure warning when it is past the threshold. */
     private CompiledPrompt compile(List<ConversationMessage> messages) {
-        return Prompts.compile(this, settings.store(), messages, modelTools, toolTokens, settings.memoryPressureThreshold());
+        AgentTools now = tools;
+        return Prompts.compile(this, settings.store(), messages, now.offered(), now.tokens(), settings.memoryPressureThreshold());
     }
 
     private static void checkText(String value, String what) {

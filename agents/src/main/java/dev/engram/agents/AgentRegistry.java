@@ -111,6 +111,36 @@ final class AgentRegistry {
         return create(definition.get());
     }
 
+    /**
+     * Adds a tool to the runtime's catalogue; with {@code replace}, it takes the place of the tool of that
+     * name (a built-in too). Loaded agents that name it offer it from their next step.
+     */
+    void addTool(DynamicTool tool, boolean replace) {
+        if (!replace && catalog.containsKey(tool.name())) {
+            throw new IllegalArgumentException("tool '" + tool.name() + "' is already provided by the runtime; replace it "
+                    + "explicitly with replaceTool, or give yours another name");
+        }
+        if (replace && !catalog.containsKey(tool.name())) {
+            throw new IllegalArgumentException("there is no tool '" + tool.name() + "' to replace; add it with registerTool");
+        }
+        catalog.put(tool.name(), tool);
+        for (Agent agent : loaded.values()) {
+            if (agent.definition().tools().contains(tool.name())) {
+                agent.retool(agent.definition(), executorFor(agent.definition()));
+            }
+        }
+    }
+
+    /** Changes an agent's tools, persisted; a loaded agent offers them from its next step. */
+    Agent changeTools(String userId, String agentId, List<String> tools) {
+        Agent agent = agent(userId, agentId);
+        AgentDefinition changed = agent.definition().toBuilder().tools(tools).build();
+        ToolExecutor executor = executorFor(changed); // checked before anything is stored
+        store().agents().update(changed.scope(), changed.name(), AgentFiles.definitionJson(changed).toString());
+        agent.retool(changed, executor);
+        return agent;
+    }
+
     /** The agent, loaded from the store on first use. */
     Agent agent(String userId, String agentId) {
         settings.checkOpen();
@@ -164,7 +194,7 @@ final class AgentRegistry {
     }
 
     private Agent newAgent(AgentDefinition definition, ToolExecutor executor) {
-        return new Agent(definition, executor, tokenCounters.apply(AgentRuntime.modelName(definition.model())), settings, turns);
+        return new Agent(definition, executor, tokenCounters.apply(TokenCounter.modelName(definition.model())), settings, turns);
     }
 
     /** The agent's own workspace, shell and web tools ({@link ToolAccess}), by name. */

@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,9 +65,7 @@ public final class AgentRuntime implements AutoCloseable {
 
     private final MemoryStore store;
     private final MemorySearch search;
-    private final Map<String, ChatModel> models = new ConcurrentHashMap<>();
-    private final Function<String, ChatModel> modelResolver;
-    private final List<AgentListener> listeners = new CopyOnWriteArrayList<>();
+    private final RuntimeHub hub;
     private final AgentRegistry agents;
     private final AgentTransfer transfer;
     private final Sleeptime sleeptime = new Sleeptime();
@@ -77,10 +74,8 @@ public final class AgentRuntime implements AutoCloseable {
     private AgentRuntime(Builder b) {
         this.store = b.store;
         this.search = b.search;
-        this.modelResolver = b.modelResolver;
-        this.models.putAll(b.models);
-        this.listeners.addAll(b.listeners);
-        AgentSettings settings = new AgentSettings(store, this::model, this::emit, Optional.ofNullable(b.approvalHandler),
+        this.hub = new RuntimeHub(b.models, b.modelResolver, b.listeners);
+        AgentSettings settings = new AgentSettings(store, hub::model, hub::emit, Optional.ofNullable(b.approvalHandler),
                 Optional.ofNullable(b.workspace).map(Workspace::root), b.agentReplyTimeout, b.maxCorrections,
                 b.loopBreakerThreshold, b.memoryPressureThreshold, () -> !closed, Optional.ofNullable(b.pythonTools), sleeptime);
         ActiveTurns turns = new ActiveTurns();
@@ -90,7 +85,7 @@ public final class AgentRuntime implements AutoCloseable {
         sleeptime.attach(agents);
 
         ToolCatalog.fill(catalog, new ToolCatalog.Sources(store, search, b.broker, b.agentReplyTimeout, b.maxAgentDepth, b.workspace,
-                b.shell, b.webFetcher, b.searchProviders, b.tools), agents, turns, this::emit);
+                b.shell, b.webFetcher, b.searchProviders, b.tools), agents, turns, hub::emit);
     }
 
     /** A builder over {@code store} and {@code search} (which must index that store). */
@@ -243,11 +238,11 @@ public final class AgentRuntime implements AutoCloseable {
 
     /** Adds a listener for every agent's events. */
     public void addListener(AgentListener listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+        hub.listeners().add(Objects.requireNonNull(listener, "listener must not be null"));
     }
 
     public boolean removeListener(AgentListener listener) {
-        return listeners.remove(listener);
+        return hub.listeners().remove(listener);
     }
 
     /** The names of every tool an agent of this runtime can be given. */
@@ -261,6 +256,32 @@ public final class AgentRuntime implements AutoCloseable {
      */
     public ToolRegistry toolRegistry() {
         return agents.toolRegistry();
+    }
+
+    /**
+     * Adds a tool while the runtime runs; agents that name it (a declared tool of an agent file, or after
+     * {@link #changeTools}) offer it from their next step.
+     *
+     * @throws IllegalArgumentException if the runtime has a tool of that name (use {@link #replaceTool})
+     */
+    public void registerTool(DynamicTool tool) {
+        agents.addTool(Objects.requireNonNull(tool, "tool must not be null"), false);
+    }
+
+    /** Replaces the runtime's tool of that name, a built-in too, deliberately; agents use the new one from their next step. */
+    public void replaceTool(DynamicTool tool) {
+        agents.addTool(Objects.requireNonNull(tool, "tool must not be null"), true);
+    }
+
+    /**
+     * Changes the tools an agent may call; the change is stored and a loaded agent offers them from its
+     * next step.
+     *
+     * @throws AgentException if it names a tool the runtime does not have; nothing changes then
+     */
+    public Agent changeTools(String userId, String agentId, List<String> tools) {
+        checkOpen();
+        return agents.changeTools(userId, agentId, List.copyOf(tools));
     }
 
     public MemoryStore store() {
@@ -294,34 +315,6 @@ public final class AgentRuntime implements AutoCloseable {
         if (closed) {
             throw new AgentException("The agent runtime is closed.");
         }
-    }
-
-    private ChatModel model(String spec) {
-        return models.computeIfAbsent(spec, s -> {
-            try {
-                return modelResolver.apply(s);
-            } catch (RuntimeException e) {
-                throw new AgentException("Cannot use model '" + s + "': " + e.getMessage(), e);
-            }
-        });
-    }
-
-    private void emit(AgentEvent event) {
-        for (AgentListener l : listeners) {
-            try {
-                l.onEvent(event);
-            } catch (RuntimeException e) {
-                LOG.warn("Agent listener {} failed on {}", l, event.getClass().getSimpleName(), e);
-            }
-        }
-    }
-
-    /** The model name within a spec ({@code openai:gpt-4o} gives {@code gpt-4o}), for the token counter. */
-    static String modelName(String spec) {
-        int colon = spec.indexOf(':');
-        String rest = colon >= 0 && !spec.startsWith("http") ? spec.substring(colon + 1) : spec;
-        int hash = rest.lastIndexOf('#');
-        return hash >= 0 ? rest.substring(hash + 1) : rest;
     }
 
     /** Configures an {@link AgentRuntime}; every setter validates at once. */

@@ -49,4 +49,12 @@ public interface TokenCounter {
             return n + (n + 4) / 5;
         };
     }
+
+    /** The model name within a spec ({@code openai:gpt-4o} gives {@code gpt-4o}), which picks the counter. */
+    static String modelName(String spec) {
+        int colon = spec.indexOf(':');
+        String rest = colon >= 0 && !spec.startsWith("http") ? spec.substring(colon + 1) : spec;
+        int hash = rest.lastIndexOf('#');
+        return hash >= 0 ? rest.substring(hash + 1) : rest;
+    }
 }

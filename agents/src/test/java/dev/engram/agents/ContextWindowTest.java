@@ -163,8 +163,8 @@ class ContextWindowTest {
         int cl100k = TokenCounter.encoding(EncodingType.CL100K_BASE).count(text);
         assertThat(TokenCounter.forModel("claude-sonnet-4-5").count(text)).isEqualTo(cl100k + (cl100k + 4) / 5);
         assertThat(TokenCounter.forModel("anything").count("<|endoftext|>")).isPositive(); // special tokens are text
-        assertThat(AgentRuntime.modelName("openai:gpt-4o")).isEqualTo("gpt-4o");
-        assertThat(AgentRuntime.modelName("http://localhost:8080/v1#llama3")).isEqualTo("llama3");
+        assertThat(TokenCounter.modelName("openai:gpt-4o")).isEqualTo("gpt-4o");
+        assertThat(TokenCounter.modelName("http://localhost:8080/v1#llama3")).isEqualTo("llama3");
     }
 
     private static void assertEveryResultHasItsCall(List<ConversationMessage> inContext) {
