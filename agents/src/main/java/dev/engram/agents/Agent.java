@@ -141,7 +141,8 @@ public final class Agent {
      * streaming API; what is stored is exactly what {@code send} stores. {@link #cancel()} (or a
      * listener that throws) stops the stream at the next fragment; no call is left without a result.
      *
-     * @throws IllegalArgumentException if the message or session is blank, or the listener null (nothing is stored)
+     * @throws IllegalArgumentException if the message or session is blank (nothing is stored)
+     * @throws NullPointerException     if the listener is null (nothing is stored)
      * @throws AgentException           if the model fails; the messages stored until then stay consistent
      */
     public AgentResponse stream(String sessionId, String message, AgentStreamListener listener) {
