@@ -21,7 +21,7 @@ import java.util.Optional;
  * rights than its parent, and counts against the runtime's agent depth limit like a message to another agent.
  */
 final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Object>> {
-    static final String NAME = "spawn_subagent";
+    static final String NAME = ToolStep.SPAWN_SUBAGENT;
 
     record Input(@JsonPropertyDescription("The task, complete enough to do without asking back.") String task,
             @JsonPropertyDescription("A short name for the subagent.") Optional<String> name,

@@ -30,6 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
  * record of the call that made it; their results follow in one transaction when all have run.
  */
 final class ToolStep {
+    /** The subagent tool's name: its answer, like another agent's, makes the agent continue. */
+    static final String SPAWN_SUBAGENT = "spawn_subagent";
+
     /** What an interrupted call's result says, to the model and in recall memory. */
     static final String INTERRUPTED = "The call was interrupted before it finished (the agent stopped); it may or may "
             + "not have taken effect. Check before repeating it.";
@@ -164,7 +167,7 @@ final class ToolStep {
                     o.yielded = true;
                     turn.reply(messageText(recorded.get(i).arguments()));
                 }
-            } else if (SubagentTool.NAME.equals(r.toolName())) {
+            } else if (SPAWN_SUBAGENT.equals(r.toolName())) {
                 o.agentAnswered = true;
             } else if (isMemoryEdit(r.toolName(), recorded.get(i).arguments())) {
                 o.memoryEdited = true;

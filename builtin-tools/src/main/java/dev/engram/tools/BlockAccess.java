@@ -30,6 +30,8 @@ import java.util.function.UnaryOperator;
  */
 final class BlockAccess {
     private static final int MAX_RETRIES = 3;
+    /** The change an archive makes, as a consent request and a refusal name it. */
+    static final String ARCHIVE_CHANGE = "move the block into archival memory";
 
     private final MemoryStore store;
     private final PermissionBroker broker;
@@ -67,7 +69,7 @@ final class BlockAccess {
         switch (decision) {
             case ALLOW -> { }
             case DENY -> throw new ToolException("Block '" + block.label() + "' has permission " + perm + ", which does not allow "
-                    + what + (change.equals(BlockTool.ARCHIVE_CHANGE) ? " (archiving takes its text out of your prompt)" : "")
+                    + what + (change.equals(ARCHIVE_CHANGE) ? " (archiving takes its text out of your prompt)" : "")
                     + ". Nothing was changed.");
             case NEEDS_CONSENT -> {
                 ConsentRequest request = new ConsentRequest(scope.userId(), scope.agentId(), ctx.sessionId().orElse(""),

@@ -189,7 +189,6 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
         return "Renamed block '" + r.label() + "' to '" + after.label() + "'.";
     }
 
-    static final String ARCHIVE_CHANGE = "move the block into archival memory";
 
     private String archive(Scope scope, Archive a, ToolContext ctx) {
         Block block = access.require(scope, a.label());
@@ -215,7 +214,7 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
                     + ", which does not allow " + (replacesEntry ? "replacing the existing entry '" + block.label() + "'"
                     : "adding an entry") + ". Nothing was changed.");
         }
-        access.authorise(scope, block, Acl.Operation.OVERWRITE, ARCHIVE_CHANGE, ctx);
+        access.authorise(scope, block, Acl.Operation.OVERWRITE, BlockAccess.ARCHIVE_CHANGE, ctx);
     }
 
     private String load(Scope scope, Load l) {

@@ -88,10 +88,15 @@ public final class BuiltinTools {
         return DynamicTool.from(new SendMessageTool(router));
     }
 
-    /** {@code file_read}, {@code file_list}, {@code file_search}, {@code file_write}, {@code file_edit}, {@code file_delete}. */
+    /**
+     * {@code file_read}, {@code read_many_files}, {@code file_list}, {@code file_search}, {@code file_write},
+     * {@code file_edit}, {@code file_delete}.
+     */
     public static List<DynamicTool> files(Workspace workspace) {
         Objects.requireNonNull(workspace, "workspace must not be null");
-        return wrap(FileTools.all(workspace));
+        List<AiTool<?, ?>> tools = new java.util.ArrayList<>(FileTools.all(workspace));
+        tools.add(1, new ReadManyFilesTool(workspace));
+        return wrap(tools);
     }
 
     /** {@code shell_exec}. */

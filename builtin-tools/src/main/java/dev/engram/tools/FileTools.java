@@ -75,7 +75,7 @@ final class FileTools {
     }
 
     static List<AiTool<?, ?>> all(Workspace ws) {
-        return List.of(read(ws), new ReadManyFilesTool(ws), list(ws), search(ws), write(ws), new EditTool(ws), new DeleteTool(ws));
+        return List.of(read(ws), list(ws), search(ws), write(ws), new EditTool(ws), new DeleteTool(ws));
     }
 
     private static AiTool<ReadInput, String> read(Workspace ws) {
