@@ -73,6 +73,21 @@ class SleeptimeTest {
     }
 
     @Test
+    void itAlsoRunsWhenTheAgentHasBeenIdle() throws Exception {
+        ScriptedChatModel sleeper = script("{\"turns\": [{\"tool_calls\": [{\"name\": \"memory_finish_edits\", \"arguments\": {}}]}]}");
+        fx = new AgentFixture(dir).open(b -> b.model("script:primary", script(REPLY)).model("script:sleeper", sleeper));
+        Agent agent = fx.runtime.create(AgentDefinition.builder("ana").id("helper").model("script:primary")
+                .sleeptime(new SleeptimeSettings(100, Optional.of(Duration.ofMillis(200)), "script:sleeper", 3)).build());
+        agent.send("Hello.");
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (sleeper.played() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(sleeper.played()).as("the idle companion ran").isEqualTo(1);
+        assertThat(fx.runtime.awaitSleeptime("ana", "helper", Duration.ofSeconds(10))).isTrue();
+    }
+
+    @Test
     void itNeverBlocksNorOverlapsTheAgentsTurn() throws Exception {
         CountDownLatch sleeperStarted = new CountDownLatch(1);
         AtomicBoolean sleeperRunning = new AtomicBoolean();
