@@ -8,6 +8,7 @@ import dev.engram.framework.model.ChatModel;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Scope;
+import dev.engram.tools.BuiltinTools;
 import dev.engram.tools.PermissionBroker;
 import dev.engram.tools.Workspace;
 import java.io.IOException;
@@ -57,11 +58,9 @@ public final class AgentRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
 
     /** Tools that change only the agent's own memory (guarded by block permissions) or talk, pre-approved in AUTO. */
-    public static final List<String> PRE_APPROVED_IN_AUTO = List.of("send_message", "block", "recall", "memory_save",
-            "memory_update", "memory_delete", SubagentTool.NAME,
-            // Letta's names for the same kinds of edit
-            "core_memory_append", "core_memory_replace", "memory_insert", "memory_replace", "memory_rethink",
-            "memory_finish_edits", "memory", "archival_memory_insert");
+    public static final List<String> PRE_APPROVED_IN_AUTO = java.util.stream.Stream.concat(
+            java.util.stream.Stream.of("send_message", "block", "recall", SubagentTool.NAME, "memory_finish_edits"),
+            BuiltinTools.MEMORY_EDITS.stream()).toList();
 
     private final MemoryStore store;
     private final MemorySearch search;

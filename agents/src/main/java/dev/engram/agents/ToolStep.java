@@ -232,19 +232,18 @@ final class ToolStep {
     }
 
     private static boolean isMemoryEdit(String tool, String arguments) {
-        return switch (tool) {
-            case "memory_save", "memory_update", "memory_delete", "core_memory_append", "core_memory_replace", "memory_insert",
-                    "memory_replace", "memory_rethink", "memory", "archival_memory_insert" -> true;
-            case "block" -> {
-                try {
-                    String op = Heartbeats.JSON.readTree(arguments).path("operation").asString("");
-                    yield !op.equals("view") && !op.equals("list");
-                } catch (RuntimeException e) {
-                    yield false;
-                }
-            }
-            default -> false;
-        };
+        if (BuiltinTools.MEMORY_EDITS.contains(tool)) {
+            return true;
+        }
+        if (!tool.equals("block")) {
+            return false;
+        }
+        try {
+            String op = Heartbeats.JSON.readTree(arguments).path("operation").asString("");
+            return !op.equals("view") && !op.equals("list");
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     private ToolContext toolContext(Turn turn) {

@@ -34,6 +34,14 @@ public final class BuiltinTools {
      */
     public static final String SEND_MESSAGE = SendMessageTool.NAME;
 
+    /**
+     * The tools whose successful call changes the agent's memory, whatever their arguments (Engram's note
+     * tools and Letta's memory tools; {@code block} edits too, except its {@code view} and {@code list}).
+     */
+    public static final List<String> MEMORY_EDITS = List.of("memory_save", "memory_update", "memory_delete",
+            "core_memory_append", "core_memory_replace", "memory_insert", "memory_replace", "memory_rethink", "memory",
+            "archival_memory_insert");
+
     private BuiltinTools() {
     }
 

@@ -6,8 +6,6 @@ import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
 import dev.engram.framework.ToolException;
-import dev.engram.framework.ToolInfo;
-import dev.engram.framework.Truncation;
 import dev.engram.memory.Block;
 import dev.engram.memory.MemoryException;
 import dev.engram.memory.NewBlock;
@@ -175,28 +173,14 @@ final class LettaMemoryTools {
         return tool(name, description, SafetyTier.SIDE_EFFECTING, input, body);
     }
 
-    /** A tool whose store and argument errors reach the model as tool errors. */
+    /** A tool ({@link AiTool#of}) whose store and argument errors reach the model as tool errors. */
     static <I, O> AiTool<I, O> tool(String name, String description, SafetyTier tier, Class<I> input, AiTool.Function<I, O> body) {
-        ToolInfo info = new ToolInfo(name, description, tier, ToolInfo.DEFAULT_TIMEOUT, Truncation.KEEP_HEAD);
-        return new AiTool<>() {
-            @Override
-            public ToolInfo info() {
-                return info;
+        return AiTool.of(name, description, input, tier, (in, ctx) -> {
+            try {
+                return body.apply(in, ctx);
+            } catch (MemoryException | IllegalArgumentException e) {
+                throw new ToolException(e.getMessage());
             }
-
-            @Override
-            public Class<I> inputType() {
-                return input;
-            }
-
-            @Override
-            public O execute(I in, ToolContext context) throws Exception {
-                try {
-                    return body.apply(in, context);
-                } catch (MemoryException | IllegalArgumentException e) {
-                    throw new ToolException(e.getMessage());
-                }
-            }
-        };
+        });
     }
 }
