@@ -40,6 +40,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, Owned<Note>> notes = new LinkedHashMap<>();
     private final Map<Scope, AgentRecord> agents = new LinkedHashMap<>();
     private final Map<Long, ConversationMessage> messages = new LinkedHashMap<>();
+    private final Map<String, Schedule> schedules = new LinkedHashMap<>();
     private final List<ChangeEvent> changes = new ArrayList<>();
     private final Deque<Runnable> undo = new ArrayDeque<>();
     private long nextPos = 1;
@@ -309,6 +310,40 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     @Override
     public boolean deleteAgent(Scope scope) {
         return remove(agents, scope);
+    }
+
+    @Override
+    public void insertSchedule(Schedule schedule) {
+        put(schedules, schedule.id(), schedule);
+    }
+
+    @Override
+    public Optional<Schedule> schedule(String userId, String id) {
+        return Optional.ofNullable(schedules.get(id)).filter(s -> s.scope().userId().equals(userId));
+    }
+
+    @Override
+    public List<Schedule> listSchedules(String userId) {
+        return schedules.values().stream().filter(s -> s.scope().userId().equals(userId)).toList();
+    }
+
+    @Override
+    public List<Schedule> dueSchedules(Instant now, int max) {
+        return schedules.values().stream()
+                .filter(s -> s.active() && !s.nextRunAt().orElseThrow().isAfter(now)
+                        && s.claimedUntil().map(c -> !c.isAfter(now)).orElse(true))
+                .sorted(Comparator.comparing((Schedule s) -> s.nextRunAt().orElseThrow()).thenComparing(Schedule::id))
+                .limit(max).toList();
+    }
+
+    @Override
+    public boolean updateSchedule(Schedule schedule, long expectedVersion) {
+        Schedule old = schedules.get(schedule.id());
+        if (old == null || old.version() != expectedVersion || !old.scope().userId().equals(schedule.scope().userId())) {
+            return false;
+        }
+        put(schedules, schedule.id(), schedule);
+        return true;
     }
 
     @Override

@@ -30,6 +30,7 @@ public final class MemoryStore implements AutoCloseable {
     private final AgentStore agents;
     private final MessageStore messages;
     private final ChangeLog changes;
+    private final ScheduleStore schedules;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this.core = new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
@@ -40,6 +41,7 @@ public final class MemoryStore implements AutoCloseable {
         this.agents = new AgentStore(core);
         this.messages = new MessageStore(core);
         this.changes = new ChangeLog(core);
+        this.schedules = new ScheduleStore(core);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -95,6 +97,16 @@ public final class MemoryStore implements AutoCloseable {
     /** Conversation messages (recall memory) of each agent and user. */
     public MessageStore messages() {
         return messages;
+    }
+
+    /** Scheduled messages of each agent, listed and cancelled per user. */
+    public ScheduleStore schedules() {
+        return schedules;
+    }
+
+    /** The clock that stamps every write and says when a {@linkplain #schedules() schedule} is due. */
+    public Clock clock() {
+        return core.clock();
     }
 
     /** The change log, in commit order. */

@@ -33,6 +33,10 @@ final class StoreCore {
         return limits;
     }
 
+    Clock clock() {
+        return clock;
+    }
+
     MemoryBackend backend() {
         return backend;
     }

@@ -894,4 +894,135 @@ public abstract class MemoryStoreConformance {
             assertThat(store.blocks().get(ANA, "human").orElseThrow().value()).hasSize(300);
         }
     }
+
+    /** Scheduled messages, on a clock the tests move (the same backend under a store with a {@link ManualClock}). */
+    @Nested
+    class Schedules {
+        private static final Instant T0 = Instant.parse("2026-11-22T08:00:00Z");
+        private static final java.time.Duration LEASE = java.time.Duration.ofMinutes(5);
+        private final ManualClock clock = new ManualClock(T0);
+        private MemoryStore clocked;
+
+        @BeforeEach
+        void clockedStore() {
+            clocked = MemoryStore.over(store.backend(), clock);
+        }
+
+        private Schedule once(Scope scope, java.time.Duration in, String message) {
+            return clocked.schedules().create(scope, "main", message, ScheduleTiming.once(T0.plus(in)));
+        }
+
+        @Test
+        void aOneOffFiresOnceWhenDueAndIsThenDone() {
+            Schedule s = once(ANA, java.time.Duration.ofMinutes(10), "Remind Ana to call her sister");
+            assertThat(s.id()).startsWith("sched-");
+            assertThat(s.nextRunAt()).contains(T0.plus(java.time.Duration.ofMinutes(10)));
+            assertThat(clocked.schedules().claimDue(LEASE, 10)).as("not yet due").isEmpty();
+
+            clock.advance(java.time.Duration.ofMinutes(10));
+            List<Schedule> due = clocked.schedules().claimDue(LEASE, 10);
+            assertThat(due).extracting(Schedule::id).containsExactly(s.id());
+            assertThat(due.get(0).message()).isEqualTo("Remind Ana to call her sister");
+            assertThat(clocked.schedules().claimDue(LEASE, 10)).as("held while it is delivered").isEmpty();
+
+            Schedule done = clocked.schedules().finishRun(due.get(0)).orElseThrow();
+            assertThat(done.status()).isEqualTo(Schedule.Status.DONE);
+            assertThat(done.runs()).isEqualTo(1);
+            assertThat(done.nextRunAt()).isEmpty();
+            assertThat(done.lastRunAt()).contains(clock.instant());
+            clock.advance(java.time.Duration.ofDays(1));
+            assertThat(clocked.schedules().claimDue(LEASE, 10)).isEmpty();
+        }
+
+        @Test
+        void aClaimWhoseHolderDiedIsDeliveredByTheNextCallerAfterItsLease() {
+            Schedule s = once(ANA, java.time.Duration.ofMinutes(1), "ping");
+            clock.advance(java.time.Duration.ofMinutes(1));
+            assertThat(clocked.schedules().claimDue(LEASE, 10)).hasSize(1);
+            clock.advance(LEASE.minusSeconds(1));
+            assertThat(clocked.schedules().claimDue(LEASE, 10)).isEmpty();
+            clock.advance(java.time.Duration.ofSeconds(1));
+            assertThat(clocked.schedules().claimDue(LEASE, 10)).extracting(Schedule::id).containsExactly(s.id());
+        }
+
+        @Test
+        void aRecurringScheduleFiresOnceForFiringsMissedAndWaitsForTheNextAfterNow() {
+            Schedule s = clocked.schedules().create(ANA, "main", "Hourly check-in",
+                    ScheduleTiming.cron("0 * * * *", java.time.ZoneId.of("Europe/Paris")));
+            assertThat(s.nextRunAt()).contains(Instant.parse("2026-11-22T09:00:00Z"));
+            clock.set(Instant.parse("2026-11-22T11:30:00Z"));  // 9:00, 10:00 and 11:00 passed
+            List<Schedule> due = clocked.schedules().claimDue(LEASE, 10);
+            assertThat(due).hasSize(1);
+            Schedule after = clocked.schedules().finishRun(due.get(0)).orElseThrow();
+            assertThat(after.status()).isEqualTo(Schedule.Status.ACTIVE);
+            assertThat(after.runs()).isEqualTo(1);
+            assertThat(after.nextRunAt()).contains(Instant.parse("2026-11-22T12:00:00Z"));
+            assertThat(after.claimedUntil()).isEmpty();
+            assertThat(clocked.schedules().claimDue(LEASE, 10)).isEmpty();
+        }
+
+        @Test
+        void aCancelledScheduleNeverFiresAndARunInFlightDoesNotRevive() {
+            Schedule a = once(ANA, java.time.Duration.ofMinutes(5), "a");
+            Schedule b = once(ANA, java.time.Duration.ofMinutes(5), "b");
+            assertThat(clocked.schedules().cancel("ana", a.id())).isTrue();
+            assertThat(clocked.schedules().cancel("ana", a.id())).as("already cancelled").isFalse();
+            clock.advance(java.time.Duration.ofMinutes(5));
+            List<Schedule> due = clocked.schedules().claimDue(LEASE, 10);
+            assertThat(due).extracting(Schedule::id).containsExactly(b.id());
+            assertThat(clocked.schedules().cancel("ana", b.id())).isTrue();
+            Schedule finished = clocked.schedules().finishRun(due.get(0)).orElseThrow();
+            assertThat(finished.status()).isEqualTo(Schedule.Status.CANCELLED);
+            assertThat(finished.runs()).isEqualTo(1);
+            assertThat(clocked.schedules().list("ana")).extracting(Schedule::status)
+                    .containsOnly(Schedule.Status.CANCELLED);
+        }
+
+        @Test
+        void anotherUsersSchedulesAreNotFoundAndUntouched() {
+            Schedule ana = once(ANA, java.time.Duration.ofMinutes(5), "ana's");
+            Schedule ben = once(BEN, java.time.Duration.ofMinutes(5), "ben's");
+            assertThat(clocked.schedules().list("ana")).extracting(Schedule::id).containsExactly(ana.id());
+            assertThat(clocked.schedules().get("ben", ana.id())).isEmpty();
+            assertThatThrownBy(() -> clocked.schedules().cancel("ben", ana.id())).isInstanceOf(NotFoundException.class);
+            assertThat(clocked.schedules().get("ana", ana.id()).orElseThrow().active()).isTrue();
+            clock.advance(java.time.Duration.ofMinutes(5));
+            assertThat(clocked.schedules().claimDue(LEASE, 10)).extracting(s -> s.scope().userId())
+                    .containsExactlyInAnyOrder("ana", "ben");
+            assertThat(clocked.schedules().list(BEN)).extracting(Schedule::id).containsExactly(ben.id());
+        }
+
+        @Test
+        void badSchedulesAreRefusedAndNothingIsStored() {
+            assertThatThrownBy(() -> once(ANA, java.time.Duration.ofMinutes(-1), "late"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not in the future");
+            assertThatThrownBy(() -> once(ANA, java.time.Duration.ZERO, "now")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> once(ANA, java.time.Duration.ofMinutes(1), " ")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> ScheduleTiming.cron("every monday", java.time.ZoneOffset.UTC))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a Unix cron expression");
+            assertThatThrownBy(() -> ScheduleTiming.cron("61 * * * *", java.time.ZoneOffset.UTC))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(clocked.schedules().list("ana")).isEmpty();
+        }
+
+        @Test
+        void anAgentMayHaveAtMostTheLimitWaiting() {
+            for (int i = 0; i < ScheduleStore.MAX_ACTIVE_PER_AGENT; i++) {
+                once(ANA, java.time.Duration.ofMinutes(1 + i), "r" + i);
+            }
+            assertThatThrownBy(() -> once(ANA, java.time.Duration.ofHours(5), "one more"))
+                    .isInstanceOf(MemoryException.class).hasMessageContaining("cancel one first");
+            assertThat(clocked.schedules().list(ANA)).hasSize(ScheduleStore.MAX_ACTIVE_PER_AGENT);
+            once(ANA_COACH, java.time.Duration.ofMinutes(1), "another agent has its own room");
+            clocked.schedules().cancel("ana", clocked.schedules().list(ANA).get(0).id());
+            once(ANA, java.time.Duration.ofHours(5), "after a cancel");
+        }
+
+        @Test
+        void aScheduleReadsBackExactlyAsCreated() {
+            Schedule s = once(ANA, java.time.Duration.ofMinutes(5), "persisted");
+            assertThat(clocked.schedules().get("ana", s.id())).contains(s);
+            assertThat(clocked.schedules().list(ANA).get(0).timing()).isEqualTo(s.timing());
+        }
+    }
 }

@@ -71,6 +71,13 @@ public final class PostgresBackend implements MemoryBackend {
             CREATE TABLE IF NOT EXISTS agents (
                 user_id TEXT NOT NULL, agent_id TEXT NOT NULL, name TEXT NOT NULL, definition TEXT NOT NULL,
                 created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (user_id, agent_id), UNIQUE (user_id, name));
+            CREATE TABLE IF NOT EXISTS schedules (
+                id TEXT PRIMARY KEY, user_id TEXT NOT NULL, agent_id TEXT NOT NULL, session_id TEXT NOT NULL,
+                message TEXT NOT NULL, timing TEXT NOT NULL, status TEXT NOT NULL, next_run_at BIGINT, last_run_at BIGINT,
+                runs INTEGER NOT NULL, claimed_until BIGINT, version BIGINT NOT NULL,
+                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL);
+            CREATE INDEX IF NOT EXISTS schedules_user ON schedules (user_id);
+            CREATE INDEX IF NOT EXISTS schedules_due ON schedules (next_run_at) WHERE status = 'ACTIVE';
             CREATE TABLE IF NOT EXISTS store_identity (id TEXT NOT NULL);
             INSERT INTO store_identity SELECT md5(random()::text) WHERE NOT EXISTS (SELECT 1 FROM store_identity);
             """;
@@ -133,12 +140,35 @@ public final class PostgresBackend implements MemoryBackend {
         dataSource.close();
     }
 
+    /** A NULL of a given SQL type, for a column that is not text. */
+    private record Null(int sqlType) {
+    }
+
     /** Binds positional arguments; a {@code null} is bound as a text NULL. */
     private static <S extends SqlStatement<S>> S bind(S statement, Object... args) {
         for (int i = 0; i < args.length; i++) {
-            statement = args[i] == null ? statement.bindNull(i, Types.VARCHAR) : statement.bind(i, args[i]);
+            statement = args[i] == null ? statement.bindNull(i, Types.VARCHAR)
+                    : args[i] instanceof Null n ? statement.bindNull(i, n.sqlType()) : statement.bind(i, args[i]);
         }
         return statement;
+    }
+
+    /** Microseconds, or a BIGINT NULL. */
+    private static Object micros(Optional<Instant> instant) {
+        return instant.<Object>map(Columns::micros).orElse(new Null(Types.BIGINT));
+    }
+
+    private static Optional<Instant> instant(ResultSet rs, String column) throws SQLException {
+        long micros = rs.getLong(column);
+        return rs.wasNull() ? Optional.empty() : Optional.of(Columns.instant(micros));
+    }
+
+    private static Schedule schedule(ResultSet rs) throws SQLException {
+        return new Schedule(rs.getString("id"), Scope.of(rs.getString("user_id"), rs.getString("agent_id")),
+                rs.getString("session_id"), rs.getString("message"), Columns.timing(rs.getString("timing")),
+                Schedule.Status.valueOf(rs.getString("status")), instant(rs, "next_run_at"), instant(rs, "last_run_at"),
+                rs.getInt("runs"), instant(rs, "claimed_until"), rs.getLong("version"),
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
     }
 
     private static Block block(ResultSet rs) throws SQLException {
@@ -366,6 +396,42 @@ public final class PostgresBackend implements MemoryBackend {
         @Override
         public boolean deleteAgent(Scope s) {
             return exec("DELETE FROM agents WHERE user_id = ? AND agent_id = ?", s.userId(), s.agentId()) > 0;
+        }
+
+        @Override
+        public void insertSchedule(Schedule s) {
+            exec("INSERT INTO schedules (id, user_id, agent_id, session_id, message, timing, status, next_run_at, last_run_at, "
+                    + "runs, claimed_until, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    s.id(), s.scope().userId(), s.scope().agentId(), s.sessionId(), s.message(), Columns.timingJson(s.timing()),
+                    s.status().name(), micros(s.nextRunAt()), micros(s.lastRunAt()), s.runs(), micros(s.claimedUntil()),
+                    s.version(), Columns.micros(s.createdAt()), Columns.micros(s.updatedAt()));
+        }
+
+        @Override
+        public Optional<Schedule> schedule(String userId, String id) {
+            return one("SELECT * FROM schedules WHERE user_id = ? AND id = ?", (rs, c) -> PostgresBackend.schedule(rs), userId, id);
+        }
+
+        @Override
+        public List<Schedule> listSchedules(String userId) {
+            return query("SELECT * FROM schedules WHERE user_id = ? ORDER BY created_at, id",
+                    (rs, c) -> PostgresBackend.schedule(rs), userId);
+        }
+
+        @Override
+        public List<Schedule> dueSchedules(Instant now, int max) {
+            long at = Columns.micros(now);
+            return query("SELECT * FROM schedules WHERE status = 'ACTIVE' AND next_run_at <= ? "
+                    + "AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY next_run_at, id LIMIT ?",
+                    (rs, c) -> PostgresBackend.schedule(rs), at, at, max);
+        }
+
+        @Override
+        public boolean updateSchedule(Schedule s, long expectedVersion) {
+            return exec("UPDATE schedules SET status = ?, next_run_at = ?, last_run_at = ?, runs = ?, claimed_until = ?, "
+                    + "version = ?, updated_at = ? WHERE user_id = ? AND id = ? AND version = ?", s.status().name(),
+                    micros(s.nextRunAt()), micros(s.lastRunAt()), s.runs(), micros(s.claimedUntil()), s.version(),
+                    Columns.micros(s.updatedAt()), s.scope().userId(), s.id(), expectedVersion) > 0;
         }
 
         @Override

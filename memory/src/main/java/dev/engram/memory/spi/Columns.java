@@ -1,7 +1,9 @@
 package dev.engram.memory.spi;
 
 import dev.engram.memory.MessageToolCall;
+import dev.engram.memory.ScheduleTiming;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +15,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Column encodings a backend that stores text and numbers can share: timestamps as microseconds
  * since the epoch (the store truncates every time to microseconds), archival tags and message tool
- * calls as JSON arrays.
+ * calls as JSON arrays, a schedule's timing as a JSON object.
  */
 public final class Columns {
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
@@ -78,5 +80,27 @@ public final class Columns {
             out.add(new MessageToolCall(n.path("id").asString(), n.path("name").asString(), n.path("arguments").asString()));
         }
         return out;
+    }
+
+    /** A schedule's timing as JSON: {@code {"once": micros}} or {@code {"cron": expression, "zone": zone id}}. */
+    public static String timingJson(ScheduleTiming timing) {
+        ObjectNode o = MAPPER.createObjectNode();
+        switch (timing) {
+            case ScheduleTiming.Once once -> o.put("once", micros(once.at()));
+            case ScheduleTiming.Cron cron -> o.put("cron", cron.expression()).put("zone", cron.zone().getId());
+        }
+        return MAPPER.writeValueAsString(o);
+    }
+
+    /** A schedule's timing from the JSON of {@link #timingJson}. */
+    public static ScheduleTiming timing(String json) {
+        JsonNode o = MAPPER.readTree(json);
+        return o.has("once") ? ScheduleTiming.once(instant(o.get("once").asLong()))
+                : ScheduleTiming.cron(o.path("cron").asString(), ZoneId.of(o.path("zone").asString()));
+    }
+
+    /** Microseconds since the epoch, or {@code null} when empty. */
+    public static Long micros(java.util.Optional<Instant> instant) {
+        return instant.map(Columns::micros).orElse(null);
     }
 }
