@@ -12,7 +12,6 @@ import dev.engram.tools.BuiltinTools;
 import dev.engram.tools.PermissionBroker;
 import dev.engram.tools.Workspace;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * Every agent can be given the built-in tools ({@code send_message}, {@code block}, {@code recall},
  * {@code search}, {@code memory_search/save/update/delete}), {@code spawn_subagent}, the workspace
  * tools when the runtime has a {@link Builder#workspace workspace}, and any tool added with
- * {@link Builder#tool}. An agent names the ones it uses in its definition. In
+ * {@link Builder#tool}, and {@code schedule}, whose messages the runtime's {@link #scheduler()} delivers. An agent names the ones it uses in its definition. In
  * {@link ApprovalMode#AUTO} the agent's own memory tools ({@link #PRE_APPROVED_IN_AUTO}) run without
  * asking; every other side-effecting tool asks the runtime's {@link ApprovalHandler}.
  *
@@ -59,7 +58,7 @@ public final class AgentRuntime implements AutoCloseable {
 
     /** Tools that change only the agent's own memory (guarded by block permissions) or talk, pre-approved in AUTO. */
     public static final List<String> PRE_APPROVED_IN_AUTO = java.util.stream.Stream.concat(
-            java.util.stream.Stream.of("send_message", "block", "recall", SubagentTool.NAME, "memory_finish_edits"),
+            java.util.stream.Stream.of("send_message", "block", "recall", SubagentTool.NAME, "memory_finish_edits", "schedule"),
             BuiltinTools.MEMORY_EDITS.stream()).toList();
 
     private final MemoryStore store;
@@ -68,6 +67,7 @@ public final class AgentRuntime implements AutoCloseable {
     private final AgentRegistry agents;
     private final AgentTransfer transfer;
     private final Sleeptime sleeptime = new Sleeptime();
+    private final AgentScheduler scheduler;
     private volatile boolean closed;
 
     private AgentRuntime(Builder b) {
@@ -82,6 +82,7 @@ public final class AgentRuntime implements AutoCloseable {
         this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog);
         this.transfer = new AgentTransfer(store, agents);
         sleeptime.attach(agents);
+        this.scheduler = new AgentScheduler(store, this::agent, () -> !closed);
 
         ToolCatalog.fill(catalog, new ToolCatalog.Sources(store, search, b.broker, b.agentReplyTimeout, b.maxAgentDepth, b.workspace,
                 b.shell, b.webFetcher, b.searchProviders, b.tools), agents, turns, hub::emit);
@@ -143,16 +144,7 @@ public final class AgentRuntime implements AutoCloseable {
     /** Writes the agent (definition, blocks, archival memory, every message) to a JSON file. */
     public void exportAgent(String userId, String agentId, Path file) {
         Objects.requireNonNull(file, "file must not be null");
-        String json = exportAgent(userId, agentId);
-        try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(file, json);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write agent file " + file + ": " + e.getMessage(), e);
-        }
+        transfer.exportEngram(agent(userId, agentId), file);
     }
 
     /** The agent file's JSON. */
@@ -283,6 +275,11 @@ public final class AgentRuntime implements AutoCloseable {
         return agents.changeTools(userId, agentId, List.copyOf(tools));
     }
 
+    /** Delivers the agents' scheduled messages; {@linkplain AgentScheduler#start start} it, or call {@code runDue()}. */
+    public AgentScheduler scheduler() {
+        return scheduler;
+    }
+
     public MemoryStore store() {
         return store;
     }
@@ -298,6 +295,7 @@ public final class AgentRuntime implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        scheduler.stop();
         sleeptime.close();
         agents.cancelAll();
     }

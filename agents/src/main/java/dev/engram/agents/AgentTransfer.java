@@ -55,6 +55,20 @@ final class AgentTransfer {
         return archival;
     }
 
+    /** Writes {@link #exportEngram} to {@code file}, creating its directory. */
+    void exportEngram(Agent agent, java.nio.file.Path file) {
+        String json = exportEngram(agent);
+        try {
+            java.nio.file.Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                java.nio.file.Files.createDirectories(parent);
+            }
+            java.nio.file.Files.writeString(file, json);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot write agent file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
     String exportEngram(Agent agent) {
         Scope scope = agent.scope();
         return AgentFiles.exportJson(agent.definition(), store.blocks().list(scope), archival(scope), messages(scope));

@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 
 /**
  * The tools a runtime can give its agents: the built-ins (memory, Letta's memory tools, notes,
- * messaging, subagents), the workspace, shell and web tools when the builder enabled them, and the
+ * messaging, schedules, subagents), the workspace, shell and web tools when the builder enabled them, and the
  * host's own tools, which may not take a built-in's name.
  */
 final class ToolCatalog {
@@ -38,6 +38,7 @@ final class ToolCatalog {
         builtins.addAll(BuiltinTools.memory(b.store(), b.search(), b.broker()));
         builtins.addAll(BuiltinTools.letta(b.store(), b.search(), b.broker(), BuiltinTools.MemoryToolOptions.defaults()));
         builtins.addAll(BuiltinTools.notes(b.store(), b.search()));
+        builtins.add(BuiltinTools.schedule(b.store()));
         builtins.add(DynamicTool.from(new SubagentTool(agents, turns, b.agentReplyTimeout(), b.maxAgentDepth())));
         if (b.workspace() != null) {
             builtins.addAll(BuiltinTools.files(b.workspace()));

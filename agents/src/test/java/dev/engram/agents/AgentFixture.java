@@ -31,6 +31,8 @@ final class AgentFixture implements AutoCloseable {
     MemorySearch search;
     AgentRuntime runtime;
     final List<AgentEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** The store's clock: it stamps writes and says when schedules are due. */
+    java.time.Clock clock = java.time.Clock.systemUTC();
 
     AgentFixture(Path dir) {
         this.dir = dir;
@@ -38,7 +40,7 @@ final class AgentFixture implements AutoCloseable {
 
     /** Opens (or reopens) the store, index and runtime; {@code config} adds models and settings. */
     AgentFixture open(Consumer<AgentRuntime.Builder> config) {
-        store = MemoryStore.sqlite(dir.resolve("memory.db"));
+        store = MemoryStore.sqlite(dev.engram.memory.SqliteOptions.builder(dir.resolve("memory.db")).clock(clock).build());
         search = LuceneMemorySearch.builder(store, embedder()).directory(dir.resolve("index"))
                 .backgroundInterval(Duration.ZERO).build();
         AgentRuntime.Builder b = AgentRuntime.builder(store, search).listener(events::add)

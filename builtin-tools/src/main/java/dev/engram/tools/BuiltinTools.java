@@ -18,6 +18,7 @@ import java.util.Objects;
  * registry.registerAll(BuiltinTools.memory(store, search, PermissionBroker.denyAll()));   // block, recall, search
  * registry.registerAll(BuiltinTools.notes(store, search));                              // memory_search/save/update/delete
  * registry.register(BuiltinTools.sendMessage(router));                                  // send_message
+ * registry.register(BuiltinTools.schedule(store));                                       // schedule
  * registry.registerAll(BuiltinTools.files(Workspace.of(dir)));                          // file_*
  * registry.register(BuiltinTools.shell(workspace, ShellOptions.of("git", "ls")));      // shell_exec, sandboxed if bwrap is installed
  * registry.registerAll(BuiltinTools.web(WebFetcher.http(),
@@ -89,6 +90,15 @@ public final class BuiltinTools {
         Objects.requireNonNull(store, "store must not be null");
         Objects.requireNonNull(search, "search must not be null");
         return wrap(NoteTools.all(store, search, Fusion.weighted(ftsWeight, vectorWeight)));
+    }
+
+    /**
+     * {@code schedule}: messages the agent receives later, once or by cron, kept in {@code store}; an agent runtime's
+     * scheduler delivers them.
+     */
+    public static DynamicTool schedule(MemoryStore store) {
+        Objects.requireNonNull(store, "store must not be null");
+        return DynamicTool.from(new ScheduleTool(store));
     }
 
     public static DynamicTool sendMessage(MessageRouter router) {

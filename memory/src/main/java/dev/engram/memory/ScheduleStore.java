@@ -114,6 +114,10 @@ public final class ScheduleStore {
         if (lease.isNegative() || lease.isZero() || max < 1) {
             throw new IllegalArgumentException("lease must be positive and max at least 1, got " + lease + " and " + max);
         }
+        // Most polls find nothing due: ask with a read first, and take the write lock only to claim.
+        if (store.read(rows -> rows.dueSchedules(store.now(), 1)).isEmpty()) {
+            return List.of();
+        }
         return store.write(rows -> {
             Instant now = store.now();
             List<Schedule> claimed = new ArrayList<>();
@@ -149,6 +153,21 @@ public final class ScheduleStore {
                 throw new MemoryException("schedule " + s.id() + " changed while its run was recorded; try again");
             }
             return Optional.of(done);
+        });
+    }
+
+    /**
+     * Gives a claimed schedule back without recording a run (its holder is shutting down before delivering it): the
+     * next caller of {@link #claimDue} takes it at once.
+     */
+    public void release(Schedule claimed) {
+        Checks.notNull(claimed, "schedule");
+        store.write(rows -> {
+            rows.schedule(claimed.scope().userId(), claimed.id())
+                    .filter(s -> s.claimedUntil().isPresent())
+                    .ifPresent(s -> rows.updateSchedule(s.with(s.status(), s.nextRunAt(), s.lastRunAt(), s.runs(),
+                            Optional.empty(), store.now()), s.version()));
+            return null;
         });
     }
 

@@ -946,6 +946,17 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
+        void aReleasedClaimIsDueAgainAtOnceWithoutARunCounted() {
+            Schedule s = once(ANA, java.time.Duration.ofMinutes(1), "ping");
+            clock.advance(java.time.Duration.ofMinutes(1));
+            Schedule held = clocked.schedules().claimDue(LEASE, 10).get(0);
+            clocked.schedules().release(held);
+            List<Schedule> again = clocked.schedules().claimDue(LEASE, 10);
+            assertThat(again).extracting(Schedule::id).containsExactly(s.id());
+            assertThat(again.get(0).runs()).isZero();
+        }
+
+        @Test
         void aRecurringScheduleFiresOnceForFiringsMissedAndWaitsForTheNextAfterNow() {
             Schedule s = clocked.schedules().create(ANA, "main", "Hourly check-in",
                     ScheduleTiming.cron("0 * * * *", java.time.ZoneId.of("Europe/Paris")));
