@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,7 +77,13 @@ public final class AgentScheduler {
      * Idempotent.
      */
     public synchronized void start(Duration interval) {
+        start(interval, scope -> true);
+    }
+
+    /** {@link #start(Duration)} for the schedules of the agents {@code which} accepts (e.g. one user's). */
+    public synchronized void start(Duration interval, Predicate<Scope> which) {
         Objects.requireNonNull(interval, "interval must not be null");
+        Objects.requireNonNull(which, "scope filter must not be null");
         if (interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("scheduler interval must be positive, got " + interval);
         }
@@ -86,7 +93,7 @@ public final class AgentScheduler {
         timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("engram-scheduler").factory());
         timer.scheduleWithFixedDelay(() -> {
             try {
-                runDue();
+                runDue(which);
             } catch (RuntimeException e) {
                 LOG.warn("Delivering scheduled messages failed; trying again in {}", interval, e);
             }
@@ -107,12 +114,18 @@ public final class AgentScheduler {
      * Returns nothing over a backend that keeps no schedules.
      */
     public List<ScheduledDelivery> runDue() {
+        return runDue(scope -> true);
+    }
+
+    /** {@link #runDue()} for the schedules of the agents {@code which} accepts. */
+    public List<ScheduledDelivery> runDue(Predicate<Scope> which) {
+        Objects.requireNonNull(which, "scope filter must not be null");
         if (unsupported || !open.getAsBoolean()) {
             return List.of();
         }
         List<Schedule> claimed;
         try {
-            claimed = store.schedules().claimDue(LEASE, BATCH);
+            claimed = store.schedules().claimDue(LEASE, BATCH, which);
         } catch (UnsupportedOperationException e) {
             unsupported = true;
             LOG.info("Scheduled messages are off: {}", e.getMessage());

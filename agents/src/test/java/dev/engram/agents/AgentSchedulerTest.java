@@ -157,7 +157,10 @@ class AgentSchedulerTest {
         fx.store.schedules().create(BEN, "default", "Ben's reminder", ScheduleTiming.once(T0.plus(Duration.ofMinutes(5))));
         clock.advance(Duration.ofMinutes(5));
 
-        assertThat(fx.runtime.scheduler().runDue()).extracting(d -> d.schedule().scope()).containsExactlyInAnyOrder(ANA, BEN);
+        assertThat(fx.runtime.scheduler().runDue(scope -> scope.userId().equals("ben"))).extracting(d -> d.schedule().scope())
+                .containsExactly(BEN);
+        assertThat(userMessages(ANA)).as("a scheduler for ben's agents leaves ana's schedule waiting").isEmpty();
+        assertThat(fx.runtime.scheduler().runDue()).extracting(d -> d.schedule().scope()).containsExactly(ANA);
         assertThat(userMessages(ANA)).singleElement().asString().endsWith("Ana's reminder");
         assertThat(userMessages(BEN)).singleElement().asString().endsWith("Ben's reminder");
         assertThat(fx.store.schedules().list("ana")).extracting(Schedule::message).containsExactly("Ana's reminder");

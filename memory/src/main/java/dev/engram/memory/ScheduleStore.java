@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Scheduled messages of each agent ({@link Schedule}): created by the agent's {@code schedule} tool or
@@ -110,18 +111,30 @@ public final class ScheduleStore {
      * loses the schedule when its lease ends, and the next caller delivers it (at least once).
      */
     public List<Schedule> claimDue(Duration lease, int max) {
+        return claimDue(lease, max, scope -> true);
+    }
+
+    /**
+     * {@link #claimDue(Duration, int)} for the schedules of the scopes {@code which} accepts (e.g. one user's agents);
+     * it looks among the first {@code max} due schedules of all scopes.
+     */
+    public List<Schedule> claimDue(Duration lease, int max, Predicate<Scope> which) {
         Checks.notNull(lease, "lease");
+        Checks.notNull(which, "scope filter");
         if (lease.isNegative() || lease.isZero() || max < 1) {
             throw new IllegalArgumentException("lease must be positive and max at least 1, got " + lease + " and " + max);
         }
         // Most polls find nothing due: ask with a read first, and take the write lock only to claim.
-        if (store.read(rows -> rows.dueSchedules(store.now(), 1)).isEmpty()) {
+        if (store.read(rows -> rows.dueSchedules(store.now(), max)).stream().noneMatch(s -> which.test(s.scope()))) {
             return List.of();
         }
         return store.write(rows -> {
             Instant now = store.now();
             List<Schedule> claimed = new ArrayList<>();
             for (Schedule s : rows.dueSchedules(now, max)) {
+                if (!which.test(s.scope())) {
+                    continue;
+                }
                 Schedule held = s.with(s.status(), s.nextRunAt(), s.lastRunAt(), s.runs(), Optional.of(now.plus(lease)), now);
                 if (rows.updateSchedule(held, s.version())) {
                     claimed.add(held);

@@ -1004,6 +1004,16 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
+        void aClaimForOneUserLeavesTheOthersDue() {
+            once(ANA, java.time.Duration.ofMinutes(5), "ana's");
+            Schedule ben = once(BEN, java.time.Duration.ofMinutes(5), "ben's");
+            clock.advance(java.time.Duration.ofMinutes(5));
+            assertThat(clocked.schedules().claimDue(LEASE, 10, s -> s.userId().equals("ana")))
+                    .extracting(s -> s.scope().userId()).containsExactly("ana");
+            assertThat(clocked.schedules().claimDue(LEASE, 10)).extracting(Schedule::id).containsExactly(ben.id());
+        }
+
+        @Test
         void badSchedulesAreRefusedAndNothingIsStored() {
             assertThatThrownBy(() -> once(ANA, java.time.Duration.ofMinutes(-1), "late"))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not in the future");
