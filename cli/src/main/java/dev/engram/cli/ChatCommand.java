@@ -47,6 +47,13 @@ final class ChatCommand extends BaseCommand {
     @picocli.CommandLine.Mixin
     ToolOptions tools;
 
+    /** The tools of an agent the chat creates: the defaults and {@code schedule}, whose reminders the chat delivers. */
+    static final java.util.List<String> CHAT_TOOLS = java.util.stream.Stream.concat(AgentDefinition.DEFAULT_TOOLS.stream(),
+            java.util.stream.Stream.of("schedule")).toList();
+
+    /** How often the chat looks for due scheduled messages. */
+    static final java.time.Duration SCHEDULER_INTERVAL = java.time.Duration.ofSeconds(1);
+
     /** Input for tests; the console otherwise. */
     static InputStream testInput;
 
@@ -70,7 +77,7 @@ final class ChatCommand extends BaseCommand {
                         + "script:FILE) or set ENGRAM_MODEL; to see Engram without a model, run 'engram demo'");
             }
             Agent agent = existing.orElseGet(() -> runtime.create(AgentDefinition.builder(user).name(agentName)
-                    .model(override).block("human", "What I know about the user", "")
+                    .model(override).tools(CHAT_TOOLS).block("human", "What I know about the user", "")
                     .block("persona", "Who I am", "I am a helpful assistant with a long memory.")
                     .toolAccess(tools.any() ? tools.access() : dev.engram.agents.ToolAccess.NONE).build()));
             if (existing.isEmpty()) {
@@ -80,6 +87,10 @@ final class ChatCommand extends BaseCommand {
                     + "end a line with \\ to continue it.");
             out.flush();
             reader.onInterrupt(agent::cancel);
+            // Reminders the user's agents set fire while the chat runs (late ones, missed while it did not, first).
+            runtime.scheduler().onDelivery(d -> reader.printAbove(TranscriptPrinter.scheduled(d,
+                    d.schedule().scope().equals(agent.scope()) ? agent.name() : d.schedule().scope().agentId())));
+            runtime.scheduler().start(SCHEDULER_INTERVAL, scope -> scope.userId().equals(user));
             loop(reader, agent, transcript, out);
         }
         return 0;
@@ -182,6 +193,9 @@ final class ChatCommand extends BaseCommand {
         void onInterrupt(Runnable action) {
         }
 
+        /** Prints text (whole lines) while a prompt may be waiting for input. */
+        abstract void printAbove(String text);
+
         @Override
         public void close() throws IOException {
         }
@@ -208,6 +222,11 @@ final class ChatCommand extends BaseCommand {
                     }
 
                     @Override
+                    void printAbove(String text) {
+                        reader.printAbove(text.stripTrailing());
+                    }
+
+                    @Override
                     public void close() throws IOException {
                         terminal.close();
                     }
@@ -228,6 +247,14 @@ final class ChatCommand extends BaseCommand {
                 @Override
                 boolean interactive() {
                     return false;
+                }
+
+                @Override
+                void printAbove(String text) {
+                    synchronized (out) {
+                        out.print(text);
+                        out.flush();
+                    }
                 }
             };
         }

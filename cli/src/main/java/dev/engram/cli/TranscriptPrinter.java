@@ -105,6 +105,15 @@ final class TranscriptPrinter implements AgentListener, AgentStreamListener {
         out.flush();
     }
 
+    /** What to print for a scheduled message delivered to {@code agentName}: a marker line, then the reply or what went wrong. */
+    static String scheduled(dev.engram.agents.ScheduledDelivery d, String agentName) {
+        StringBuilder b = new StringBuilder("  (scheduled message " + d.schedule().id() + " to '" + agentName + "'"
+                + (d.late() ? ", delivered late" : "") + ": " + compact(d.schedule().message()) + ")\n");
+        d.response().flatMap(dev.engram.agents.AgentResponse::reply).ifPresent(r -> b.append(agentName).append(" > ").append(r).append('\n'));
+        d.error().ifPresent(e -> b.append("  x the scheduled turn did not complete: ").append(e).append('\n'));
+        return b.toString();
+    }
+
     static String compact(String json) {
         String oneLine = json.replaceAll("\\s+", " ").strip();
         return oneLine.length() <= ARGS_WIDTH ? oneLine : oneLine.substring(0, ARGS_WIDTH - 3) + "...";
