@@ -133,8 +133,21 @@ final class AgentRegistry {
 
     /** Changes an agent's tools, persisted; a loaded agent offers them from its next step. */
     Agent changeTools(String userId, String agentId, List<String> tools) {
+        return redefine(userId, agentId, d -> d.toBuilder().tools(tools).build());
+    }
+
+    /** Gives an agent other workspace, shell and web tools of its own (the names of the old ones leave its tools). */
+    Agent changeToolAccess(String userId, String agentId, ToolAccess access) {
+        return redefine(userId, agentId, d -> {
+            List<String> kept = new ArrayList<>(d.tools());
+            kept.removeAll(d.toolAccess().toolNames());
+            return d.toBuilder().tools(kept).toolAccess(access).build();
+        });
+    }
+
+    private Agent redefine(String userId, String agentId, java.util.function.UnaryOperator<AgentDefinition> change) {
         Agent agent = agent(userId, agentId);
-        AgentDefinition changed = agent.definition().toBuilder().tools(tools).build();
+        AgentDefinition changed = change.apply(agent.definition());
         ToolExecutor executor = executorFor(changed); // checked before anything is stored
         store().agents().update(changed.scope(), changed.name(), AgentFiles.definitionJson(changed).toString());
         agent.retool(changed, executor);

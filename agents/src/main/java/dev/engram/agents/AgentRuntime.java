@@ -11,8 +11,6 @@ import dev.engram.memory.Scope;
 import dev.engram.tools.BuiltinTools;
 import dev.engram.tools.PermissionBroker;
 import dev.engram.tools.Workspace;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -172,13 +170,7 @@ public final class AgentRuntime implements AutoCloseable {
      */
     public Agent importAgent(Path file, Optional<String> userId, Optional<String> agentId, Optional<String> model) {
         Objects.requireNonNull(file, "file must not be null");
-        String json;
-        try {
-            json = Files.readString(file);
-        } catch (IOException e) {
-            throw new AgentException("Cannot read agent file " + file + ": " + e.getMessage(), e);
-        }
-        return importAgent(json, file.toString(), userId, agentId, model);
+        return importAgent(AgentTransfer.read(file), file.toString(), userId, agentId, model);
     }
 
     /** Imports an agent file's JSON; see {@link #importAgent(Path, Optional, Optional, Optional)}. */
@@ -273,6 +265,17 @@ public final class AgentRuntime implements AutoCloseable {
     public Agent changeTools(String userId, String agentId, List<String> tools) {
         checkOpen();
         return agents.changeTools(userId, agentId, List.copyOf(tools));
+    }
+
+    /**
+     * Gives an agent other workspace, shell and web tools of its own ({@link ToolAccess}), stored with it; a loaded
+     * agent offers them from its next step.
+     *
+     * @throws AgentException if the workspace cannot be used; nothing changes then
+     */
+    public Agent changeToolAccess(String userId, String agentId, ToolAccess access) {
+        checkOpen();
+        return agents.changeToolAccess(userId, agentId, Objects.requireNonNull(access, "tool access must not be null"));
     }
 
     /** Delivers the agents' scheduled messages; {@linkplain AgentScheduler#start start} it, or call {@code runDue()}. */

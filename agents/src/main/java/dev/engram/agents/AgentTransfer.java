@@ -55,6 +55,15 @@ final class AgentTransfer {
         return archival;
     }
 
+    /** The text of an agent file. */
+    static String read(java.nio.file.Path file) {
+        try {
+            return java.nio.file.Files.readString(file);
+        } catch (java.io.IOException e) {
+            throw new AgentException("Cannot read agent file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Writes {@link #exportEngram} to {@code file}, creating its directory. */
     void exportEngram(Agent agent, java.nio.file.Path file) {
         String json = exportEngram(agent);

@@ -50,6 +50,37 @@ class ToolAccessTest {
     }
 
     @Test
+    void anExistingAgentIsGivenAWorkspaceLaterAndKeepsItAcrossARestart() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Files.writeString(ws.resolve("plan.md"), "Ship on Friday\n");
+        String turns = """
+                {"turns": [
+                  {"tool_calls": [{"name": "file_read", "arguments": {"path": "plan.md", "request_heartbeat": true}}]},
+                  {"text": "Friday.", "expect_in_prompt": ["Ship on Friday"]}
+                ]}""";
+        fx = new AgentFixture(dir).open("script:coder", script(turns));
+        Agent coder = fx.runtime.create(AgentDefinition.builder("ana").id("coder").model("script:coder").build());
+        assertThat(coder.compilePrompt().tools()).extracting(ToolDefinition::name).doesNotContain("file_read");
+
+        assertThatThrownBy(() -> fx.runtime.changeToolAccess("ana", "coder",
+                new ToolAccess(Optional.of(dir.resolve("missing")), List.of(), false)))
+                .isInstanceOf(AgentException.class).hasMessageContaining("cannot be used");
+        assertThat(coder.definition().toolAccess()).as("a refused change changes nothing").isEqualTo(ToolAccess.NONE);
+
+        fx.runtime.changeToolAccess("ana", "coder", new ToolAccess(Optional.of(ws), List.of(), false));
+        assertThat(coder.compilePrompt().tools()).extracting(ToolDefinition::name).contains("file_read", "send_message");
+        fx.close();
+        fx.open(b -> b.model("script:coder", script(turns)));
+        Agent reloaded = fx.runtime.agent("ana", "coder");
+        assertThat(reloaded.definition().toolAccess().workspace()).contains(ws.toAbsolutePath().normalize());
+        assertThat(reloaded.send("What does the plan say?").reply()).contains("Friday.");
+
+        fx.runtime.changeToolAccess("ana", "coder", ToolAccess.NONE);
+        assertThat(reloaded.compilePrompt().tools()).extracting(ToolDefinition::name).doesNotContain("file_read")
+                .contains("send_message", "block");
+    }
+
+    @Test
     void aShellWithoutAWorkspaceOrAMissingWorkspaceIsRefused() {
         assertThatThrownBy(() -> new ToolAccess(Optional.empty(), List.of("git"), false)).hasMessageContaining("needs a workspace");
         assertThatThrownBy(() -> new ToolAccess(Optional.of(dir), List.of("rm -rf"), false)).hasMessageContaining("a name such as git");

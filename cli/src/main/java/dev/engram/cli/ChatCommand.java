@@ -76,13 +76,19 @@ final class ChatCommand extends BaseCommand {
                         + "OPENAI_API_KEY set, anthropic:claude-sonnet-4-5, gemini:gemini-2.5-flash, ollama:llama3.2 or "
                         + "script:FILE) or set ENGRAM_MODEL; to see Engram without a model, run 'engram demo'");
             }
-            Agent agent = existing.orElseGet(() -> runtime.create(AgentDefinition.builder(user).name(agentName)
+            Agent created = existing.orElseGet(() -> runtime.create(AgentDefinition.builder(user).name(agentName)
                     .model(override).tools(CHAT_TOOLS).block("human", "What I know about the user", "")
                     .block("persona", "Who I am", "I am a helpful assistant with a long memory.")
                     .toolAccess(tools.any() ? tools.access() : dev.engram.agents.ToolAccess.NONE).build()));
             if (existing.isEmpty()) {
                 out.println("Created agent '" + agentName + "' for user '" + user + "' on " + override + ".");
+            } else if (tools.any() && !created.definition().toolAccess().equals(tools.access())) {
+                // The flags are the agent's tools from now on, as if it had been created with them.
+                runtime.changeToolAccess(user, created.id(), tools.access());
+                out.println("Agent '" + agentName + "' now has " + String.join(", ", tools.access().toolNames())
+                        + " (kept with the agent).");
             }
+            Agent agent = created;
             out.println("Chatting with '" + agent.name() + "'. Ctrl-C cancels a step, Ctrl-D or /exit leaves, "
                     + "end a line with \\ to continue it.");
             out.flush();

@@ -315,6 +315,24 @@ class CliCommandsTest {
     }
 
     @Test
+    void chatWithAWorkspaceGivesAnExistingAgentTheFileToolsAndItKeepsThem() throws Exception {
+        Path ws = Files.createDirectories(work.resolve("ws"));
+        Files.writeString(ws.resolve("plan.md"), "Ship on Friday\n");
+        Path script = Files.writeString(work.resolve("files.json"), """
+                {"turns": [
+                  {"tool_calls": [{"name": "file_read", "arguments": {"path": "plan.md", "request_heartbeat": true}}]},
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "It says Friday."}}],
+                   "expect_in_prompt": ["Ship on Friday"]}
+                ]}""");
+        ok("agent", "create", "assistant", "--user", "ana", "--model", "script:" + script);
+        ChatCommand.testInput = new ByteArrayInputStream("What does the plan say?\n/exit\n".getBytes(StandardCharsets.UTF_8));
+        Cli.Run r = ok("chat", "--user", "ana", "--workspace", ws.toString());
+        assertThat(r.out()).contains("Agent 'assistant' now has file_read, read_many_files, file_list, file_search, file_write, "
+                + "file_edit, file_delete (kept with the agent).").contains("assistant > It says Friday.");
+        assertThat(ok("agent", "show", "assistant", "--user", "ana").out()).contains("file_read");
+    }
+
+    @Test
     void chatAsksTheUserBeforeAnAgentWritesAHumanBlock() throws Exception {
         Path script = Files.writeString(work.resolve("consent.json"), """
                 {"turns": [
