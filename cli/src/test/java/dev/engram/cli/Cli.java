@@ -19,6 +19,21 @@ final class Cli {
     private Cli() {
     }
 
+    /** Runs the command and expects exit code 0. */
+    static Run ok(Path home, String... args) {
+        Run r = run(home, args);
+        org.assertj.core.api.Assertions.assertThat(r.exit()).as("exit of %s; err: %s", String.join(" ", args), r.err()).isZero();
+        return r;
+    }
+
+    /** Expects the run to have failed with {@code exit} and one error line, without a stack trace, containing {@code contains}. */
+    static void oneLineError(Run r, int exit, String contains) {
+        org.assertj.core.api.Assertions.assertThat(r.exit()).isEqualTo(exit);
+        org.assertj.core.api.Assertions.assertThat(r.errLines()).hasSize(1);
+        org.assertj.core.api.Assertions.assertThat(r.err()).startsWith("engram: ").contains(contains)
+                .doesNotContain("Exception").doesNotContain("\tat ");
+    }
+
     static Run run(Path home, String... args) {
         return run(home, Map.of(), args);
     }

@@ -33,14 +33,11 @@ class ScheduleCommandsTest {
     }
 
     private Cli.Run ok(String... args) {
-        Cli.Run r = Cli.run(home, args);
-        assertThat(r.exit()).as("exit of %s; err: %s", String.join(" ", args), r.err()).isZero();
-        return r;
+        return Cli.ok(home, args);
     }
 
     private static void oneLineError(Cli.Run r, int exit, String contains) {
-        assertThat(r.exit()).isEqualTo(exit);
-        assertThat(r.err()).startsWith("engram: ").contains(contains).doesNotContain("Exception").doesNotContain("\tat ");
+        Cli.oneLineError(r, exit, contains);
     }
 
     @Test

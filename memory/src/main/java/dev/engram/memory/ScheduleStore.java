@@ -46,9 +46,10 @@ public final class ScheduleStore {
         store.limits().check(message, "scheduled message");
         Checks.notNull(timing, "timing");
         Instant now = store.now();
-        Instant first = timing.nextAfter(now).orElseThrow(() -> new IllegalArgumentException(
-                "the time " + ((ScheduleTiming.Once) timing).at() + " is not in the future (it is now " + now
-                        + "); give a later time"));
+        Instant first = timing.nextAfter(now).orElseThrow(() -> new IllegalArgumentException(switch (timing) {
+            case ScheduleTiming.Once once -> "the time " + once.at() + " is not in the future (it is now " + now + "); give a later time";
+            case ScheduleTiming.Cron cron -> "cron '" + cron.expression() + "' never fires; check the day and month";
+        }));
         return store.write(rows -> {
             long waiting = rows.listSchedules(scope.userId()).stream()
                     .filter(s -> s.active() && s.scope().equals(scope)).count();

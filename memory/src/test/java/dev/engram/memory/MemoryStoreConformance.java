@@ -1023,6 +1023,9 @@ public abstract class MemoryStoreConformance {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a Unix cron expression");
             assertThatThrownBy(() -> ScheduleTiming.cron("61 * * * *", java.time.ZoneOffset.UTC))
                     .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> clocked.schedules().create(ANA, "main", "never",
+                    ScheduleTiming.cron("0 0 30 2 *", java.time.ZoneOffset.UTC)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("never fires");
             assertThat(clocked.schedules().list("ana")).isEmpty();
         }
 
