@@ -2,6 +2,7 @@ package dev.engram.bench;
 
 import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.Fusion;
+import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.onnx.OnnxEmbedder;
 import dev.engram.memory.SearchMode;
 import dev.engram.bench.eval.EvalSetup;
@@ -20,8 +21,11 @@ import java.util.List;
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.engram.bench.RetrievalQuality [scifact|locomo|all]
- *      [--data DIR] [--models minilm,bge-small] [--fusion rrf[:K]|weighted:FTS,VEC] [--candidates N]
- *      [--turns text|caption] [--context N]
+ *      [--data DIR] [--models minilm,bge-small] [--fusion rrf[:K]|weighted:BM25,VECTOR] [--candidates N]
+ *      [--turns text|caption] [--context BEFORE,AFTER]
+ * </pre>
+ *
+ * Without options it measures the library's defaults ({@link EvalSetup#defaults}) for every model.
  * </pre>
  */
 public final class RetrievalQuality {
@@ -32,17 +36,22 @@ public final class RetrievalQuality {
         String which = "all";
         Path data = Path.of("../shared/data");
         List<EmbeddingModel> models = List.of(EmbeddingModel.values());
-        Fusion fusion = Fusion.rrf();
-        int candidates = 50;
-        int context = 0;
+        Fusion fusion = Fusion.defaults();
+        int candidates = LuceneMemorySearch.DEFAULT_CANDIDATES;
+        int before = LuceneMemorySearch.DEFAULT_CONTEXT_BEFORE;
+        int after = LuceneMemorySearch.DEFAULT_CONTEXT_AFTER;
         LoCoMoEval.TurnFormat turns = LoCoMoEval.TurnFormat.SPEAKER_TEXT_CAPTION;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
                 case "--models" -> models = List.of(args[++i].split(",")).stream().map(EmbeddingModel::byName).toList();
-                case "--fusion" -> fusion = parseFusion(args[++i]);
+                case "--fusion" -> fusion = Fusion.parse(args[++i]);
                 case "--candidates" -> candidates = Integer.parseInt(args[++i]);
-                case "--context" -> context = Integer.parseInt(args[++i]);
+                case "--context" -> {
+                    String[] c = args[++i].split(",");
+                    before = Integer.parseInt(c[0]);
+                    after = c.length > 1 ? Integer.parseInt(c[1]) : 0;
+                }
                 case "--turns" -> turns = args[++i].equals("text") ? LoCoMoEval.TurnFormat.SPEAKER_TEXT
                         : LoCoMoEval.TurnFormat.SPEAKER_TEXT_CAPTION;
                 default -> which = args[i];
@@ -53,7 +62,8 @@ public final class RetrievalQuality {
         List<String> headlines = new ArrayList<>();
         for (EmbeddingModel model : models) {
             try (OnnxEmbedder embedder = OnnxEmbedder.builder(model).build()) {
-                EvalSetup setup = new EvalSetup(embedder, EnumSet.allOf(SearchMode.class), fusion, candidates, context);
+                EvalSetup setup = new EvalSetup(embedder, EnumSet.allOf(SearchMode.class), fusion, candidates, before, after);
+                System.out.println(setup.describe(model.shortName()));
                 if ((which.equals("all") || which.equals("scifact")) && Files.isDirectory(scifact)) {
                     SciFactEval.Report report = SciFactEval.run(scifact, scifact.resolve("qrels/train.tsv"), setup, (d, t) -> { });
                     System.out.println(EvalTables.sciFact(model.shortName(), report));
@@ -70,18 +80,6 @@ public final class RetrievalQuality {
             System.err.println("No data set found under " + data.toAbsolutePath() + " (expected scifact/ and locomo/locomo-dev.json).");
             System.exit(1);
         }
-        System.out.println("fusion " + fusion + ", candidates " + candidates + ", conversation context " + context);
         headlines.forEach(System.out::println);
-    }
-
-    static Fusion parseFusion(String spec) {
-        if (spec.startsWith("weighted:")) {
-            String[] w = spec.substring(9).split(",");
-            return Fusion.weighted(Double.parseDouble(w[0]), Double.parseDouble(w[1]));
-        }
-        if (spec.startsWith("rrf:")) {
-            return Fusion.rrf(Integer.parseInt(spec.substring(4)));
-        }
-        return Fusion.rrf();
     }
 }

@@ -80,9 +80,10 @@ public final class BuiltinTools {
         return wrap(tools);
     }
 
-    /** The note tools, searching with weighted fusion (0.4 BM25, 0.6 vector). */
+    /** The note tools, searching with {@link Fusion#defaults()}. */
     public static List<DynamicTool> notes(MemoryStore store, MemorySearch search) {
-        return notes(store, search, 0.4, 0.6);
+        Fusion d = Fusion.defaults();
+        return notes(store, search, d.ftsWeight(), d.vectorWeight());
     }
 
     /** The note tools, with the hybrid weights of {@code memory_search}. */
@@ -161,9 +162,9 @@ public final class BuiltinTools {
             }
         }
 
-        /** 2 minutes for consent, read_write archival memory, 5,000-character loaded blocks, RRF. */
+        /** 2 minutes for consent, read_write archival memory, 5,000-character loaded blocks, {@link Fusion#defaults()}. */
         public static MemoryToolOptions defaults() {
-            return new MemoryToolOptions(Duration.ofMinutes(2), MemoryPermission.READ_WRITE, NewBlock.DEFAULT_LIMIT, Fusion.rrf());
+            return new MemoryToolOptions(Duration.ofMinutes(2), MemoryPermission.READ_WRITE, NewBlock.DEFAULT_LIMIT, Fusion.defaults());
         }
 
         public MemoryToolOptions withConsentTimeout(Duration timeout) {

@@ -53,7 +53,7 @@ final class Engine implements AutoCloseable {
 
     synchronized OnnxEmbedder embedder() {
         if (embedder == null) {
-            embedder = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).nativeCacheDirectory(home.resolve("native")).build();
+            embedder = OnnxEmbedder.builder(EmbeddingModel.defaultModel()).nativeCacheDirectory(home.resolve("native")).build();
         }
         return embedder;
     }

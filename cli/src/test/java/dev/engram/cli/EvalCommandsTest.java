@@ -73,7 +73,15 @@ class EvalCommandsTest {
         Cli.Run run = Cli.run(home, "eval", "locomo", file.toString(), "--mode", "hybrid");
 
         assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out().lines().toList().getFirst()).as("the header names the library's defaults")
+                .isEqualTo("model bge-small, fusion weighted:0.6,0.4, candidates 100, conversation context 2 before and 1 after");
         assertThat(run.out().lines().toList().getLast()).matches("recall@10 0\\.\\d{4}");
+
+        Cli.Run chosen = Cli.run(home, "eval", "locomo", file.toString(), "--mode", "bm25", "--model", "minilm",
+                "--fusion", "rrf", "--context", "0,0", "--candidates", "50");
+        assertThat(chosen.exit()).as(chosen.err()).isZero();
+        assertThat(chosen.out().lines().toList().getFirst())
+                .isEqualTo("model minilm, fusion rrf:60, candidates 50, conversation context 0 before and 0 after");
     }
 
     @Test
@@ -83,5 +91,16 @@ class EvalCommandsTest {
         assertThat(run.err()).startsWith("engram: Not a SciFact directory");
         Cli.Run model = Cli.run(home, "eval", "locomo", work.toString(), "--model", "gpt");
         assertThat(model.exit()).isEqualTo(2);
+        Path file = work.resolve("empty.json");
+        try {
+            Files.writeString(file, "[]");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        for (String[] bad : new String[][] {{"--fusion", "max"}, {"--context", "2"}, {"--context", "2,11"}, {"--candidates", "5"}}) {
+            Cli.Run r = Cli.run(home, "eval", "locomo", file.toString(), bad[0], bad[1]);
+            assertThat(r.exit()).as(String.join(" ", bad)).isEqualTo(2);
+            assertThat(r.err()).as(String.join(" ", bad)).startsWith("engram: ").contains(bad[0]).doesNotContain("Exception");
+        }
     }
 }

@@ -34,8 +34,8 @@ public interface Embedder extends AutoCloseable {
         return OnnxEmbedder.builder(model).build();
     }
 
-    /** all-MiniLM-L6-v2 (quantised): the fast default. */
+    /** The default model ({@link EmbeddingModel#defaultModel()}: bge-small-en-v1.5, quantised). */
     static Embedder onnxDefault() {
-        return onnx(EmbeddingModel.ALL_MINILM_L6_V2_Q);
+        return onnx(EmbeddingModel.defaultModel());
     }
 }

@@ -74,6 +74,11 @@ public final class MemoryStore implements AutoCloseable {
         return over(new InMemoryBackend());
     }
 
+    /** A store held in memory only, whose writes {@code clock} stamps (e.g. to replay a dated conversation). */
+    public static MemoryStore inMemory(Clock clock) {
+        return over(new InMemoryBackend(), clock);
+    }
+
     /** Core memory blocks of each agent, with history, sharing and paging to archival memory. */
     public BlockStore blocks() {
         return blocks;

@@ -72,7 +72,7 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
         private Set<SearchDomain> domains = SearchDomain.all();
         private int k = 10;
         private SearchMode mode = SearchMode.HYBRID;
-        private Fusion fusion = Fusion.rrf();
+        private Fusion fusion = Fusion.defaults();
         private Instant from;
         private Instant until;
         private Set<String> tags = Set.of();

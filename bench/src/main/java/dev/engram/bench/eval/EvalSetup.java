@@ -17,9 +17,11 @@ import java.util.Set;
  * @param modes      which retrievers to report
  * @param fusion     how hybrid fuses
  * @param candidates how deep each retriever looks before fusing
- * @param conversationContext earlier messages indexed with each conversation message
+ * @param contextBefore earlier messages of its session BM25 sees with each conversation message
+ * @param contextAfter  later messages of its session BM25 sees with each conversation message
  */
-public record EvalSetup(Embedder embedder, Set<SearchMode> modes, Fusion fusion, int candidates, int conversationContext) {
+public record EvalSetup(Embedder embedder, Set<SearchMode> modes, Fusion fusion, int candidates, int contextBefore,
+        int contextAfter) {
     public EvalSetup {
         Objects.requireNonNull(embedder, "embedder");
         modes = Set.copyOf(modes);
@@ -29,14 +31,21 @@ public record EvalSetup(Embedder embedder, Set<SearchMode> modes, Fusion fusion,
         Objects.requireNonNull(fusion, "fusion");
     }
 
-    /** All three modes, RRF, 50 candidates (the index's default), no conversation context. */
+    /** All three modes and the library's defaults: {@link Fusion#defaults()}, the index's candidates and conversation context. */
     public static EvalSetup defaults(Embedder embedder) {
-        return new EvalSetup(embedder, EnumSet.allOf(SearchMode.class), Fusion.rrf(), 50, 0);
+        return new EvalSetup(embedder, EnumSet.allOf(SearchMode.class), Fusion.defaults(), LuceneMemorySearch.DEFAULT_CANDIDATES,
+                LuceneMemorySearch.DEFAULT_CONTEXT_BEFORE, LuceneMemorySearch.DEFAULT_CONTEXT_AFTER);
+    }
+
+    /** One line saying what was measured, for a report's header. */
+    public String describe(String model) {
+        return "model " + model + ", fusion " + fusion.spec() + ", candidates " + candidates + ", conversation context "
+                + contextBefore + " before and " + contextAfter + " after";
     }
 
     MemorySearch openSearch(dev.engram.memory.MemoryStore store) {
         return LuceneMemorySearch.builder(store, embedder).candidates(candidates).backgroundInterval(Duration.ZERO)
-                .conversationContext(conversationContext).batchEvents(512).build();
+                .conversationContext(contextBefore, contextAfter).batchEvents(512).build();
     }
 
     /** The modes in a fixed order: bm25, vector, hybrid. */

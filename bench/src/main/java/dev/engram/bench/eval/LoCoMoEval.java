@@ -26,7 +26,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Conversational-memory retrieval on LoCoMo: every dialog turn of a conversation is appended as a
- * message in that conversation's own scope, each question is searched within it, and recall@5, @10,
+ * message in that conversation's own scope, dated at its session's date and time (as a chat recorded
+ * then would have it), each question is searched within it, and recall@5, @10,
  * @25 and @50 of the evidence turns are averaged, overall and per category (1 multi-hop, 2 temporal,
  * 3 open-domain, 4 single-hop, 5 adversarial). Evidence ids that are malformed or name no turn of the
  * conversation are skipped and counted; a question left without evidence is skipped and counted.
@@ -81,7 +82,8 @@ public final class LoCoMoEval {
         int skippedIds = 0;
         int skippedQuestions = 0;
         int turns = 0;
-        try (MemoryStore store = MemoryStore.inMemory()) {
+        SessionClock clock = new SessionClock();
+        try (MemoryStore store = MemoryStore.inMemory(clock)) {
             int c = 0;
             for (JsonNode conversation : root) {
                 Scope scope = Scope.of("locomo", conversation.path("sample_id").asString("conversation-" + c));
@@ -95,6 +97,7 @@ public final class LoCoMoEval {
                 }
                 Map<Long, String> ids = new HashMap<>();
                 for (Map.Entry<Integer, JsonNode> session : ordered.entrySet()) {
+                    clock.at(sessions.path("session_" + session.getKey() + "_date_time").asString(""));
                     List<NewMessage> batch = new ArrayList<>();
                     List<String> diaIds = new ArrayList<>();
                     for (JsonNode turn : session.getValue()) {
@@ -161,6 +164,36 @@ public final class LoCoMoEval {
                 }
                 return new Report(c, turns, questions.size(), skippedIds, skippedQuestions, indexSeconds, results);
             }
+        }
+    }
+
+    /** The time a session's messages are stamped with: its date ("1:56 pm on 8 May, 2023", read as UTC), else the last one's. */
+    private static final class SessionClock extends java.time.Clock {
+        private static final java.time.format.DateTimeFormatter LOCOMO = new java.time.format.DateTimeFormatterBuilder()
+                .parseCaseInsensitive().appendPattern("h:mm a 'on' d MMMM, yyyy").toFormatter(java.util.Locale.ENGLISH);
+        private java.time.Instant now = java.time.Instant.parse("2023-01-01T00:00:00Z");
+
+        void at(String date) {
+            try {
+                now = java.time.LocalDateTime.parse(date.strip(), LOCOMO).toInstant(java.time.ZoneOffset.UTC);
+            } catch (java.time.format.DateTimeParseException e) {
+                // an undated session keeps the previous one's time
+            }
+        }
+
+        @Override
+        public java.time.Instant instant() {
+            return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public java.time.Clock withZone(java.time.ZoneId zone) {
+            throw new UnsupportedOperationException();
         }
     }
 

@@ -3,12 +3,10 @@ package dev.engram.bench.eval;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.memory.EmbeddingModel;
-import dev.engram.memory.Fusion;
 import dev.engram.memory.onnx.OnnxEmbedder;
 import dev.engram.memory.SearchMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.EnumSet;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,24 +52,35 @@ class EvalOnSharedDataTest {
         }
     }
 
+    /**
+     * The library's defaults on LoCoMo meet the retrieval targets: recall@10 at least 0.78 with hybrid, and hybrid at
+     * least as good as the better of BM25 and vector in every category. ONNX Runtime may round differently on another
+     * CPU, which can move a category by a question's share; the per-category check allows 0.005 for that.
+     */
     @Test
-    void loCoMoRecallWithTheTunedSettings() {
+    void theDefaultsMeetTheLoCoMoTargets() {
         Path file = sharedData().resolve("locomo/locomo-dev.json");
         Assumptions.assumeTrue(Files.isRegularFile(file), "LoCoMo not found at " + file.toAbsolutePath()
                 + " (../shared/data is only present on the project's machines); skipping");
-        try (OnnxEmbedder embedder = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).threads(2).build()) {
-            EvalSetup setup = new EvalSetup(embedder, EnumSet.of(SearchMode.BM25, SearchMode.HYBRID),
-                    Fusion.weighted(0.6, 0.4), 100, 2);
-            LoCoMoEval.Report report = LoCoMoEval.run(file, setup, LoCoMoEval.TurnFormat.SPEAKER_TEXT_CAPTION, (d, t) -> { });
+        try (OnnxEmbedder embedder = OnnxEmbedder.builder(EmbeddingModel.defaultModel()).threads(2).build()) {
+            LoCoMoEval.Report report = LoCoMoEval.run(file, EvalSetup.defaults(embedder), LoCoMoEval.TurnFormat.SPEAKER_TEXT_CAPTION,
+                    (d, t) -> { });
+            System.out.println(EvalTables.loCoMo(EmbeddingModel.DEFAULT_NAME, report));
             assertThat(report.conversations()).isEqualTo(5);
             assertThat(report.turns()).isEqualTo(2760);
             assertThat(report.skippedEvidenceIds()).isEqualTo(4);
             assertThat(report.skippedQuestions()).isEqualTo(3);
             assertThat(report.questions()).isEqualTo(996);
-            // Regression floors well below the measured figures (BM25 0.741, MiniLM hybrid ~0.74).
-            assertThat(report.results().get(0).recallAt(10)).isGreaterThan(0.70);
-            assertThat(report.results().get(1).recallAt(10)).isGreaterThan(0.70);
-            System.out.println(EvalTables.loCoMo("minilm", report));
+            LoCoMoEval.Result bm25 = report.results().get(0);
+            LoCoMoEval.Result vector = report.results().get(1);
+            LoCoMoEval.Result hybrid = report.results().get(2);
+            assertThat(hybrid.mode()).isEqualTo(SearchMode.HYBRID);
+            assertThat(hybrid.recallAt(10)).isGreaterThanOrEqualTo(0.78);
+            for (int category : hybrid.byCategory().keySet()) {
+                double better = Math.max(bm25.byCategory().get(category)[1], vector.byCategory().get(category)[1]);
+                assertThat(hybrid.byCategory().get(category)[1]).as("recall@10 of category %d", category)
+                        .isGreaterThanOrEqualTo(better - 0.005);
+            }
         }
     }
 }

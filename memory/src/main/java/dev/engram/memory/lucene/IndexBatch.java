@@ -21,12 +21,18 @@ record IndexBatch(List<ChangeEvent> events, List<String> deletes, List<LuceneDoc
         return events.get(events.size() - 1).seq();
     }
 
-    /** Reads the events after {@code afterSeq} (at most {@code maxEvents}) and the current state of their items, and embeds the items. */
-    static IndexBatch prepare(MemoryStore store, LuceneDocuments documents, Embedder embedder, long afterSeq, int maxEvents) {
+    /**
+     * Reads the events after {@code afterSeq} (at most {@code maxEvents}) and the current state of their items, and embeds
+     * the items. A new message also brings back the earlier messages whose text it joins ({@link LuceneDocuments#neighboursBefore}).
+     */
+    static IndexBatch prepare(MemoryStore store, LuceneDocuments documents, Vectors vectors, long afterSeq, int maxEvents) {
         List<ChangeEvent> events = store.changes().since(afterSeq, maxEvents);
         // Only the last event per item matters: the current state is fetched from the store.
         Map<String, ChangeEvent> latest = new LinkedHashMap<>();
         for (ChangeEvent e : events) {
+            for (ChangeEvent earlier : documents.neighboursBefore(e)) {
+                latest.putIfAbsent(LuceneDocuments.key(earlier), earlier);
+            }
             latest.remove(LuceneDocuments.key(e));
             latest.put(LuceneDocuments.key(e), e);
         }
@@ -41,9 +47,54 @@ record IndexBatch(List<ChangeEvent> events, List<String> deletes, List<LuceneDoc
                 deletes.add(entry.getKey());
             }
         }
-        List<float[]> vectors = upserts.isEmpty() ? List.of()
-                : embedder.embed(upserts.stream().map(LuceneDocuments::embedded).toList());
-        return new IndexBatch(events, deletes, upserts, vectors);
+        return new IndexBatch(events, deletes, upserts, vectors.of(upserts.stream().map(LuceneDocuments::embedded).toList()));
+    }
+
+    /**
+     * The embedder behind a cache of its latest vectors by text, so that a document written again with the same embedded
+     * text (a message whose later neighbour arrived) is not embedded again. Texts longer than {@link #CACHED_CHARS} are
+     * not kept, so the cache holds at most capacity x 8 KB of text.
+     */
+    static final class Vectors {
+        static final int CACHED_CHARS = 4_096;
+
+        private final Embedder embedder;
+        private final Map<String, float[]> recent;
+
+        Vectors(Embedder embedder, int capacity) {
+            this.embedder = embedder;
+            this.recent = new LinkedHashMap<>(capacity * 4 / 3 + 1, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+                    return size() > capacity;
+                }
+            };
+        }
+
+        /** The texts' vectors, in order; only those not embedded lately are embedded (in one call). */
+        synchronized List<float[]> of(List<String> texts) {
+            Map<String, float[]> found = new java.util.HashMap<>();
+            java.util.Set<String> missing = new java.util.LinkedHashSet<>();
+            for (String t : texts) {
+                float[] v = recent.get(t);
+                if (v != null) {
+                    found.put(t, v);
+                } else {
+                    missing.add(t);
+                }
+            }
+            if (!missing.isEmpty()) {
+                List<String> embed = List.copyOf(missing);
+                List<float[]> fresh = embedder.embed(embed);
+                for (int i = 0; i < embed.size(); i++) {
+                    found.put(embed.get(i), fresh.get(i));
+                    if (embed.get(i).length() <= CACHED_CHARS) {
+                        recent.put(embed.get(i), fresh.get(i));
+                    }
+                }
+            }
+            return texts.stream().map(found::get).toList();
+        }
     }
 
     void writeTo(IndexWriter writer) throws IOException {

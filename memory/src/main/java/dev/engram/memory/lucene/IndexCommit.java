@@ -20,8 +20,8 @@ final class IndexCommit {
     static final String FORMAT_DATA = "engram.format";
     static final String STORE_DATA = "engram.store";
     static final String CHANGE_DATA = "engram.change";
-    /** The document layout; an index written with another is rebuilt at open. */
-    static final String FORMAT = "4";
+    /** The document layout; an index written with another (or with other document settings) is rebuilt at open. */
+    static final String FORMAT = "5";
 
     /** Why an index must be rebuilt; {@code alarming} when it means the store changed under the index. */
     record Rebuild(String why, boolean alarming) {
@@ -31,8 +31,8 @@ final class IndexCommit {
     }
 
     /** The commit data for an index that has applied the log up to {@code seq}, whose change is {@code lastChange}. */
-    static Map<String, String> data(long seq, String embedderId, String storeId, String lastChange) {
-        return Map.of(SEQ_DATA, Long.toString(seq), EMBEDDER_DATA, embedderId, FORMAT_DATA, FORMAT,
+    static Map<String, String> data(long seq, String embedderId, String format, String storeId, String lastChange) {
+        return Map.of(SEQ_DATA, Long.toString(seq), EMBEDDER_DATA, embedderId, FORMAT_DATA, format,
                 STORE_DATA, storeId, CHANGE_DATA, lastChange);
     }
 
@@ -55,7 +55,7 @@ final class IndexCommit {
             return Optional.of(new Rebuild("it was built with embedder " + builtWith + ", now " + embedderId, false));
         }
         if (olderFormat.isPresent()) {
-            return Optional.of(new Rebuild("it has document format " + olderFormat.get() + ", now " + FORMAT, false));
+            return Optional.of(new Rebuild("it has document format '" + olderFormat.get() + "', now another", false));
         }
         if (committed > storeSeq) {
             return Optional.of(new Rebuild("it is ahead of the memory store (sequence " + committed + " > " + storeSeq
@@ -77,13 +77,18 @@ final class IndexCommit {
                 .map(IndexCommit::fingerprint).orElse("");
     }
 
-    /** The format of an existing index written by an older layout, if it is one. */
-    static Optional<String> olderFormat(Directory directory) throws IOException {
+    /** {@link #FORMAT} with the settings that decide the documents' text. */
+    static String format(String layout) {
+        return FORMAT + "; " + layout;
+    }
+
+    /** The format of an existing index written with another layout than {@code format}, if it is one. */
+    static Optional<String> olderFormat(Directory directory, String format) throws IOException {
         if (!DirectoryReader.indexExists(directory)) {
             return Optional.empty();
         }
         Map<String, String> data = SegmentInfos.readLatestCommit(directory).getUserData();
-        String format = data.getOrDefault(FORMAT_DATA, "1");
-        return data.containsKey(EMBEDDER_DATA) && !FORMAT.equals(format) ? Optional.of(format) : Optional.empty();
+        String written = data.getOrDefault(FORMAT_DATA, "1");
+        return data.containsKey(EMBEDDER_DATA) && !format.equals(written) ? Optional.of(written) : Optional.empty();
     }
 }

@@ -41,20 +41,56 @@ final class LuceneDocuments {
     /** One term per (user, agent, domain): the scope filter is one flat term set instead of nested clauses. */
     static final String SCOPE_DOMAIN = "scope_domain";
 
-    private final MemoryStore store;
-    private final int conversationContext;
+    /** How a message's date starts its BM25 text: "8 May 2023" (UTC). */
+    private static final java.time.format.DateTimeFormatter DATE = java.time.format.DateTimeFormatter
+            .ofPattern("d MMMM yyyy", java.util.Locale.ENGLISH).withZone(java.time.ZoneOffset.UTC);
 
-    LuceneDocuments(MemoryStore store, int conversationContext) {
+    private final MemoryStore store;
+    private final int before;
+    private final int after;
+
+    /** {@code before} and {@code after}: the neighbouring messages of its session BM25 sees with each message. */
+    LuceneDocuments(MemoryStore store, int before, int after) {
         this.store = store;
-        this.conversationContext = conversationContext;
+        this.before = before;
+        this.after = after;
+    }
+
+    /** What decides the documents' text, recorded with the index so that an index written otherwise is rebuilt. */
+    String layout() {
+        return "messages " + before + "+" + after + ", dated";
+    }
+
+    /** How many later messages of its session a message's BM25 text holds: each new message changes that many earlier documents. */
+    int after() {
+        return after;
+    }
+
+    /**
+     * The messages whose documents hold {@code m} as a later neighbour (up to {@link #after()} earlier messages of its
+     * session), as change events to apply again, so that their text takes {@code m} in.
+     */
+    List<ChangeEvent> neighboursBefore(ChangeEvent e) {
+        if (after == 0 || e.entity() != ChangeEvent.Entity.MESSAGE || e.op() != ChangeEvent.Op.UPSERT) {
+            return List.of();
+        }
+        Scope scope = Scope.of(e.userId(), e.agentId().orElseThrow());
+        long id = Long.parseLong(e.id());
+        return store.messages().get(scope, id).map(m -> store.messages().list(scope, MessageQuery.all()
+                        .withSession(m.sessionId()).withIdRange(Long.MIN_VALUE, id).newest(after)).stream()
+                .map(earlier -> new ChangeEvent(e.seq(), e.entity(), Long.toString(earlier.id()), e.op(), e.userId(), e.agentId()))
+                .toList()).orElse(List.of());
     }
 
     /**
      * The current state of one changed item, or empty if it no longer exists (or has no text).
-     * {@code indexed} is what is analysed and embedded; {@code text} what a hit shows.
+     * {@code lexical} is what BM25 indexes, {@code semantic} what is embedded, {@code text} what a hit
+     * shows. They differ for a conversation message: BM25 sees it with its neighbouring turns (a reply
+     * alone, "yes, last Tuesday", has none of the words of the question it answers), while its vector is
+     * of the message alone (the neighbours' topics would blur what it says).
      */
     record Item(String key, SearchDomain domain, String id, String userId, String agentId, String text,
-            String indexed, Instant time, List<String> tags, Optional<MessageRole> role) {
+            String lexical, String semantic, Instant time, List<String> tags, Optional<MessageRole> role) {
     }
 
     static String key(ChangeEvent e) {
@@ -66,37 +102,41 @@ final class LuceneDocuments {
         SearchDomain domain = SearchDomain.of(e.entity());
         if (e.entity() == ChangeEvent.Entity.NOTE) {
             return store.notes().get(e.userId(), e.id()).filter(n -> !n.content().isBlank())
-                    .map(n -> new Item(key, domain, n.id(), n.userId(), "", n.content(), n.content(), n.updatedAt(), List.of(),
+                    .map(n -> new Item(key, domain, n.id(), n.userId(), "", n.content(), n.content(), n.content(), n.updatedAt(), List.of(),
                             Optional.empty()));
         }
         Scope scope = Scope.of(e.userId(), e.agentId().orElseThrow());
         return switch (e.entity()) {
             case ARCHIVAL -> store.archival().get(scope, e.id()).map(a -> new Item(key, domain, a.id(), e.userId(),
-                    scope.agentId(), a.content(), a.content(), a.updatedAt(), a.tags(), Optional.empty()));
+                    scope.agentId(), a.content(), a.content(), a.content(), a.updatedAt(), a.tags(), Optional.empty()));
             case MESSAGE -> store.messages().get(scope, Long.parseLong(e.id())).filter(m -> !m.content().isBlank())
                     .map(m -> new Item(key, domain, Long.toString(m.id()), e.userId(), scope.agentId(), m.content(),
-                            withContext(scope, m), m.createdAt(), List.of(), Optional.of(m.role())));
+                            withContext(scope, m), m.content(), m.createdAt(), List.of(), Optional.of(m.role())));
             case BLOCK -> store.blocks().get(scope, e.id()).filter(b -> !b.isShared(scope) && !b.value().isBlank())
                     .map(b -> new Item(key, domain, b.label(), e.userId(), scope.agentId(), b.value(), b.value(),
-                            b.updatedAt(), List.of(), Optional.empty()));
+                            b.value(), b.updatedAt(), List.of(), Optional.empty()));
             case NOTE -> throw new IllegalStateException("handled above");
         };
     }
 
-    /** A message with up to {@link #conversationContext} earlier messages of its session before it. */
+    /**
+     * A message's BM25 text: its date, then up to {@link #before} earlier messages of its session, the message, and up
+     * to {@link #after} later ones. The date lets a question that names a day find what was said on it.
+     */
     private String withContext(Scope scope, ConversationMessage m) {
-        if (conversationContext == 0) {
-            return m.content();
-        }
-        List<ConversationMessage> earlier = store.messages().list(scope, MessageQuery.all().withSession(m.sessionId())
-                .withIdRange(Long.MIN_VALUE, m.id()).newest(conversationContext * 2));
         List<String> parts = new ArrayList<>();
-        for (int i = earlier.size() - 1; i >= 0 && parts.size() < conversationContext; i--) {
-            if (!earlier.get(i).content().isBlank()) {
-                parts.add(0, earlier.get(i).content());
-            }
+        parts.add(DATE.format(m.createdAt()));
+        if (before > 0) {
+            List<ConversationMessage> earlier = store.messages().list(scope, MessageQuery.all().withSession(m.sessionId())
+                    .withIdRange(Long.MIN_VALUE, m.id()).newest(before));
+            earlier.stream().map(ConversationMessage::content).filter(c -> !c.isBlank()).forEach(parts::add);
         }
         parts.add(m.content());
+        if (after > 0) {
+            List<ConversationMessage> later = store.messages().list(scope, MessageQuery.all().withSession(m.sessionId())
+                    .withIdRange(m.id(), Long.MAX_VALUE).withLimit(after));
+            later.stream().map(ConversationMessage::content).filter(c -> !c.isBlank()).forEach(parts::add);
+        }
         return String.join("\n", parts);
     }
 
@@ -118,7 +158,7 @@ final class LuceneDocuments {
             d.add(new StringField(TAG, tag, Field.Store.NO));
         }
         item.role().ifPresent(r -> d.add(new StringField(ROLE, r.name(), Field.Store.NO)));
-        d.add(new TextField(TEXT, item.indexed(), Field.Store.NO));
+        d.add(new TextField(TEXT, item.lexical(), Field.Store.NO));
         d.add(new org.apache.lucene.document.BinaryDocValuesField(CONTENT, new BytesRef(item.text())));
         d.add(new KnnFloatVectorField(VECTOR, vector, VectorSimilarityFunction.DOT_PRODUCT));
         return d;
@@ -139,7 +179,7 @@ final class LuceneDocuments {
      * waiting on it, for minutes) while keyword search still covers all of it.
      */
     static String embedded(Item item) {
-        String text = item.indexed();
+        String text = item.semantic();
         if (text.length() <= MAX_EMBEDDED_CHARS) {
             return text;
         }

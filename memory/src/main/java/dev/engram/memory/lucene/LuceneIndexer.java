@@ -42,6 +42,8 @@ final class LuceneIndexer implements AutoCloseable {
     private final MemoryStore store;
     private final Embedder embedder;
     private final LuceneDocuments documents;
+    /** Recent embeddings by text: a message's document is written again when later messages join its text, its vector is not. */
+    private final IndexBatch.Vectors vectors;
     private final int batchEvents;
     private final Directory directory;
     private final IndexWriter writer;
@@ -77,12 +79,13 @@ final class LuceneIndexer implements AutoCloseable {
         this.store = store;
         this.embedder = embedder;
         this.documents = documents;
+        this.vectors = new IndexBatch.Vectors(embedder, 1024);
         this.batchEvents = batchEvents;
         Directory opened = null;
         try {
             opened = path == null ? new ByteBuffersDirectory() : FSDirectory.open(path);
             this.directory = opened;
-            oldFormat = IndexCommit.olderFormat(directory);
+            oldFormat = IndexCommit.olderFormat(directory, IndexCommit.format(documents.layout()));
             IndexWriterConfig config = new IndexWriterConfig(analyzer);
             // An index of an older format may be sorted differently, which Lucene cannot append to: start it anew.
             config.setOpenMode(oldFormat.isPresent() ? IndexWriterConfig.OpenMode.CREATE
@@ -315,7 +318,7 @@ final class LuceneIndexer implements AutoCloseable {
 
     private java.util.concurrent.CompletableFuture<IndexBatch> prepareAsync(long afterSeq) {
         return java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> IndexBatch.prepare(store, documents, embedder, afterSeq, batchEvents), indexer);
+                () -> IndexBatch.prepare(store, documents, vectors, afterSeq, batchEvents), indexer);
     }
 
     static <T> T join(java.util.concurrent.CompletableFuture<T> future) {
@@ -330,7 +333,7 @@ final class LuceneIndexer implements AutoCloseable {
     }
 
     private void commit() throws IOException {
-        writer.setLiveCommitData(IndexCommit.data(appliedSeq, embedder.id(), storeId, lastChange).entrySet());
+        writer.setLiveCommitData(IndexCommit.data(appliedSeq, embedder.id(), IndexCommit.format(documents.layout()), storeId, lastChange).entrySet());
         writer.commit();
     }
 

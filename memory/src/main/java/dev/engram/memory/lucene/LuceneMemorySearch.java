@@ -26,6 +26,13 @@ import org.apache.lucene.search.IndexSearcher;
  * {@link LuceneDocuments} maps memory to documents, {@link LuceneRetriever} answers searches.
  */
 public final class LuceneMemorySearch implements MemorySearch {
+    /** Earlier messages of its session BM25 sees with each message, by default. */
+    public static final int DEFAULT_CONTEXT_BEFORE = 2;
+    /** Later messages of its session BM25 sees with each message, by default. */
+    public static final int DEFAULT_CONTEXT_AFTER = 1;
+    /** How deep each retriever looks before a hybrid search fuses, by default. */
+    public static final int DEFAULT_CANDIDATES = 100;
+
     private final MemoryStore store;
     private final LuceneIndexer indexer;
     private final LuceneRetriever retriever;
@@ -34,7 +41,7 @@ public final class LuceneMemorySearch implements MemorySearch {
         this.store = b.store;
         Analyzer analyzer = new EnglishAnalyzer();
         this.retriever = new LuceneRetriever(analyzer, b.embedder, b.candidates, b.exactVectorSearchUpTo);
-        this.indexer = new LuceneIndexer(b.store, b.embedder, new LuceneDocuments(b.store, b.conversationContext), analyzer,
+        this.indexer = new LuceneIndexer(b.store, b.embedder, new LuceneDocuments(b.store, b.contextBefore, b.contextAfter), analyzer,
                 b.directory, b.batchEvents, b.indexingBufferMb, b.graphMaxConn, b.graphBeamWidth, b.backgroundInterval);
     }
 
@@ -96,10 +103,11 @@ public final class LuceneMemorySearch implements MemorySearch {
         private final MemoryStore store;
         private final Embedder embedder;
         private Path directory;
-        private int candidates = 50;
+        private int candidates = DEFAULT_CANDIDATES;
         private int batchEvents = 256;
         private Duration backgroundInterval = Duration.ofMillis(250);
-        private int conversationContext;
+        private int contextBefore = DEFAULT_CONTEXT_BEFORE;
+        private int contextAfter = DEFAULT_CONTEXT_AFTER;
         private int graphMaxConn = 16;
         private int graphBeamWidth = 100;
         private int exactVectorSearchUpTo = 20_000;
@@ -118,8 +126,9 @@ public final class LuceneMemorySearch implements MemorySearch {
 
         /**
          * How deep each retriever looks before a hybrid search fuses, and the k-NN beam width (a
-         * search for k results looks max(k, candidates) deep); default 50, at least 10. 50 keeps
-         * HNSW recall@10 above 0.99 at 100k documents and halves k-NN time against 100.
+         * search for k results looks max(k, candidates) deep); default {@value LuceneMemorySearch#DEFAULT_CANDIDATES},
+         * at least 10. Deeper lists give the fusion more to agree on (LoCoMo recall@10 +0.01 against 50, see the module
+         * README); 50 halves the k-NN time of a graph search.
          */
         public Builder candidates(int candidates) {
             if (candidates < 10 || candidates > 10_000) {
@@ -149,16 +158,19 @@ public final class LuceneMemorySearch implements MemorySearch {
         }
 
         /**
-         * Index each conversation message together with up to {@code previous} earlier messages of
-         * its session (hits still show the message alone). A reply is often only findable with the
-         * question it answers: on LoCoMo, 2 previous messages raise BM25 recall@10 from 0.59 to 0.72.
-         * Default 0 (off); at most 10.
+         * How many neighbouring messages of its session BM25 sees with each conversation message: {@code before} earlier
+         * and {@code after} later ones (hits still show the message alone, and its vector is of the message alone). A
+         * reply is often only findable with the question it answers, and a question with its answer. Default
+         * {@value LuceneMemorySearch#DEFAULT_CONTEXT_BEFORE} and {@value LuceneMemorySearch#DEFAULT_CONTEXT_AFTER}
+         * (chosen on LoCoMo, see the module README); each at most 10.
          */
-        public Builder conversationContext(int previous) {
-            if (previous < 0 || previous > 10) {
-                throw new IllegalArgumentException("conversation context must be between 0 and 10 messages, got " + previous);
+        public Builder conversationContext(int before, int after) {
+            if (before < 0 || before > 10 || after < 0 || after > 10) {
+                throw new IllegalArgumentException("conversation context must be between 0 and 10 messages before and after, got "
+                        + before + " and " + after);
             }
-            this.conversationContext = previous;
+            this.contextBefore = before;
+            this.contextAfter = after;
             return this;
         }
 

@@ -105,8 +105,9 @@ final class LuceneRetriever implements AutoCloseable {
                 }
             }
         } else {
-            addNormalised(lexical, fusion.ftsWeight(), fused);
-            addNormalised(semantic, fusion.vectorWeight(), fused);
+            java.util.function.IntFunction<SearchDomain> domainOf = domains(searcher, request, lexical, semantic);
+            addNormalised(lexical, doc -> fusion.ftsWeight(domainOf.apply(doc)), fused);
+            addNormalised(semantic, doc -> fusion.vectorWeight(domainOf.apply(doc)), fused);
         }
         List<Map.Entry<Integer, double[]>> ordered = new ArrayList<>(fused.entrySet());
         ordered.sort(Comparator.comparingDouble((Map.Entry<Integer, double[]> e) -> -e.getValue()[0])
@@ -164,8 +165,8 @@ final class LuceneRetriever implements AutoCloseable {
         }
     }
 
-    /** Min-max normalises a list's scores to [0, 1] and adds them, weighted. */
-    private static void addNormalised(List<Ranked> list, double weight, Map<Integer, double[]> fused) {
+    /** Min-max normalises a list's scores to [0, 1] and adds them, each weighted by its document's weight. */
+    private static void addNormalised(List<Ranked> list, java.util.function.IntToDoubleFunction weight, Map<Integer, double[]> fused) {
         if (list.isEmpty()) {
             return;
         }
@@ -173,8 +174,35 @@ final class LuceneRetriever implements AutoCloseable {
         double min = list.get(list.size() - 1).score();
         for (Ranked r : list) {
             double norm = max == min ? 1.0 : (r.score() - min) / (max - min);
-            fused.computeIfAbsent(r.doc(), d -> new double[1])[0] += weight * norm;
+            fused.computeIfAbsent(r.doc(), d -> new double[1])[0] += weight.applyAsDouble(r.doc()) * norm;
         }
+    }
+
+    /**
+     * The domain of each candidate, where the fusion weighs domains differently: read from doc values only when the
+     * request searches conversations beside another domain (otherwise every candidate has the one domain asked for).
+     */
+    private static java.util.function.IntFunction<SearchDomain> domains(IndexSearcher searcher, SearchRequest request,
+            List<Ranked> lexical, List<Ranked> semantic) throws IOException {
+        Fusion f = request.fusion();
+        List<SearchDomain> asked = request.orderedDomains();
+        boolean same = f.ftsWeight() == f.conversationFtsWeight() && f.vectorWeight() == f.conversationVectorWeight();
+        if (same || asked.size() == 1 || !asked.contains(SearchDomain.CONVERSATIONS)) {
+            SearchDomain one = asked.getFirst();
+            return doc -> one;
+        }
+        int[] docs = java.util.stream.Stream.concat(lexical.stream(), semantic.stream()).mapToInt(Ranked::doc).distinct()
+                .sorted().toArray();
+        Map<Integer, SearchDomain> out = new HashMap<>();
+        List<org.apache.lucene.index.LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        for (int doc : docs) {
+            org.apache.lucene.index.LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
+            org.apache.lucene.index.SortedDocValues values = org.apache.lucene.index.DocValues.getSorted(leaf.reader(), DOMAIN);
+            if (values.advanceExact(doc - leaf.docBase)) {
+                out.put(doc, SearchDomain.valueOf(values.lookupOrd(values.ordValue()).utf8ToString().toUpperCase(java.util.Locale.ROOT)));
+            }
+        }
+        return doc -> out.getOrDefault(doc, SearchDomain.ARCHIVAL);
     }
 
     private List<Ranked> bm25(IndexSearcher searcher, String text, Query filter, int depth) throws IOException {

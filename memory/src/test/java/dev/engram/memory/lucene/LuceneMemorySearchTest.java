@@ -3,6 +3,7 @@ package dev.engram.memory.lucene;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.BlockStore;
 import dev.engram.memory.Embedder;
+import dev.engram.memory.MessageQuery;
 import dev.engram.memory.onnx.OnnxEmbedder;
 import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.Fusion;
@@ -595,24 +596,65 @@ class LuceneMemorySearchTest {
     }
 
     @Test
-    void conversationContextMakesARepliesFindableByItsQuestion() {
+    void conversationContextMakesARepliesFindableByItsQuestionAndAQuestionByItsReply() {
         store.messages().appendAll(ANA, List.of(
                 NewMessage.user("s1", "Which city did you move to last spring?"),
                 NewMessage.assistant("s1", "Porto, and I love it there.", List.of()),
                 NewMessage.user("s2", "Any plans for the weekend?")));
+        search.close();
+        search = LuceneMemorySearch.builder(store, embedder).conversationContext(0, 0).backgroundInterval(Duration.ZERO).build();
         List<SearchHit> plain = search.search(SearchRequest.builder(ANA, "which city did she move to").mode(SearchMode.BM25).build());
         assertThat(plain).extracting(SearchHit::text).doesNotContain("Porto, and I love it there.");
         search.close();
-        search = LuceneMemorySearch.builder(store, embedder).conversationContext(2).backgroundInterval(Duration.ZERO).build();
+        search = LuceneMemorySearch.builder(store, embedder).backgroundInterval(Duration.ZERO).build(); // the default: 2 before, 1 after
         List<SearchHit> withContext = search.search(SearchRequest.builder(ANA, "which city did she move to").mode(SearchMode.BM25).build());
         assertThat(withContext).extracting(SearchHit::text).contains("Porto, and I love it there.");
+        assertThat(search.search(SearchRequest.builder(ANA, "porto").mode(SearchMode.BM25).build())).extracting(SearchHit::text)
+                .contains("Which city did you move to last spring?");
         // Context never crosses sessions, and hits show the message alone.
         assertThat(search.search(SearchRequest.builder(ANA, "weekend").mode(SearchMode.BM25).build()))
                 .extracting(SearchHit::text).containsExactly("Any plans for the weekend?");
         assertThat(search.search(SearchRequest.builder(ANA, "city").mode(SearchMode.BM25).k(5).build()))
                 .extracting(SearchHit::text).doesNotContain("Any plans for the weekend?");
-        assertThatThrownBy(() -> LuceneMemorySearch.builder(store, embedder).conversationContext(11))
+        assertThatThrownBy(() -> LuceneMemorySearch.builder(store, embedder).conversationContext(11, 0))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LuceneMemorySearch.builder(store, embedder).conversationContext(2, -1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** A message that arrives later joins the text of the one before it, which is written again without being embedded again. */
+    @Test
+    void aLaterMessageJoinsTheTextOfTheOneBeforeItWithoutEmbeddingItAgain() {
+        List<String> embedded = java.util.Collections.synchronizedList(new ArrayList<>());
+        Embedder counting = new Embedder() {
+            @Override
+            public String id() {
+                return embedder.id();
+            }
+
+            @Override
+            public int dimensions() {
+                return embedder.dimensions();
+            }
+
+            @Override
+            public List<float[]> embed(List<String> texts) {
+                embedded.addAll(texts);
+                return embedder.embed(texts);
+            }
+        };
+        search.close();
+        search = LuceneMemorySearch.builder(store, counting).backgroundInterval(Duration.ZERO).build();
+        store.messages().append(ANA, NewMessage.user("s1", "Any plans for the weekend?"));
+        assertThat(search.search(SearchRequest.builder(ANA, "sailing").mode(SearchMode.BM25).build())).isEmpty();
+        store.messages().append(ANA, NewMessage.assistant("s1", "Sailing on the lake with my sister.", List.of()));
+        assertThat(search.search(SearchRequest.builder(ANA, "sailing").mode(SearchMode.BM25).build())).extracting(SearchHit::text)
+                .containsExactlyInAnyOrder("Any plans for the weekend?", "Sailing on the lake with my sister.");
+        assertThat(embedded).filteredOn(t -> t.equals("Any plans for the weekend?")).as("embedded once").hasSize(1);
+        // The date of each message is part of what BM25 sees.
+        String today = java.time.format.DateTimeFormatter.ofPattern("d MMMM yyyy", java.util.Locale.ENGLISH)
+                .withZone(java.time.ZoneOffset.UTC).format(store.messages().list(ANA, MessageQuery.all()).getFirst().createdAt());
+        assertThat(search.search(SearchRequest.builder(ANA, today).mode(SearchMode.BM25).build())).hasSize(2);
     }
 
     @Test
