@@ -344,7 +344,8 @@ class LuceneMemorySearchTest {
         assertThat(semantic.get(0).vector().orElseThrow().rank()).isEqualTo(1);
         assertThat(semantic.get(0).score()).isBetween(0.0, 1.0);
 
-        List<SearchHit> hybrid = search.search(SearchRequest.builder(ANA, "what drink does Ana like in the morning").k(2).build());
+        List<SearchHit> hybrid = search.search(SearchRequest.builder(ANA, "what drink does Ana like in the morning")
+                .fusion(Fusion.rrf()).k(2).build());
         assertThat(hybrid.get(0).text()).isEqualTo("Ana prefers green tea in the morning");
         assertThat(hybrid.get(0).bm25()).isPresent();
         assertThat(hybrid.get(0).vector()).isPresent();
@@ -356,6 +357,13 @@ class LuceneMemorySearchTest {
                 .fusion(Fusion.weighted(0.3, 0.7)).k(2).build());
         assertThat(weighted.get(0).text()).isEqualTo("Ana prefers green tea in the morning");
         assertThat(weighted.get(0).score()).isLessThanOrEqualTo(1.0 + 1e-9);
+
+        // The default weighs an archival entry's normalised scores 0.4 (BM25) and 0.6 (vector): first in both is 1.
+        List<SearchHit> byDefault = search.search(SearchRequest.builder(ANA, "what drink does Ana like in the morning").k(2).build());
+        assertThat(byDefault.get(0).text()).isEqualTo("Ana prefers green tea in the morning");
+        assertThat(byDefault.get(0).bm25().orElseThrow().rank()).isEqualTo(1);
+        assertThat(byDefault.get(0).vector().orElseThrow().rank()).isEqualTo(1);
+        assertThat(byDefault.get(0).score()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
     }
 
     @Test
