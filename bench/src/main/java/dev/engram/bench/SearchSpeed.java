@@ -53,13 +53,13 @@ import tools.jackson.databind.json.JsonMapper;
  * <pre>
  * java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -Xmx12g \
  *      -cp bench/target/benchmarks.jar dev.engram.bench.SearchSpeed [--data ../shared/data] [--work DIR]
- *      [--passages 100000] [--million 1000000] [--scopes 1000] [--queries 300] [--candidates 50] [--graph M,BEAM] [--skip-million] [--reuse]
+ *      [--passages 100000] [--million 1000000] [--scopes 1000] [--queries 300] [--model bge-small|minilm] [--candidates 100] [--graph M,BEAM] [--skip-million] [--reuse]
  * </pre>
  *
- * <p>Passages are real text (SciFact sentences, sentence pairs and triples, LoCoMo turns) with real MiniLM
+ * <p>Passages are real text (SciFact sentences, sentence pairs and triples, LoCoMo turns) with real (default: bge-small)
  * vectors. The 1M set reuses those vectors with small Gaussian perturbations (renormalised), because
  * uniform random vectors make HNSW behave unlike real data. "Without query embedding" replays
- * precomputed query vectors; "with" runs MiniLM on the query.
+ * precomputed query vectors; "with" runs the model on the query.
  */
 public final class SearchSpeed {
     private static final Pattern SUFFIX = Pattern.compile("\\(p(\\d+)\\)\\s*$");
@@ -85,7 +85,8 @@ public final class SearchSpeed {
         int scopes = 1_000;
         int queries = 300;
         boolean skipMillion = false;
-        int candidates = 50;
+        int candidates = dev.engram.memory.lucene.LuceneMemorySearch.DEFAULT_CANDIDATES;
+        EmbeddingModel embeddingModel = EmbeddingModel.defaultModel();
         boolean reuse = false;
         int[] graph = {16, 100};
         for (int i = 0; i < args.length; i++) {
@@ -98,6 +99,7 @@ public final class SearchSpeed {
                 case "--queries" -> queries = Integer.parseInt(args[++i]);
                 case "--skip-million" -> skipMillion = true;
                 case "--candidates" -> candidates = Integer.parseInt(args[++i]);
+                case "--model" -> embeddingModel = EmbeddingModel.byName(args[++i]);
                 case "--reuse" -> reuse = true;
                 case "--graph" -> {
                     String[] mb = args[++i].split(",");
@@ -110,13 +112,13 @@ public final class SearchSpeed {
         List<String> texts = loadPassages(data, passages);
         List<String> queryTexts = loadQueries(data, queries);
         if (reuse) {
-            queriesOnly(work, queryTexts, scopes, candidates);
+            queriesOnly(work, queryTexts, scopes, candidates, embeddingModel);
             return;
         }
         System.out.printf(Locale.ROOT, "passages %d, queries %d, HNSW graph maxConn %d beamWidth %d, work dir %s%n", texts.size(),
                 queryTexts.size(), graph[0], graph[1], work);
 
-        try (OnnxEmbedder model = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).build()) {
+        try (OnnxEmbedder model = OnnxEmbedder.builder(embeddingModel).build()) {
             // Raw embedder throughput, batched, on a sample: the yardstick for ingest. The sample is spread
             // evenly over all passages, so it has their mix of lengths (single sentences come first in the
             // list, pairs and triples last, and a longer text costs more to embed).
@@ -125,7 +127,7 @@ public final class SearchSpeed {
             List<String> sample = evenSample(texts, 4_096);
             model.embed(sample.subList(0, Math.min(INGEST_BATCH, sample.size())));
             double rawBefore = rawRate(model, sample);
-            System.out.printf(Locale.ROOT, "raw MiniLM embedding before ingest: %.0f passages/s (calls of %d texts, as the indexer "
+            System.out.printf(Locale.ROOT, "raw " + model.model().shortName() + " embedding before ingest: %.0f passages/s (calls of %d texts, as the indexer "
                     + "makes, %d threads)%n", rawBefore, INGEST_BATCH, Runtime.getRuntime().availableProcessors());
 
             Map<String, float[]> queryVectors = new HashMap<>();
@@ -157,7 +159,7 @@ public final class SearchSpeed {
                     double rawAfter = rawRate(model, sample);
                     double raw = (rawBefore + rawAfter) / 2;
                     System.out.printf(Locale.ROOT, "%nscale: %,d passages in one scope%n", texts.size());
-                    System.out.printf(Locale.ROOT, "raw MiniLM embedding after ingest: %.0f passages/s; mean of before and after %.0f%n",
+                    System.out.printf(Locale.ROOT, "raw " + model.model().shortName() + " embedding after ingest: %.0f passages/s; mean of before and after %.0f%n",
                             rawAfter, raw);
                     System.out.printf(Locale.ROOT, "ingest with embeddings (store + index): %.0f passages/s = %.0f%% of raw embedding; "
                             + "index size %s%n", perSecond, 100 * perSecond / raw, size(dir1.resolve("index")));
@@ -233,8 +235,9 @@ public final class SearchSpeed {
      * {@code --reuse}: only the query latencies, against the stores and indexes an earlier run left in
      * {@code work} (recall needs the vectors recorded at ingest, so it is not measured here).
      */
-    private static void queriesOnly(Path work, List<String> queryTexts, int scopeCount, int candidates) throws IOException {
-        try (OnnxEmbedder model = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).build()) {
+    private static void queriesOnly(Path work, List<String> queryTexts, int scopeCount, int candidates, EmbeddingModel embeddingModel)
+            throws IOException {
+        try (OnnxEmbedder model = OnnxEmbedder.builder(embeddingModel).build()) {
             Map<String, float[]> queryVectors = new HashMap<>();
             for (String q : queryTexts) {
                 queryVectors.put(q, model.embedQuery(q));
@@ -289,7 +292,7 @@ public final class SearchSpeed {
                     }
                     Arrays.sort(nanos);
                     System.out.printf(Locale.ROOT, "%-34s %9.3f %9.3f%n", "engram " + mode.name().toLowerCase(Locale.ROOT)
-                            + (embedQuery ? " + MiniLM query" : ""), nanos[nanos.length / 2] / 1e6,
+                            + (embedQuery ? " + " + model.model().shortName() + " query" : ""), nanos[nanos.length / 2] / 1e6,
                             nanos[(int) (nanos.length * 0.99)] / 1e6);
                 }
                 if (!embedQuery && (singleScopeVectors != null || perturbed != null)) {
@@ -622,7 +625,7 @@ public final class SearchSpeed {
 
         @Override
         public String id() {
-            return "onnx:minilm:384";
+            return "perturbed:" + base[0].length;
         }
 
         @Override
