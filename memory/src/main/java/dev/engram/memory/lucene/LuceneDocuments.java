@@ -61,13 +61,8 @@ final class LuceneDocuments {
         return "messages " + before + "+" + after + ", dated";
     }
 
-    /** How many later messages of its session a message's BM25 text holds: each new message changes that many earlier documents. */
-    int after() {
-        return after;
-    }
-
     /**
-     * The messages whose documents hold {@code m} as a later neighbour (up to {@link #after()} earlier messages of its
+     * The messages whose documents hold {@code m} as a later neighbour (up to {@code after} earlier messages of its
      * session), as change events to apply again, so that their text takes {@code m} in.
      */
     List<ChangeEvent> neighboursBefore(ChangeEvent e) {

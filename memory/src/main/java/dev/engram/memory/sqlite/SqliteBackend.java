@@ -7,19 +7,14 @@ import dev.engram.memory.SchemaVersionException;
 import dev.engram.memory.SqliteOptions;
 import dev.engram.memory.spi.MemoryBackend;
 import dev.engram.memory.spi.Rows;
+import dev.engram.memory.spi.SchemaMigrations;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.Arrays;
-import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
-import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.MigrationInfo;
-import org.flywaydb.core.api.MigrationVersion;
-import org.flywaydb.core.api.output.MigrateResult;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +34,7 @@ import org.sqlite.SQLiteDataSource;
 public final class SqliteBackend implements MemoryBackend {
     private static final Logger LOG = LoggerFactory.getLogger(SqliteBackend.class);
     static final String MIGRATIONS = "classpath:dev/engram/memory/migration";
-    static final String HISTORY_TABLE = "engram_schema_history";
+    static final String HISTORY_TABLE = SchemaMigrations.HISTORY_TABLE;
 
     private final SqliteOptions options;
     private final Connection writerConnection;
@@ -109,36 +104,10 @@ public final class SqliteBackend implements MemoryBackend {
         return ds;
     }
 
-    /**
-     * Applies the schema migrations, first refusing a database written by a newer schema: Flyway
-     * itself would accept one silently.
-     */
+    /** Applies the schema migrations, refusing a database written by a newer schema (see {@link SchemaMigrations}). */
     private static void migrate(Path file, SqliteOptions options) {
-        Flyway flyway = Flyway.configure(SqliteBackend.class.getClassLoader())
-                .dataSource(dataSource(file, options, SQLiteConfig.TransactionMode.IMMEDIATE))
-                .locations(MIGRATIONS)
-                .table(HISTORY_TABLE)
-                .load();
-        try {
-            MigrationInfo[] all = flyway.info().all();
-            MigrationVersion known = Arrays.stream(all).filter(i -> i.getState().isResolved())
-                    .map(MigrationInfo::getVersion).max(MigrationVersion::compareTo).orElse(MigrationVersion.EMPTY);
-            Optional<MigrationInfo> future = Arrays.stream(all).filter(i -> !i.getState().isResolved() && i.getState().isApplied())
-                    .max((a, b) -> a.getVersion().compareTo(b.getVersion()));
-            if (future.isPresent()) {
-                throw new SchemaVersionException("Memory database " + file + " was written by a newer Engram (schema version "
-                        + future.get().getVersion() + "); this version understands up to schema version " + known
-                        + ". Upgrade Engram to open it. The database was not changed.");
-            }
-            MigrateResult result = flyway.migrate();
-            if (result.migrationsExecuted > 0) {
-                LOG.info("Migrated memory database {} to schema version {}", file, result.targetSchemaVersion);
-            }
-        } catch (SchemaVersionException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new MemoryException("Cannot prepare memory database " + file + ": " + e.getMessage(), e);
-        }
+        SchemaMigrations.migrate(dataSource(file, options, SQLiteConfig.TransactionMode.IMMEDIATE), MIGRATIONS,
+                SqliteBackend.class.getClassLoader(), file.toString());
     }
 
     @Override

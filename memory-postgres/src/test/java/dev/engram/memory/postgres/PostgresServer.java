@@ -1,4 +1,4 @@
-package dev.engram.samples;
+package dev.engram.memory.postgres;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -16,8 +16,10 @@ import java.util.stream.Stream;
  * A throwaway PostgreSQL server from the installed binaries: {@code initdb} into a temporary directory,
  * then {@code pg_ctl start} on a free loopback port, with its socket in that directory. As root (CI),
  * both run as the {@code postgres} user through {@code runuser}, since PostgreSQL refuses to run as root.
+ * Shipped in this module's test-jar for other modules' tests.
  */
-final class PostgresServer implements AutoCloseable {
+public final class PostgresServer implements AutoCloseable {
+    private static final java.util.concurrent.atomic.AtomicInteger SCHEMAS = new java.util.concurrent.atomic.AtomicInteger();
     private final Path bin;
     private final Path dir;
     private final int port;
@@ -31,7 +33,7 @@ final class PostgresServer implements AutoCloseable {
     }
 
     /** The newest installed server's bin directory, if any. */
-    static Optional<Path> binaries() {
+    public static Optional<Path> binaries() {
         Path root = Path.of("/usr/lib/postgresql");
         if (!Files.isDirectory(root)) {
             return Optional.empty();
@@ -44,7 +46,7 @@ final class PostgresServer implements AutoCloseable {
         }
     }
 
-    static PostgresServer start(Path bin) throws Exception {
+    public static PostgresServer start(Path bin) throws Exception {
         boolean root = "root".equals(System.getProperty("user.name"));
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "engram-pg-");
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -64,8 +66,19 @@ final class PostgresServer implements AutoCloseable {
         return server;
     }
 
-    String jdbcUrl(String schema) {
+    public String jdbcUrl(String schema) {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?currentSchema=" + schema;
+    }
+
+    /** A new, empty schema; a JDBC URL of it is {@link #jdbcUrl(String)}. */
+    public String newSchema() {
+        String schema = "t" + SCHEMAS.incrementAndGet();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(jdbcUrl("public"), "postgres", "")) {
+            c.createStatement().execute("CREATE SCHEMA " + schema);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("cannot create schema " + schema + ": " + e.getMessage(), e);
+        }
+        return schema;
     }
 
     private void pg(List<String> command) throws Exception {

@@ -1,4 +1,4 @@
-package dev.engram.samples;
+package dev.engram.memory.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -7,6 +7,7 @@ import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.MemoryBackend;
 import dev.engram.memory.spi.NewChange;
 import dev.engram.memory.spi.Rows;
+import dev.engram.memory.spi.SchemaMigrations;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -23,64 +24,28 @@ import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
- * A complete memory backend on PostgreSQL with Jdbi and HikariCP: how to bring your own storage. It
- * implements only {@link MemoryBackend} (a transaction primitive) and {@link Rows} (plain row
- * operations); {@link MemoryStore#over(MemoryBackend)} adds every rule, and the result passes the same
- * conformance suite as the embedded SQLite store.
+ * The memory store's backend on PostgreSQL (Jdbi over a HikariCP pool), for more than one process or
+ * machine on one database. It implements only {@link MemoryBackend} (a transaction primitive) and
+ * {@link Rows} (plain row operations); {@link MemoryStore#over(MemoryBackend)} adds every rule, and the
+ * result passes the same conformance suite as the embedded SQLite store.
  *
  * <p>Every write is one transaction that first takes a transaction-scoped advisory lock, so writes from
  * any number of processes are serialised and the change log's sequence numbers commit in order (a
  * search index following the log never skips an event). Reads run concurrently. The schema is created
- * at open if missing.
+ * and migrated with Flyway at open (history in {@value SchemaMigrations#HISTORY_TABLE}), in the
+ * connection's current schema; a database written by a newer Engram is refused unchanged.
  *
  * <pre>{@code
- * try (MemoryStore store = MemoryStore.over(PostgresBackend.open("jdbc:postgresql://localhost/engram", "engram", "secret"))) {
+ * try (MemoryStore store = MemoryStore.over(PostgresBackend.open("jdbc:postgresql://db/engram", "engram", secret))) {
  *     ...
  * }
  * }</pre>
  */
 public final class PostgresBackend implements MemoryBackend {
     private static final long WRITE_LOCK = 0x656e6772616dL; // "engram"
-    private static final String SCHEMA = """
-            CREATE TABLE IF NOT EXISTS blocks (
-                id BIGSERIAL PRIMARY KEY, user_id TEXT NOT NULL, agent_id TEXT NOT NULL, label TEXT NOT NULL,
-                description TEXT NOT NULL, value TEXT NOT NULL, char_limit INTEGER NOT NULL, type TEXT NOT NULL,
-                permission TEXT NOT NULL, pinned BOOLEAN NOT NULL, version BIGINT NOT NULL,
-                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, UNIQUE (user_id, agent_id, label));
-            CREATE TABLE IF NOT EXISTS block_versions (
-                block_id BIGINT NOT NULL REFERENCES blocks (id) ON DELETE CASCADE, version BIGINT NOT NULL,
-                value TEXT NOT NULL, operation TEXT NOT NULL, committed_at BIGINT NOT NULL, PRIMARY KEY (block_id, version));
-            CREATE TABLE IF NOT EXISTS block_shares (
-                block_id BIGINT NOT NULL REFERENCES blocks (id) ON DELETE CASCADE, user_id TEXT NOT NULL,
-                agent_id TEXT NOT NULL, permission TEXT NOT NULL, PRIMARY KEY (block_id, agent_id));
-            CREATE TABLE IF NOT EXISTS archival (
-                pos BIGSERIAL UNIQUE, id TEXT PRIMARY KEY, user_id TEXT NOT NULL, agent_id TEXT NOT NULL, label TEXT,
-                content TEXT NOT NULL, tags TEXT NOT NULL, created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL);
-            CREATE UNIQUE INDEX IF NOT EXISTS archival_label ON archival (user_id, agent_id, label) WHERE label IS NOT NULL;
-            CREATE TABLE IF NOT EXISTS notes (
-                pos BIGSERIAL UNIQUE, id TEXT PRIMARY KEY, user_id TEXT NOT NULL, content TEXT NOT NULL,
-                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL);
-            CREATE TABLE IF NOT EXISTS messages (
-                id BIGSERIAL PRIMARY KEY, user_id TEXT NOT NULL, agent_id TEXT NOT NULL, session_id TEXT NOT NULL,
-                role TEXT NOT NULL, content TEXT NOT NULL, tool_calls TEXT, tool_call_id TEXT,
-                created_at BIGINT NOT NULL, in_context BOOLEAN NOT NULL);
-            CREATE INDEX IF NOT EXISTS messages_scope ON messages (user_id, agent_id, id);
-            CREATE TABLE IF NOT EXISTS changes (
-                seq BIGSERIAL PRIMARY KEY, entity TEXT NOT NULL, entity_id TEXT NOT NULL, op TEXT NOT NULL,
-                user_id TEXT NOT NULL, agent_id TEXT);
-            CREATE TABLE IF NOT EXISTS agents (
-                user_id TEXT NOT NULL, agent_id TEXT NOT NULL, name TEXT NOT NULL, definition TEXT NOT NULL,
-                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL, PRIMARY KEY (user_id, agent_id), UNIQUE (user_id, name));
-            CREATE TABLE IF NOT EXISTS schedules (
-                id TEXT PRIMARY KEY, user_id TEXT NOT NULL, agent_id TEXT NOT NULL, session_id TEXT NOT NULL,
-                message TEXT NOT NULL, timing TEXT NOT NULL, status TEXT NOT NULL, next_run_at BIGINT, last_run_at BIGINT,
-                runs INTEGER NOT NULL, claimed_until BIGINT, version BIGINT NOT NULL,
-                created_at BIGINT NOT NULL, updated_at BIGINT NOT NULL);
-            CREATE INDEX IF NOT EXISTS schedules_user ON schedules (user_id);
-            CREATE INDEX IF NOT EXISTS schedules_due ON schedules (next_run_at) WHERE status = 'ACTIVE';
-            CREATE TABLE IF NOT EXISTS store_identity (id TEXT NOT NULL);
-            INSERT INTO store_identity SELECT md5(random()::text) WHERE NOT EXISTS (SELECT 1 FROM store_identity);
-            """;
+    static final String MIGRATIONS = "classpath:dev/engram/memory/postgres/migration";
+    /** Connections in the pool by default. */
+    public static final int DEFAULT_POOL_SIZE = 8;
     /** The block of (owner user, owner agent, label), as a sub-select. */
     private static final String BLOCK_ID = "(SELECT id FROM blocks WHERE user_id = ? AND agent_id = ? AND label = ?)";
     private static final String BLOCK_COLUMNS = "b.agent_id, b.label, b.description, b.value, b.char_limit, b.type, "
@@ -92,21 +57,33 @@ public final class PostgresBackend implements MemoryBackend {
     private PostgresBackend(HikariDataSource dataSource) {
         this.dataSource = dataSource;
         this.jdbi = Jdbi.create(dataSource);
-        jdbi.useHandle(h -> h.createScript(SCHEMA).execute());
+        SchemaMigrations.migrate(dataSource, MIGRATIONS, PostgresBackend.class.getClassLoader(), dataSource.getJdbcUrl());
     }
 
     /**
-     * Connects to PostgreSQL and creates the schema if it is missing.
+     * Connects to PostgreSQL with a pool of {@value #DEFAULT_POOL_SIZE} connections and creates or migrates the schema.
      *
-     * @throws MemoryException if the database cannot be reached or prepared
+     * @throws MemoryException        if the database cannot be reached or prepared
+     * @throws SchemaVersionException if the database was written by a newer Engram (it is not changed)
      */
     public static PostgresBackend open(String jdbcUrl, String user, String password) {
+        return open(jdbcUrl, user, password, DEFAULT_POOL_SIZE);
+    }
+
+    /** {@link #open(String, String, String)} with {@code poolSize} connections (1 to 1,000). */
+    public static PostgresBackend open(String jdbcUrl, String user, String password, int poolSize) {
         Objects.requireNonNull(jdbcUrl, "jdbc url must not be null");
+        if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+            throw new IllegalArgumentException("not a PostgreSQL JDBC URL (jdbc:postgresql://host[:port]/database): " + jdbcUrl);
+        }
+        if (poolSize < 1 || poolSize > 1_000) {
+            throw new IllegalArgumentException("pool size must be between 1 and 1000, got " + poolSize);
+        }
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
         config.setUsername(user);
         config.setPassword(password);
-        config.setMaximumPoolSize(8);
+        config.setMaximumPoolSize(poolSize);
         config.setPoolName("engram-postgres");
         HikariDataSource ds;
         try {
@@ -116,6 +93,9 @@ public final class PostgresBackend implements MemoryBackend {
         }
         try {
             return new PostgresBackend(ds);
+        } catch (MemoryException e) {
+            ds.close();
+            throw e;
         } catch (RuntimeException e) {
             ds.close();
             throw new MemoryException("Cannot prepare the Engram schema at " + jdbcUrl + ": " + e.getMessage(), e);
@@ -470,24 +450,6 @@ public final class PostgresBackend implements MemoryBackend {
                             rs.getObject(6) == null ? Optional.empty() : Optional.of(Columns.instant(rs.getLong(6)))),
                     s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.userId(), s.agentId())
                     .orElseThrow();
-        }
-    }
-
-    /** Writes and reads one block: {@code PostgresBackend JDBC_URL [USER [PASSWORD]]}. */
-    public static void main(String[] args) {
-        if (args.length < 1) {
-            System.err.println("usage: PostgresBackend JDBC_URL [USER [PASSWORD]]");
-            System.exit(2);
-        }
-        try (MemoryStore store = MemoryStore.over(open(args[0], args.length > 1 ? args[1] : null, args.length > 2 ? args[2] : null))) {
-            Scope scope = Scope.of("sample", "helper");
-            Block block = store.blocks().get(scope, "human").orElseGet(() -> store.blocks().create(scope,
-                    NewBlock.builder("human").description("What I know about the user").build()));
-            block = store.blocks().append(scope, "human", (block.value().isEmpty() ? "" : "\n") + "Visited at " + Instant.now(),
-                    block.version());
-            System.out.println("Block 'human' of " + scope + " is at version " + block.version() + ":");
-            System.out.println(block.value());
-            System.out.println(store.stats(scope));
         }
     }
 }
