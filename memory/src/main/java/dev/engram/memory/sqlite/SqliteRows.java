@@ -13,7 +13,6 @@ import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Note;
-import dev.engram.memory.Schedule;
 import dev.engram.memory.Scope;
 import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.NewChange;
@@ -31,7 +30,7 @@ import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.Query;
 
 /** {@link Rows} on one SQLite connection, inside the transaction (or read) its backend opened. */
-final class SqliteRows implements Rows {
+final class SqliteRows implements SqliteSchedules {
     private static final String BLOCK = "(SELECT id FROM blocks WHERE user_id = :u AND agent_id = :a AND label = :l)";
     private static final String COLUMNS = "b.agent_id, b.label, b.description, b.value, b.char_limit, b.type, "
             + "b.pinned, b.version, b.created_at, b.updated_at";
@@ -40,6 +39,11 @@ final class SqliteRows implements Rows {
 
     SqliteRows(Handle h) {
         this.h = h;
+    }
+
+    @Override
+    public Handle handle() {
+        return h;
     }
 
     String integrityCheck() {
@@ -337,62 +341,6 @@ final class SqliteRows implements Rows {
     public boolean deleteAgent(Scope scope) {
         return h.createUpdate("DELETE FROM agents WHERE user_id = ? AND agent_id = ?")
                 .bind(0, scope.userId()).bind(1, scope.agentId()).execute() > 0;
-    }
-
-    private static Schedule schedule(ResultSet rs) throws SQLException {
-        return new Schedule(rs.getString("id"), Scope.of(rs.getString("user_id"), rs.getString("agent_id")),
-                rs.getString("session_id"), rs.getString("message"), Columns.timing(rs.getString("timing")),
-                Schedule.Status.valueOf(rs.getString("status")), optionalInstant(rs, "next_run_at"),
-                optionalInstant(rs, "last_run_at"), rs.getInt("runs"), optionalInstant(rs, "claimed_until"),
-                rs.getLong("version"), Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
-    }
-
-    private static Optional<Instant> optionalInstant(ResultSet rs, String column) throws SQLException {
-        long micros = rs.getLong(column);
-        return rs.wasNull() ? Optional.empty() : Optional.of(Columns.instant(micros));
-    }
-
-    @Override
-    public void insertSchedule(Schedule s) {
-        h.createUpdate("""
-                INSERT INTO schedules (id, user_id, agent_id, session_id, message, timing, status, next_run_at, last_run_at,
-                                       runs, claimed_until, version, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
-                .bind(0, s.id()).bind(1, s.scope().userId()).bind(2, s.scope().agentId()).bind(3, s.sessionId())
-                .bind(4, s.message()).bind(5, Columns.timingJson(s.timing())).bind(6, s.status().name())
-                .bind(7, Columns.micros(s.nextRunAt())).bind(8, Columns.micros(s.lastRunAt())).bind(9, s.runs())
-                .bind(10, Columns.micros(s.claimedUntil())).bind(11, s.version()).bind(12, Columns.micros(s.createdAt()))
-                .bind(13, Columns.micros(s.updatedAt())).execute();
-    }
-
-    @Override
-    public Optional<Schedule> schedule(String userId, String id) {
-        return h.createQuery("SELECT * FROM schedules WHERE user_id = ? AND id = ?")
-                .bind(0, userId).bind(1, id).map((rs, ctx) -> schedule(rs)).findOne();
-    }
-
-    @Override
-    public List<Schedule> listSchedules(String userId) {
-        return h.createQuery("SELECT * FROM schedules WHERE user_id = ? ORDER BY created_at, id")
-                .bind(0, userId).map((rs, ctx) -> schedule(rs)).list();
-    }
-
-    @Override
-    public List<Schedule> dueSchedules(Instant now, int max) {
-        long at = Columns.micros(now);
-        return h.createQuery("SELECT * FROM schedules WHERE status = 'ACTIVE' AND next_run_at <= ? "
-                        + "AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY next_run_at, id LIMIT ?")
-                .bind(0, at).bind(1, at).bind(2, max).map((rs, ctx) -> schedule(rs)).list();
-    }
-
-    @Override
-    public boolean updateSchedule(Schedule s, long expectedVersion) {
-        return h.createUpdate("UPDATE schedules SET status = ?, next_run_at = ?, last_run_at = ?, runs = ?, claimed_until = ?, "
-                        + "version = ?, updated_at = ? WHERE user_id = ? AND id = ? AND version = ?")
-                .bind(0, s.status().name()).bind(1, Columns.micros(s.nextRunAt())).bind(2, Columns.micros(s.lastRunAt()))
-                .bind(3, s.runs()).bind(4, Columns.micros(s.claimedUntil())).bind(5, s.version())
-                .bind(6, Columns.micros(s.updatedAt())).bind(7, s.scope().userId()).bind(8, s.id()).bind(9, expectedVersion)
-                .execute() > 0;
     }
 
     @Override

@@ -1,0 +1,369 @@
+package dev.engram.memory.postgres;
+
+import dev.engram.memory.AgentRecord;
+import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.Block;
+import dev.engram.memory.BlockType;
+import dev.engram.memory.BlockVersion;
+import dev.engram.memory.ChangeEvent;
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryPermission;
+import dev.engram.memory.MemoryStats;
+import dev.engram.memory.MessageQuery;
+import dev.engram.memory.MessageRole;
+import dev.engram.memory.NewMessage;
+import dev.engram.memory.Note;
+import dev.engram.memory.Schedule;
+import dev.engram.memory.Scope;
+import dev.engram.memory.spi.Columns;
+import dev.engram.memory.spi.NewChange;
+import dev.engram.memory.spi.Rows;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.SqlStatement;
+
+/** {@link Rows} on one PostgreSQL connection, inside the transaction (or read) {@link PostgresBackend} opened. */
+record PostgresRows(Handle h) implements Rows {
+    /** The block of (owner user, owner agent, label), as a sub-select. */
+    private static final String BLOCK_ID = "(SELECT id FROM blocks WHERE user_id = ? AND agent_id = ? AND label = ?)";
+    private static final String BLOCK_COLUMNS = "b.agent_id, b.label, b.description, b.value, b.char_limit, b.type, "
+            + "b.pinned, b.version, b.created_at, b.updated_at";
+
+    /** A NULL of a given SQL type, for a column that is not text. */
+    private record Null(int sqlType) {
+    }
+
+    /** Binds positional arguments; a {@code null} is bound as a text NULL. */
+    private static <S extends SqlStatement<S>> S bind(S statement, Object... args) {
+        for (int i = 0; i < args.length; i++) {
+            statement = args[i] == null ? statement.bindNull(i, Types.VARCHAR)
+                    : args[i] instanceof Null n ? statement.bindNull(i, n.sqlType()) : statement.bind(i, args[i]);
+        }
+        return statement;
+    }
+
+    /** Microseconds, or a BIGINT NULL. */
+    private static Object micros(Optional<Instant> instant) {
+        return instant.<Object>map(Columns::micros).orElse(new Null(Types.BIGINT));
+    }
+
+    private static Optional<Instant> instant(ResultSet rs, String column) throws SQLException {
+        long micros = rs.getLong(column);
+        return rs.wasNull() ? Optional.empty() : Optional.of(Columns.instant(micros));
+    }
+
+    private static Schedule schedule(ResultSet rs) throws SQLException {
+        return new Schedule(rs.getString("id"), Scope.of(rs.getString("user_id"), rs.getString("agent_id")),
+                rs.getString("session_id"), rs.getString("message"), Columns.timing(rs.getString("timing")),
+                Schedule.Status.valueOf(rs.getString("status")), instant(rs, "next_run_at"), instant(rs, "last_run_at"),
+                rs.getInt("runs"), instant(rs, "claimed_until"), rs.getLong("version"),
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    private static Block block(ResultSet rs) throws SQLException {
+        return new Block(rs.getString("label"), rs.getString("description"), rs.getString("value"), rs.getInt("char_limit"),
+                BlockType.valueOf(rs.getString("type")), MemoryPermission.valueOf(rs.getString("effective")),
+                rs.getBoolean("pinned"), rs.getLong("version"), rs.getString("agent_id"),
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    private static ArchivalEntry archival(ResultSet rs) throws SQLException {
+        return new ArchivalEntry(rs.getString("id"), Optional.ofNullable(rs.getString("label")), rs.getString("content"),
+                Columns.tags(rs.getString("tags")), Columns.instant(rs.getLong("created_at")),
+                Columns.instant(rs.getLong("updated_at")));
+    }
+
+    private static Note note(ResultSet rs) throws SQLException {
+        return new Note(rs.getString("id"), rs.getString("user_id"), rs.getString("content"),
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    private static ConversationMessage message(ResultSet rs) throws SQLException {
+        return new ConversationMessage(rs.getLong("id"), rs.getString("agent_id"), rs.getString("user_id"),
+                rs.getString("session_id"), MessageRole.valueOf(rs.getString("role")), rs.getString("content"),
+                Columns.toolCalls(rs.getString("tool_calls")),
+                Optional.ofNullable(rs.getString("tool_call_id")), Columns.instant(rs.getLong("created_at")), rs.getBoolean("in_context"));
+    }
+
+    private static AgentRecord agent(ResultSet rs) throws SQLException {
+        return new AgentRecord(Scope.of(rs.getString("user_id"), rs.getString("agent_id")), rs.getString("name"),
+                rs.getString("definition"), Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    private int exec(String sql, Object... args) {
+        return bind(h.createUpdate(sql), args).execute();
+    }
+
+    private <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
+        return bind(h.createQuery(sql), args).map(mapper).list();
+    }
+
+    private <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) {
+        return query(sql, mapper, args).stream().findFirst();
+    }
+
+    @Override
+    public List<Block> blocks(Scope v) {
+        return query("SELECT " + BLOCK_COLUMNS + ", b.permission AS effective FROM blocks b WHERE b.user_id = ? AND b.agent_id = ? "
+                + "UNION ALL SELECT " + BLOCK_COLUMNS + ", s.permission FROM blocks b JOIN block_shares s ON s.block_id = b.id "
+                + "WHERE s.user_id = ? AND s.agent_id = ?", (rs, c) -> block(rs), v.userId(), v.agentId(), v.userId(), v.agentId());
+    }
+
+    @Override
+    public void insertBlock(Scope o, Block b) {
+        exec("INSERT INTO blocks (user_id, agent_id, label, description, value, char_limit, type, permission, pinned, "
+                + "version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", o.userId(), o.agentId(),
+                b.label(), b.description(), b.value(), b.limit(), b.type().name(), b.permission().name(), b.pinned(),
+                b.version(), Columns.micros(b.createdAt()), Columns.micros(b.updatedAt()));
+    }
+
+    @Override
+    public boolean updateBlock(Scope o, Block b, long expected) {
+        return exec("UPDATE blocks SET value = ?, version = ?, updated_at = ? WHERE user_id = ? AND agent_id = ? "
+                + "AND label = ? AND version = ?", b.value(), b.version(), Columns.micros(b.updatedAt()), o.userId(), o.agentId(),
+                b.label(), expected) == 1;
+    }
+
+    @Override
+    public void deleteBlock(Scope o, String label) {
+        exec("DELETE FROM blocks WHERE user_id = ? AND agent_id = ? AND label = ?", o.userId(), o.agentId(), label);
+    }
+
+    @Override
+    public void insertBlockVersion(Scope o, String label, BlockVersion v) {
+        exec("INSERT INTO block_versions (block_id, version, value, operation, committed_at) VALUES (" + BLOCK_ID
+                + ", ?, ?, ?, ?)", o.userId(), o.agentId(), label, v.version(), v.value(), v.operation(), Columns.micros(v.committedAt()));
+    }
+
+    @Override
+    public List<BlockVersion> blockVersions(Scope o, String label) {
+        return query("SELECT * FROM block_versions WHERE block_id = " + BLOCK_ID + " ORDER BY version",
+                (rs, c) -> new BlockVersion(rs.getLong("version"), rs.getString("value"), rs.getString("operation"),
+                        Columns.instant(rs.getLong("committed_at"))), o.userId(), o.agentId(), label);
+    }
+
+    @Override
+    public void putShare(Scope o, String label, String agentId, MemoryPermission p) {
+        exec("INSERT INTO block_shares (block_id, user_id, agent_id, permission) VALUES (" + BLOCK_ID + ", ?, ?, ?) "
+                + "ON CONFLICT (block_id, agent_id) DO UPDATE SET permission = excluded.permission",
+                o.userId(), o.agentId(), label, o.userId(), agentId, p.name());
+    }
+
+    @Override
+    public boolean deleteShare(Scope o, String label, String agentId) {
+        return exec("DELETE FROM block_shares WHERE block_id = " + BLOCK_ID + " AND agent_id = ?",
+                o.userId(), o.agentId(), label, agentId) > 0;
+    }
+
+    @Override
+    public void putArchival(Scope s, List<ArchivalEntry> entries) {
+        for (ArchivalEntry e : entries) {
+            exec("INSERT INTO archival (id, user_id, agent_id, label, content, tags, created_at, updated_at) "
+                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET label = excluded.label, "
+                    + "content = excluded.content, tags = excluded.tags, updated_at = excluded.updated_at",
+                    e.id(), s.userId(), s.agentId(), e.label().orElse(null), e.content(),
+                    Columns.tagsJson(e.tags()), Columns.micros(e.createdAt()), Columns.micros(e.updatedAt()));
+        }
+    }
+
+    @Override
+    public boolean deleteArchival(Scope s, String id) {
+        return exec("DELETE FROM archival WHERE id = ? AND user_id = ? AND agent_id = ?", id, s.userId(), s.agentId()) > 0;
+    }
+
+    @Override
+    public Optional<ArchivalEntry> archival(Scope s, String id) {
+        return one("SELECT * FROM archival WHERE id = ? AND user_id = ? AND agent_id = ?",
+                (rs, c) -> archival(rs), id, s.userId(), s.agentId());
+    }
+
+    @Override
+    public Optional<ArchivalEntry> archivalByLabel(Scope s, String label) {
+        return one("SELECT * FROM archival WHERE user_id = ? AND agent_id = ? AND label = ?",
+                (rs, c) -> archival(rs), s.userId(), s.agentId(), label);
+    }
+
+    @Override
+    public List<ArchivalEntry> listArchival(Scope s, int offset, int limit) {
+        return query("SELECT * FROM archival WHERE user_id = ? AND agent_id = ? ORDER BY created_at DESC, pos DESC "
+                + "LIMIT ? OFFSET ?", (rs, c) -> archival(rs), s.userId(), s.agentId(), limit, offset);
+    }
+
+    @Override
+    public void putNote(Note n) {
+        exec("INSERT INTO notes (id, user_id, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) "
+                + "DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at",
+                n.id(), n.userId(), n.content(), Columns.micros(n.createdAt()), Columns.micros(n.updatedAt()));
+    }
+
+    @Override
+    public boolean deleteNote(String userId, String noteId) {
+        return exec("DELETE FROM notes WHERE id = ? AND user_id = ?", noteId, userId) > 0;
+    }
+
+    @Override
+    public Optional<Note> note(String userId, String noteId) {
+        return one("SELECT * FROM notes WHERE id = ? AND user_id = ?", (rs, c) -> note(rs), noteId, userId);
+    }
+
+    @Override
+    public List<Note> listNotes(String userId, int offset, int limit) {
+        return query("SELECT * FROM notes WHERE user_id = ? ORDER BY created_at DESC, pos DESC LIMIT ? OFFSET ?",
+                (rs, c) -> note(rs), userId, limit, offset);
+    }
+
+    @Override
+    public long countNotes(String userId) {
+        return one("SELECT count(*) FROM notes WHERE user_id = ?", (rs, c) -> rs.getLong(1), userId).orElseThrow();
+    }
+
+    @Override
+    public List<ConversationMessage> insertMessages(Scope s, List<NewMessage> messages, Instant at) {
+        List<ConversationMessage> out = new ArrayList<>();
+        for (NewMessage m : messages) {
+            out.addAll(query("INSERT INTO messages (user_id, agent_id, session_id, role, content, tool_calls, tool_call_id, "
+                    + "created_at, in_context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE) RETURNING *", (rs, c) -> message(rs),
+                    s.userId(), s.agentId(), m.sessionId(), m.role().name(), m.content(),
+                    Columns.toolCallsJson(m.toolCalls()), m.toolCallId().orElse(null), Columns.micros(at)));
+        }
+        return out;
+    }
+
+    @Override
+    public Optional<ConversationMessage> message(Scope s, long id) {
+        return one("SELECT * FROM messages WHERE id = ? AND user_id = ? AND agent_id = ?",
+                (rs, c) -> message(rs), id, s.userId(), s.agentId());
+    }
+
+    @Override
+    public List<ConversationMessage> listMessages(Scope s, MessageQuery q) {
+        // Absent filters become bounds that match everything; the newest N come out of a DESC sub-select.
+        String where = "user_id = ? AND agent_id = ? AND (? IS NULL OR session_id = ?) AND id > ? AND id < ? "
+                + "AND created_at >= ? AND created_at < ? AND (in_context OR NOT ?)";
+        String sql = q.newestFirst()
+                ? "SELECT * FROM (SELECT * FROM messages WHERE " + where + " ORDER BY id DESC LIMIT ?) m ORDER BY id"
+                : "SELECT * FROM messages WHERE " + where + " ORDER BY id LIMIT ?";
+        String session = q.sessionId().orElse(null);
+        return query(sql, (rs, c) -> message(rs), s.userId(), s.agentId(), session, session,
+                q.afterId().orElse(Long.MIN_VALUE), q.beforeId().orElse(Long.MAX_VALUE),
+                q.from().map(t -> Columns.micros(t)).orElse(Long.MIN_VALUE), q.until().map(t -> Columns.micros(t)).orElse(Long.MAX_VALUE),
+                q.inContextOnly(), q.limit());
+    }
+
+    @Override
+    public int markOutOfContext(Scope s, Collection<Long> ids) {
+        return exec("UPDATE messages SET in_context = FALSE WHERE user_id = ? AND agent_id = ? AND in_context "
+                + "AND id = ANY (?)", s.userId(), s.agentId(), ids.toArray(Long[]::new));
+    }
+
+    @Override
+    public void putAgent(AgentRecord a) {
+        exec("INSERT INTO agents (user_id, agent_id, name, definition, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                + "ON CONFLICT (user_id, agent_id) DO UPDATE SET name = excluded.name, definition = excluded.definition, "
+                + "updated_at = excluded.updated_at", a.scope().userId(), a.scope().agentId(), a.name(), a.definition(),
+                Columns.micros(a.createdAt()), Columns.micros(a.updatedAt()));
+    }
+
+    @Override
+    public Optional<AgentRecord> agent(Scope s) {
+        return one("SELECT * FROM agents WHERE user_id = ? AND agent_id = ?", (rs, c) -> agent(rs),
+                s.userId(), s.agentId());
+    }
+
+    @Override
+    public Optional<AgentRecord> agentByName(String userId, String name) {
+        return one("SELECT * FROM agents WHERE user_id = ? AND name = ?", (rs, c) -> agent(rs), userId, name);
+    }
+
+    @Override
+    public List<AgentRecord> listAgents(String userId) {
+        return query("SELECT * FROM agents WHERE user_id = ? ORDER BY name", (rs, c) -> agent(rs), userId);
+    }
+
+    @Override
+    public boolean deleteAgent(Scope s) {
+        return exec("DELETE FROM agents WHERE user_id = ? AND agent_id = ?", s.userId(), s.agentId()) > 0;
+    }
+
+    @Override
+    public void insertSchedule(Schedule s) {
+        exec("INSERT INTO schedules (id, user_id, agent_id, session_id, message, timing, status, next_run_at, last_run_at, "
+                + "runs, claimed_until, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                s.id(), s.scope().userId(), s.scope().agentId(), s.sessionId(), s.message(), Columns.timingJson(s.timing()),
+                s.status().name(), micros(s.nextRunAt()), micros(s.lastRunAt()), s.runs(), micros(s.claimedUntil()),
+                s.version(), Columns.micros(s.createdAt()), Columns.micros(s.updatedAt()));
+    }
+
+    @Override
+    public Optional<Schedule> schedule(String userId, String id) {
+        return one("SELECT * FROM schedules WHERE user_id = ? AND id = ?", (rs, c) -> schedule(rs), userId, id);
+    }
+
+    @Override
+    public List<Schedule> listSchedules(String userId) {
+        return query("SELECT * FROM schedules WHERE user_id = ? ORDER BY created_at, id",
+                (rs, c) -> schedule(rs), userId);
+    }
+
+    @Override
+    public List<Schedule> dueSchedules(Instant now, int max) {
+        long at = Columns.micros(now);
+        return query("SELECT * FROM schedules WHERE status = 'ACTIVE' AND next_run_at <= ? "
+                + "AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY next_run_at, id LIMIT ?",
+                (rs, c) -> schedule(rs), at, at, max);
+    }
+
+    @Override
+    public boolean updateSchedule(Schedule s, long expectedVersion) {
+        return exec("UPDATE schedules SET status = ?, next_run_at = ?, last_run_at = ?, runs = ?, claimed_until = ?, "
+                + "version = ?, updated_at = ? WHERE user_id = ? AND id = ? AND version = ?", s.status().name(),
+                micros(s.nextRunAt()), micros(s.lastRunAt()), s.runs(), micros(s.claimedUntil()), s.version(),
+                Columns.micros(s.updatedAt()), s.scope().userId(), s.id(), expectedVersion) > 0;
+    }
+
+    @Override
+    public void appendChanges(List<NewChange> changes) {
+        for (NewChange c : changes) {
+            exec("INSERT INTO changes (entity, entity_id, op, user_id, agent_id) VALUES (?, ?, ?, ?, ?)",
+                    c.entity().name(), c.id(), c.op().name(), c.userId(), c.agentId().orElse(null));
+        }
+    }
+
+    @Override
+    public List<ChangeEvent> changesSince(long afterSeq, int max) {
+        return query("SELECT * FROM changes WHERE seq > ? ORDER BY seq LIMIT ?", (rs, c) -> new ChangeEvent(rs.getLong("seq"),
+                ChangeEvent.Entity.valueOf(rs.getString("entity")), rs.getString("entity_id"),
+                ChangeEvent.Op.valueOf(rs.getString("op")), rs.getString("user_id"),
+                Optional.ofNullable(rs.getString("agent_id"))), afterSeq, max);
+    }
+
+    @Override
+    public long lastChangeSeq() {
+        return one("SELECT coalesce(max(seq), 0) FROM changes", (rs, c) -> rs.getLong(1)).orElseThrow();
+    }
+
+    @Override
+    public String storeId() {
+        return one("SELECT min(id) FROM store_identity", (rs, c) -> rs.getString(1)).orElseThrow();
+    }
+
+    @Override
+    public MemoryStats stats(Scope s) {
+        return one("SELECT (SELECT count(*) FROM blocks WHERE user_id = ? AND agent_id = ?) "
+                + "+ (SELECT count(*) FROM block_shares WHERE user_id = ? AND agent_id = ?), "
+                + "(SELECT count(*) FROM archival WHERE user_id = ? AND agent_id = ?), (SELECT count(*) FROM notes WHERE user_id = ?), "
+                + "count(*), count(*) FILTER (WHERE in_context), max(created_at) FROM messages WHERE user_id = ? AND agent_id = ?",
+                (rs, c) -> new MemoryStats(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                        rs.getObject(6) == null ? Optional.empty() : Optional.of(Columns.instant(rs.getLong(6)))),
+                s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.userId(), s.agentId())
+                .orElseThrow();
+    }
+}
