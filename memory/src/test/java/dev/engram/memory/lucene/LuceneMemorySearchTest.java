@@ -143,6 +143,8 @@ class LuceneMemorySearchTest {
     /** Wraps the real embedder: records the longest text it embeds, and can hold a text back until released. */
     private static final class WatchingEmbedder implements Embedder {
         final java.util.concurrent.atomic.AtomicInteger longest = new java.util.concurrent.atomic.AtomicInteger();
+        /** Every text embedded, in order. */
+        final List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
         final java.util.concurrent.CountDownLatch holding = new java.util.concurrent.CountDownLatch(1);
         final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         private final String holdOn;
@@ -163,6 +165,7 @@ class LuceneMemorySearchTest {
 
         @Override
         public List<float[]> embed(List<String> texts) {
+            seen.addAll(texts);
             texts.forEach(t -> longest.accumulateAndGet(t.length(), Math::max));
             if (texts.stream().anyMatch(t -> t.contains(holdOn))) {
                 holding.countDown();
@@ -633,24 +636,7 @@ class LuceneMemorySearchTest {
     /** A message that arrives later joins the text of the one before it, which is written again without being embedded again. */
     @Test
     void aLaterMessageJoinsTheTextOfTheOneBeforeItWithoutEmbeddingItAgain() {
-        List<String> embedded = java.util.Collections.synchronizedList(new ArrayList<>());
-        Embedder counting = new Embedder() {
-            @Override
-            public String id() {
-                return embedder.id();
-            }
-
-            @Override
-            public int dimensions() {
-                return embedder.dimensions();
-            }
-
-            @Override
-            public List<float[]> embed(List<String> texts) {
-                embedded.addAll(texts);
-                return embedder.embed(texts);
-            }
-        };
+        WatchingEmbedder counting = new WatchingEmbedder("\u0000never");
         search.close();
         search = LuceneMemorySearch.builder(store, counting).backgroundInterval(Duration.ZERO).build();
         store.messages().append(ANA, NewMessage.user("s1", "Any plans for the weekend?"));
@@ -658,7 +644,7 @@ class LuceneMemorySearchTest {
         store.messages().append(ANA, NewMessage.assistant("s1", "Sailing on the lake with my sister.", List.of()));
         assertThat(search.search(SearchRequest.builder(ANA, "sailing").mode(SearchMode.BM25).build())).extracting(SearchHit::text)
                 .containsExactlyInAnyOrder("Any plans for the weekend?", "Sailing on the lake with my sister.");
-        assertThat(embedded).filteredOn(t -> t.equals("Any plans for the weekend?")).as("embedded once").hasSize(1);
+        assertThat(counting.seen).filteredOn(t -> t.equals("Any plans for the weekend?")).as("embedded once").hasSize(1);
         // The date of each message is part of what BM25 sees.
         String today = java.time.format.DateTimeFormatter.ofPattern("d MMMM yyyy", java.util.Locale.ENGLISH)
                 .withZone(java.time.ZoneOffset.UTC).format(store.messages().list(ANA, MessageQuery.all()).getFirst().createdAt());
