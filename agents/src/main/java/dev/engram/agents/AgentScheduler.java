@@ -100,10 +100,10 @@ public final class AgentScheduler {
         }, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Stops looking for due schedules; a delivery in progress finishes. Idempotent. */
+    /** Stops looking for due schedules; a delivery in progress finishes (closing the runtime cancels its turn). Idempotent. */
     public synchronized void stop() {
         if (timer != null) {
-            timer.shutdownNow();
+            timer.shutdown();
             timer = null;
         }
     }
