@@ -17,7 +17,7 @@ import picocli.CommandLine.ScopeType;
         description = "Stateful memory agents: run the demo, chat, and inspect and operate memory.",
         subcommands = {DemoCommand.class, ChatCommand.class, AgentCommands.class, BlockCommands.class,
                 ArchivalCommands.class, NotesCommands.class, SearchCommand.class, IngestCommand.class,
-                ReindexCommand.class, ToolsCommands.class, ScheduleCommands.class, EvalCommands.class, McpCommand.class,
+                ReindexCommand.class, ToolsCommands.class, ScheduleCommands.class, KeysCommands.class, EvalCommands.class, McpCommand.class,
                 CommandLine.HelpCommand.class})
 public final class EngramCli implements Runnable {
     @Option(names = "--home", scope = ScopeType.INHERIT, paramLabel = "DIR",

@@ -41,6 +41,8 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<Scope, AgentRecord> agents = new LinkedHashMap<>();
     private final Map<Long, ConversationMessage> messages = new LinkedHashMap<>();
     private final Map<String, Schedule> schedules = new LinkedHashMap<>();
+    /** Keys by their hash. */
+    private final Map<String, ApiKey> keys = new LinkedHashMap<>();
     private final List<ChangeEvent> changes = new ArrayList<>();
     private final Deque<Runnable> undo = new ArrayDeque<>();
     private long nextPos = 1;
@@ -344,6 +346,27 @@ final class InMemoryBackend implements MemoryBackend, Rows {
         }
         put(schedules, schedule.id(), schedule);
         return true;
+    }
+
+    @Override
+    public void insertKey(ApiKey key, String hash) {
+        put(keys, hash, key);
+    }
+
+    @Override
+    public Optional<ApiKey> keyByHash(String hash) {
+        return Optional.ofNullable(keys.get(hash));
+    }
+
+    @Override
+    public List<ApiKey> listKeys() {
+        return List.copyOf(keys.values());
+    }
+
+    @Override
+    public boolean deleteKey(String id) {
+        return keys.entrySet().stream().filter(e -> e.getValue().id().equals(id)).map(Map.Entry::getKey).findFirst()
+                .map(hash -> remove(keys, hash)).orElse(false);
     }
 
     @Override

@@ -31,6 +31,7 @@ public final class MemoryStore implements AutoCloseable {
     private final MessageStore messages;
     private final ChangeLog changes;
     private final ScheduleStore schedules;
+    private final KeyStore keys;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this.core = new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
@@ -42,6 +43,7 @@ public final class MemoryStore implements AutoCloseable {
         this.messages = new MessageStore(core);
         this.changes = new ChangeLog(core);
         this.schedules = new ScheduleStore(core);
+        this.keys = new KeyStore(core);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -107,6 +109,11 @@ public final class MemoryStore implements AutoCloseable {
     /** Scheduled messages of each agent, listed and cancelled per user. */
     public ScheduleStore schedules() {
         return schedules;
+    }
+
+    /** The Engram server's API keys, each bound to a user or an admin key, stored hashed. */
+    public KeyStore keys() {
+        return keys;
     }
 
     /** The clock that stamps every write and says when a {@linkplain #schedules() schedule} is due. */

@@ -1049,4 +1049,40 @@ public abstract class MemoryStoreConformance {
             assertThat(clocked.schedules().list(ANA).get(0).timing()).isEqualTo(s.timing());
         }
     }
+
+    /** The server's API keys: shown once, stored hashed, bound to a user or admin, revocable. */
+    @Nested
+    class Keys {
+        @Test
+        void aKeyIsShownOnceAndVerifiesAsItsUser() {
+            KeyStore.CreatedKey ana = store.keys().create(Optional.of("ana"), "ana's laptop");
+            KeyStore.CreatedKey admin = store.keys().create(Optional.empty(), "operations");
+            assertThat(ana.secret()).startsWith(KeyStore.PREFIX).hasSizeGreaterThan(40);
+            assertThat(ana.key().id()).startsWith("key-");
+            assertThat(ana.toString()).doesNotContain(ana.secret());
+            assertThat(store.keys().verify(ana.secret())).map(ApiKey::userId).contains(Optional.of("ana"));
+            assertThat(store.keys().verify(admin.secret())).map(ApiKey::admin).contains(true);
+            assertThat(store.keys().list()).extracting(ApiKey::name).containsExactly("ana's laptop", "operations");
+        }
+
+        @Test
+        void aWrongMalformedOrRevokedKeyVerifiesAsNothing() {
+            KeyStore.CreatedKey ana = store.keys().create(Optional.of("ana"), "");
+            for (String wrong : new String[] {null, "", "engram_", ana.secret() + "x", ana.secret().substring(1), "Bearer " + ana.secret(),
+                    KeyStore.PREFIX + "x".repeat(300)}) {
+                assertThat(store.keys().verify(wrong)).as(String.valueOf(wrong)).isEmpty();
+            }
+            assertThat(store.keys().revoke(ana.key().id())).isTrue();
+            assertThat(store.keys().revoke(ana.key().id())).isFalse();
+            assertThat(store.keys().verify(ana.secret())).isEmpty();
+            assertThat(store.keys().list()).isEmpty();
+        }
+
+        @Test
+        void badKeysAreRefusedAndNothingIsStored() {
+            assertThatThrownBy(() -> store.keys().create(Optional.of(" "), "x")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.keys().create(Optional.of("ana"), "n".repeat(201))).isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.keys().list()).isEmpty();
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package dev.engram.memory.postgres;
 
 import dev.engram.memory.AgentRecord;
+import dev.engram.memory.ApiKey;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
 import dev.engram.memory.BlockType;
@@ -327,6 +328,32 @@ record PostgresRows(Handle h) implements Rows {
                 + "version = ?, updated_at = ? WHERE user_id = ? AND id = ? AND version = ?", s.status().name(),
                 micros(s.nextRunAt()), micros(s.lastRunAt()), s.runs(), micros(s.claimedUntil()), s.version(),
                 Columns.micros(s.updatedAt()), s.scope().userId(), s.id(), expectedVersion) > 0;
+    }
+
+    private static ApiKey key(ResultSet rs) throws SQLException {
+        return new ApiKey(rs.getString("id"), Optional.ofNullable(rs.getString("user_id")), rs.getString("name"),
+                Columns.instant(rs.getLong("created_at")));
+    }
+
+    @Override
+    public void insertKey(ApiKey k, String hash) {
+        exec("INSERT INTO api_keys (id, user_id, name, key_hash, created_at) VALUES (?, ?, ?, ?, ?)", k.id(),
+                k.userId().orElse(null), k.name(), hash, Columns.micros(k.createdAt()));
+    }
+
+    @Override
+    public Optional<ApiKey> keyByHash(String hash) {
+        return one("SELECT * FROM api_keys WHERE key_hash = ?", (rs, c) -> key(rs), hash);
+    }
+
+    @Override
+    public List<ApiKey> listKeys() {
+        return query("SELECT * FROM api_keys ORDER BY created_at, id", (rs, c) -> key(rs));
+    }
+
+    @Override
+    public boolean deleteKey(String id) {
+        return exec("DELETE FROM api_keys WHERE id = ?", id) > 0;
     }
 
     @Override

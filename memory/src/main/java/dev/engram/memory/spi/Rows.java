@@ -1,6 +1,7 @@
 package dev.engram.memory.spi;
 
 import dev.engram.memory.AgentRecord;
+import dev.engram.memory.ApiKey;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
 import dev.engram.memory.BlockVersion;
@@ -202,6 +203,33 @@ public interface Rows {
     private static UnsupportedOperationException noSchedules() {
         return new UnsupportedOperationException("this memory backend keeps no schedules (it does not implement "
                 + "the schedule methods of Rows)");
+    }
+
+    // ---- API keys (optional) -------------------------------------------------------------------------
+
+    /** Stores a key's record with the hash of the key. Keys are optional, like schedules: the four defaults throw. */
+    default void insertKey(ApiKey key, String hash) {
+        throw noKeys();
+    }
+
+    /** The key whose hash is {@code hash}. */
+    default Optional<ApiKey> keyByHash(String hash) {
+        throw noKeys();
+    }
+
+    /** Every key, oldest first. */
+    default List<ApiKey> listKeys() {
+        throw noKeys();
+    }
+
+    /** Removes a key; returns whether there was one. */
+    default boolean deleteKey(String id) {
+        throw noKeys();
+    }
+
+    private static UnsupportedOperationException noKeys() {
+        return new UnsupportedOperationException("this memory backend keeps no API keys (it does not implement the key "
+                + "methods of Rows)");
     }
 
     // ---- change log and statistics ------------------------------------------------------------------

@@ -1,5 +1,6 @@
 package dev.engram.memory.sqlite;
 
+import dev.engram.memory.ApiKey;
 import dev.engram.memory.Schedule;
 import dev.engram.memory.Scope;
 import dev.engram.memory.spi.Columns;
@@ -11,8 +12,8 @@ import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
-/** The schedule rows of {@link SqliteRows}, on the handle of its transaction. */
-interface SqliteSchedules extends Rows {
+/** The optional rows of {@link SqliteRows} (schedules and API keys), on the handle of its transaction. */
+interface SqliteOptionalRows extends Rows {
     /** The handle of the transaction (or read) the rows work in. */
     Handle handle();
 
@@ -70,5 +71,32 @@ interface SqliteSchedules extends Rows {
                 .bind(3, s.runs()).bind(4, Columns.micros(s.claimedUntil())).bind(5, s.version())
                 .bind(6, Columns.micros(s.updatedAt())).bind(7, s.scope().userId()).bind(8, s.id()).bind(9, expectedVersion)
                 .execute() > 0;
+    }
+
+    private static ApiKey key(ResultSet rs) throws SQLException {
+        return new ApiKey(rs.getString("id"), Optional.ofNullable(rs.getString("user_id")), rs.getString("name"),
+                Columns.instant(rs.getLong("created_at")));
+    }
+
+    @Override
+    default void insertKey(ApiKey k, String hash) {
+        handle().createUpdate("INSERT INTO api_keys (id, user_id, name, key_hash, created_at) VALUES (?, ?, ?, ?, ?)")
+                .bind(0, k.id()).bind(1, k.userId().orElse(null)).bind(2, k.name()).bind(3, hash)
+                .bind(4, Columns.micros(k.createdAt())).execute();
+    }
+
+    @Override
+    default Optional<ApiKey> keyByHash(String hash) {
+        return handle().createQuery("SELECT * FROM api_keys WHERE key_hash = ?").bind(0, hash).map((rs, ctx) -> key(rs)).findOne();
+    }
+
+    @Override
+    default List<ApiKey> listKeys() {
+        return handle().createQuery("SELECT * FROM api_keys ORDER BY created_at, id").map((rs, ctx) -> key(rs)).list();
+    }
+
+    @Override
+    default boolean deleteKey(String id) {
+        return handle().createUpdate("DELETE FROM api_keys WHERE id = ?").bind(0, id).execute() > 0;
     }
 }
