@@ -193,7 +193,7 @@ public final class LoCoMoEval {
 
         @Override
         public java.time.Clock withZone(java.time.ZoneId zone) {
-            throw new UnsupportedOperationException();
+            throw new UnsupportedOperationException("a session clock is in UTC");
         }
     }
 

@@ -195,11 +195,16 @@ final class LuceneRetriever implements AutoCloseable {
                 .sorted().toArray();
         Map<Integer, SearchDomain> out = new HashMap<>();
         List<org.apache.lucene.index.LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-        for (int doc : docs) {
-            org.apache.lucene.index.LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(doc, leaves));
+        int i = 0;
+        while (i < docs.length) { // docs ascending: one forward-only iterator per segment
+            org.apache.lucene.index.LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(docs[i], leaves));
             org.apache.lucene.index.SortedDocValues values = org.apache.lucene.index.DocValues.getSorted(leaf.reader(), DOMAIN);
-            if (values.advanceExact(doc - leaf.docBase)) {
-                out.put(doc, SearchDomain.valueOf(values.lookupOrd(values.ordValue()).utf8ToString().toUpperCase(java.util.Locale.ROOT)));
+            int end = leaf.docBase + leaf.reader().maxDoc();
+            for (; i < docs.length && docs[i] < end; i++) {
+                if (values.advanceExact(docs[i] - leaf.docBase)) {
+                    out.put(docs[i], SearchDomain.valueOf(values.lookupOrd(values.ordValue()).utf8ToString()
+                            .toUpperCase(java.util.Locale.ROOT)));
+                }
             }
         }
         return doc -> out.getOrDefault(doc, SearchDomain.ARCHIVAL);

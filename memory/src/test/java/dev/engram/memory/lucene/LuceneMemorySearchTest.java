@@ -651,6 +651,34 @@ class LuceneMemorySearchTest {
         assertThat(search.search(SearchRequest.builder(ANA, today).mode(SearchMode.BM25).build())).hasSize(2);
     }
 
+    /** Per-domain weights in one search over documents and messages: each hit is weighed by its own domain's weights. */
+    @Test
+    void aMixedSearchWeighsEachHitByItsDomain() {
+        store.archival().insertAll(ANA, List.of(NewArchivalEntry.of("The boat trip to Porto was on Tuesday"),
+                NewArchivalEntry.of("Quarterly taxes are due in April")));
+        store.messages().appendAll(ANA, List.of(NewMessage.user("s1", "We sailed to Porto on a small boat"),
+                NewMessage.user("s1", "My tax return is late again")));
+        List<SearchHit> hits = search.search(SearchRequest.builder(ANA, "boat trip to Porto")
+                .domains(SearchDomain.ARCHIVAL, SearchDomain.CONVERSATIONS).k(10)
+                .fusion(Fusion.weighted(1, 0).forConversations(0, 1)).build());
+        assertThat(hits).hasSize(4);
+        for (SearchHit h : hits) {
+            if (h.domain() == SearchDomain.ARCHIVAL) {
+                assertThat(h.score() > 0).as("an entry scores by BM25 alone: %s", h.text()).isEqualTo(h.bm25().isPresent()
+                        && h.bm25().get().rank() < lastRank(hits, true));
+            } else {
+                assertThat(h.score() > 0).as("a message scores by its vector alone: %s", h.text()).isEqualTo(h.vector().isPresent()
+                        && h.vector().get().rank() < lastRank(hits, false));
+            }
+        }
+    }
+
+    /** The rank of the last hit of the BM25 (or vector) list, which min-max normalisation brings to 0. */
+    private static int lastRank(List<SearchHit> hits, boolean bm25) {
+        return hits.stream().map(h -> bm25 ? h.bm25() : h.vector()).flatMap(java.util.Optional::stream)
+                .mapToInt(SearchHit.Component::rank).max().orElse(0);
+    }
+
     @Test
     void aClosedIndexRefusesWork() {
         search.close();
