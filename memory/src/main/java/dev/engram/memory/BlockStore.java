@@ -117,6 +117,29 @@ public final class BlockStore {
     }
 
     /**
+     * Changes the value, description, limit and permission of a block in one write (one new version in its
+     * history). This is an administrator's write, as the server's block endpoints make it: the block's
+     * permission governs agents' tools, not this method; a block shared with {@code scope} is changed at its
+     * owner, for every agent that sees it.
+     *
+     * @throws NotFoundException        if the agent has no such block
+     * @throws VersionConflictException if {@code expectedVersion} is not current
+     * @throws LimitExceededException   if the value is longer than the new limit (nothing changes)
+     */
+    public Block update(Scope scope, String label, BlockUpdate update, long expectedVersion) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(label, "label");
+        Checks.notNull(update, "update");
+        return store.write(rows -> {
+            Block b = require(rows, scope, label);
+            MemoryErrors.checkVersion(b.label(), expectedVersion, b.version());
+            Block changed = new Block(b.label(), update.description(), b.value(), update.limit(), b.type(),
+                    update.permission(), b.pinned(), b.version(), b.ownerAgentId(), b.createdAt(), b.updatedAt());
+            return update(rows, scope, changed, update.value(), ANY_VERSION, "update");
+        });
+    }
+
+    /**
      * Deletes the block (for every agent it is shared with) and its history.
      *
      * @throws NotFoundException         if the agent has no such block

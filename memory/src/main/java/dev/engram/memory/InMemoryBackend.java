@@ -131,8 +131,8 @@ final class InMemoryBackend implements MemoryBackend, Rows {
         if (old == null || old.version() != expectedVersion) {
             return false;
         }
-        put(blocks, key, new Block(old.label(), old.description(), block.value(), old.limit(), old.type(),
-                old.permission(), old.pinned(), block.version(), old.ownerAgentId(), old.createdAt(), block.updatedAt()));
+        put(blocks, key, new Block(old.label(), block.description(), block.value(), block.limit(), old.type(),
+                block.permission(), old.pinned(), block.version(), old.ownerAgentId(), old.createdAt(), block.updatedAt()));
         return true;
     }
 

@@ -177,6 +177,39 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
+        void updateChangesValueAndSettingsInOneVersionSeenThroughEveryShare() {
+            human(ANA, "likes tea", 100);
+            store.blocks().share(ANA, "human", "coach", MemoryPermission.READ_ONLY);
+            BlockUpdate change = BlockUpdate.of(store.blocks().get(ANA_COACH, "human").orElseThrow())
+                    .withValue("likes coffee").withDescription("about Ana").withLimit(40)
+                    .withPermission(MemoryPermission.APPEND);
+            Block updated = store.blocks().update(ANA_COACH, "human", change, BlockStore.ANY_VERSION);
+            Block own = store.blocks().get(ANA, "human").orElseThrow();
+            assertThat(own.value()).isEqualTo("likes coffee");
+            assertThat(own.description()).isEqualTo("about Ana");
+            assertThat(own.limit()).isEqualTo(40);
+            assertThat(own.permission()).isEqualTo(MemoryPermission.APPEND);
+            assertThat(own.version()).isEqualTo(2).isEqualTo(updated.version());
+            assertThat(store.blocks().history(ANA, "human")).extracting(BlockVersion::value)
+                    .containsExactly("likes tea", "likes coffee");
+            assertThat(store.blocks().get(ANA_COACH, "human").orElseThrow().value()).isEqualTo("likes coffee");
+        }
+
+        @Test
+        void updateWithAValueOverTheNewLimitOrAStaleVersionChangesNothing() {
+            Block before = human(ANA, "twelve chars", 100);
+            rejectedWithoutChange(LimitExceededException.class, () -> store.blocks().update(ANA, "human",
+                    BlockUpdate.of(before).withLimit(5).withDescription("changed"), BlockStore.ANY_VERSION));
+            rejectedWithoutChange(VersionConflictException.class, () -> store.blocks().update(ANA, "human",
+                    BlockUpdate.of(before).withValue("new"), 7));
+            rejectedWithoutChange(NotFoundException.class, () -> store.blocks().update(ANA, "nope",
+                    BlockUpdate.of(before), BlockStore.ANY_VERSION));
+            assertThat(store.blocks().get(ANA, "human")).contains(before);
+            assertThatThrownBy(() -> BlockUpdate.of(before).withLimit(0)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("block limit must be positive, got 0");
+        }
+
+        @Test
         void missingBlocksAreNotFoundForEveryOperation() {
             String message = "Agent 'helper' has no block labelled 'nope'.";
             assertThat(store.blocks().get(ANA, "nope")).isEmpty();

@@ -128,9 +128,10 @@ record PostgresRows(Handle h) implements Rows {
 
     @Override
     public boolean updateBlock(Scope o, Block b, long expected) {
-        return exec("UPDATE blocks SET value = ?, version = ?, updated_at = ? WHERE user_id = ? AND agent_id = ? "
-                + "AND label = ? AND version = ?", b.value(), b.version(), Columns.micros(b.updatedAt()), o.userId(), o.agentId(),
-                b.label(), expected) == 1;
+        return exec("UPDATE blocks SET value = ?, description = ?, char_limit = ?, permission = ?, version = ?, updated_at = ? "
+                + "WHERE user_id = ? AND agent_id = ? AND label = ? AND version = ?", b.value(), b.description(), b.limit(),
+                b.permission().name(), b.version(), Columns.micros(b.updatedAt()), o.userId(), o.agentId(), b.label(),
+                expected) == 1;
     }
 
     @Override

@@ -54,8 +54,8 @@ public interface Rows {
     void insertBlock(Scope owner, Block block);
 
     /**
-     * Stores {@code block}'s value, version and update time for the owner's block of that label if its
-     * stored version is still {@code expectedVersion}; returns whether it did.
+     * Stores {@code block}'s value, description, limit, permission, version and update time for the owner's
+     * block of that label if its stored version is still {@code expectedVersion}; returns whether it did.
      */
     boolean updateBlock(Scope owner, Block block, long expectedVersion);
 

@@ -91,9 +91,10 @@ final class SqliteRows implements SqliteOptionalRows {
 
     @Override
     public boolean updateBlock(Scope owner, Block b, long expectedVersion) {
-        return h.createUpdate("UPDATE blocks SET value = :v, version = :n, updated_at = :t "
-                        + "WHERE user_id = :u AND agent_id = :a AND label = :l AND version = :e")
-                .bind("v", b.value()).bind("n", b.version()).bind("t", Columns.micros(b.updatedAt()))
+        return h.createUpdate("UPDATE blocks SET value = :v, description = :d, char_limit = :c, permission = :p, "
+                        + "version = :n, updated_at = :t WHERE user_id = :u AND agent_id = :a AND label = :l AND version = :e")
+                .bind("v", b.value()).bind("d", b.description()).bind("c", b.limit()).bind("p", b.permission().name())
+                .bind("n", b.version()).bind("t", Columns.micros(b.updatedAt()))
                 .bind("u", owner.userId()).bind("a", owner.agentId()).bind("l", b.label()).bind("e", expectedVersion)
                 .execute() == 1;
     }
