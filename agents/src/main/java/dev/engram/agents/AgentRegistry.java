@@ -14,6 +14,7 @@ import dev.engram.memory.Scope;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -142,6 +143,17 @@ final class AgentRegistry {
             List<String> kept = new ArrayList<>(d.tools());
             kept.removeAll(d.toolAccess().toolNames());
             return d.toBuilder().tools(kept).toolAccess(access).build();
+        });
+    }
+
+    Agent modify(String userId, String agentId, java.util.function.UnaryOperator<AgentDefinition> change) {
+        return redefine(userId, agentId, d -> {
+            AgentDefinition changed = Objects.requireNonNull(change.apply(d), "the change returned no definition");
+            if (!changed.id().equals(d.id()) || !changed.userId().equals(d.userId())) {
+                throw new AgentException("An agent's id and user cannot change (agent '" + d.id() + "' of user '"
+                        + d.userId() + "'); create a new agent instead.");
+            }
+            return changed;
         });
     }
 

@@ -268,6 +268,22 @@ public final class AgentRuntime implements AutoCloseable {
     }
 
     /**
+     * Changes an agent's definition: its name, system prompt, model, context window, step cap, tags, tools,
+     * tool rules and the like (its initial blocks and shared blocks were applied when it was created; change
+     * its memory through the store). The changed definition is checked before anything is stored, stored, and
+     * a loaded agent uses it from its next step.
+     *
+     * @throws AgentException           if the change gives the agent another id or user, or names a tool the
+     *                                  runtime does not have; nothing changes then
+     * @throws IllegalArgumentException if {@code change} builds an invalid definition; nothing changes then
+     * @throws dev.engram.memory.DuplicateException if the new name is another agent's of the same user
+     */
+    public Agent modify(String userId, String agentId, java.util.function.UnaryOperator<AgentDefinition> change) {
+        checkOpen();
+        return agents.modify(userId, agentId, Objects.requireNonNull(change, "change must not be null"));
+    }
+
+    /**
      * Gives an agent other workspace, shell and web tools of its own ({@link ToolAccess}), stored with it; a loaded
      * agent offers them from its next step.
      *

@@ -84,6 +84,28 @@ class LiveToolsTest {
     }
 
     @Test
+    void modifyChangesTheDefinitionALoadedAgentUsesAndRefusesAnotherIdOrUser() {
+        ScriptedChatModel model = script("""
+                {"turns": [{"text": "Hello.", "expect_in_prompt": ["You are a terse pirate."]}]}""");
+        fx = new AgentFixture(dir).open("script:m", model);
+        Agent agent = fx.runtime.create(AgentDefinition.builder("ana").id("helper").name("helper").model("script:m").build());
+        fx.runtime.modify("ana", "helper", d -> d.toBuilder().name("pirate").systemPrompt("You are a terse pirate.")
+                .tags(List.of("sea")).build());
+        assertThat(agent.send("Hi").reply()).contains("Hello.");
+        assertThat(fx.runtime.findByName("ana", "pirate")).isPresent();
+        assertThat(fx.store.agents().get(agent.scope()).orElseThrow().definition()).contains("terse pirate", "\"sea\"");
+
+        String stored = fx.store.agents().get(agent.scope()).orElseThrow().definition();
+        assertThatThrownBy(() -> fx.runtime.modify("ana", "helper", d -> d.toBuilder().id("other").build()))
+                .isInstanceOf(AgentException.class).hasMessageContaining("id and user cannot change");
+        assertThatThrownBy(() -> fx.runtime.modify("ana", "helper", d -> d.toBuilder("ben").build()))
+                .isInstanceOf(AgentException.class);
+        assertThatThrownBy(() -> fx.runtime.modify("ana", "helper", d -> d.toBuilder().tools("teleport").build()))
+                .isInstanceOf(AgentException.class).hasMessageContaining("teleport");
+        assertThat(fx.store.agents().get(agent.scope()).orElseThrow().definition()).isEqualTo(stored);
+    }
+
+    @Test
     void aBuiltInIsReplacedOnlyExplicitly() {
         ScriptedChatModel model = script("""
                 {"turns": [{"tool_calls": [{"name": "weather", "arguments": {"city": "Porto"}}]}]}""");
