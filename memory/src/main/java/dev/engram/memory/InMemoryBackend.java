@@ -43,6 +43,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, Schedule> schedules = new LinkedHashMap<>();
     /** Keys by their hash. */
     private final Map<String, ApiKey> keys = new LinkedHashMap<>();
+    private final Map<String, Identity> identities = new LinkedHashMap<>();
     private final List<ChangeEvent> changes = new ArrayList<>();
     private final Deque<Runnable> undo = new ArrayDeque<>();
     private long nextPos = 1;
@@ -367,6 +368,27 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     public boolean deleteKey(String id) {
         return keys.entrySet().stream().filter(e -> e.getValue().id().equals(id)).map(Map.Entry::getKey).findFirst()
                 .map(hash -> remove(keys, hash)).orElse(false);
+    }
+
+    @Override
+    public void putIdentity(Identity identity) {
+        put(identities, identity.userId(), identity);
+    }
+
+    @Override
+    public Optional<Identity> identity(String userId) {
+        return Optional.ofNullable(identities.get(userId));
+    }
+
+    @Override
+    public List<Identity> listIdentities() {
+        return identities.values().stream().sorted(Comparator.comparing(Identity::createdAt)
+                .thenComparing(Identity::userId)).toList();
+    }
+
+    @Override
+    public boolean deleteIdentity(String userId) {
+        return remove(identities, userId);
     }
 
     @Override

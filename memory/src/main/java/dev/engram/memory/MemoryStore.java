@@ -32,6 +32,7 @@ public final class MemoryStore implements AutoCloseable {
     private final ChangeLog changes;
     private final ScheduleStore schedules;
     private final KeyStore keys;
+    private final IdentityStore identities;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this.core = new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
@@ -44,6 +45,7 @@ public final class MemoryStore implements AutoCloseable {
         this.changes = new ChangeLog(core);
         this.schedules = new ScheduleStore(core);
         this.keys = new KeyStore(core);
+        this.identities = new IdentityStore(core);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -114,6 +116,11 @@ public final class MemoryStore implements AutoCloseable {
     /** The Engram server's API keys, each bound to a user or an admin key, stored hashed. */
     public KeyStore keys() {
         return keys;
+    }
+
+    /** The server's identities: a display name and kind per user (Letta's identities). */
+    public IdentityStore identities() {
+        return identities;
     }
 
     /** The clock that stamps every write and says when a {@linkplain #schedules() schedule} is due. */

@@ -1085,6 +1085,38 @@ public abstract class MemoryStoreConformance {
 
     /** The server's API keys: shown once, stored hashed, bound to a user or admin, revocable. */
     @Nested
+    class Identities {
+        @Test
+        void anIdentityIsStoredPerUserAndUpdatedInPlace() {
+            Identity ana = store.identities().put("ana", "Ana Lima", "user");
+            store.identities().put("acme", "Acme Ltd", "org");
+            Identity renamed = store.identities().put("ana", "Ana L.", "other");
+            assertThat(renamed.createdAt()).isEqualTo(ana.createdAt());
+            assertThat(store.identities().get("ana")).contains(renamed);
+            assertThat(store.identities().list()).extracting(Identity::userId).containsExactlyInAnyOrder("ana", "acme");
+            assertThat(store.identities().list()).hasSize(2);
+        }
+
+        @Test
+        void deletingAnIdentityKeepsTheUsersMemory() {
+            human(ANA, "likes tea", 100);
+            store.identities().put("ana", "Ana", "user");
+            assertThat(store.identities().delete("ana")).isTrue();
+            assertThat(store.identities().delete("ana")).isFalse();
+            assertThat(store.identities().get("ana")).isEmpty();
+            assertThat(store.blocks().get(ANA, "human")).isPresent();
+        }
+
+        @Test
+        void badIdentitiesAreRefusedAndNothingIsStored() {
+            assertThatThrownBy(() -> store.identities().put(" ", "x", "user")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.identities().put("ana", "", "user")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.identities().put("ana", "Ana", "u\u0000")).isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.identities().list()).isEmpty();
+        }
+    }
+
+    @Nested
     class Keys {
         @Test
         void aKeyIsShownOnceAndVerifiesAsItsUser() {

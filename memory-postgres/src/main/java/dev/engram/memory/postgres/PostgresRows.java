@@ -8,6 +8,7 @@ import dev.engram.memory.BlockType;
 import dev.engram.memory.BlockVersion;
 import dev.engram.memory.ChangeEvent;
 import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.Identity;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MessageQuery;
@@ -355,6 +356,33 @@ record PostgresRows(Handle h) implements Rows {
     @Override
     public boolean deleteKey(String id) {
         return exec("DELETE FROM api_keys WHERE id = ?", id) > 0;
+    }
+
+    private static Identity identity(ResultSet rs) throws SQLException {
+        return new Identity(rs.getString("user_id"), rs.getString("name"), rs.getString("type"),
+                Columns.instant(rs.getLong("created_at")));
+    }
+
+    @Override
+    public void putIdentity(Identity i) {
+        exec("INSERT INTO identities (user_id, name, type, created_at) VALUES (?, ?, ?, ?) "
+                + "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, type = excluded.type", i.userId(), i.name(),
+                i.type(), Columns.micros(i.createdAt()));
+    }
+
+    @Override
+    public Optional<Identity> identity(String userId) {
+        return one("SELECT * FROM identities WHERE user_id = ?", (rs, c) -> identity(rs), userId);
+    }
+
+    @Override
+    public List<Identity> listIdentities() {
+        return query("SELECT * FROM identities ORDER BY created_at, user_id", (rs, c) -> identity(rs));
+    }
+
+    @Override
+    public boolean deleteIdentity(String userId) {
+        return exec("DELETE FROM identities WHERE user_id = ?", userId) > 0;
     }
 
     @Override

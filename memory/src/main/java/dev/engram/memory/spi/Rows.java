@@ -2,6 +2,7 @@ package dev.engram.memory.spi;
 
 import dev.engram.memory.AgentRecord;
 import dev.engram.memory.ApiKey;
+import dev.engram.memory.Identity;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
 import dev.engram.memory.BlockVersion;
@@ -225,6 +226,33 @@ public interface Rows {
     /** Removes a key; returns whether there was one. */
     default boolean deleteKey(String id) {
         throw noKeys();
+    }
+
+    // ---- identities (optional) -------------------------------------------------------------------------
+
+    /** Stores a user's identity, replacing the one the user had. Identities are optional, like keys: the defaults throw. */
+    default void putIdentity(Identity identity) {
+        throw noIdentities();
+    }
+
+    /** The user's identity. */
+    default Optional<Identity> identity(String userId) {
+        throw noIdentities();
+    }
+
+    /** Every identity, oldest first. */
+    default List<Identity> listIdentities() {
+        throw noIdentities();
+    }
+
+    /** Removes the user's identity; returns whether there was one. */
+    default boolean deleteIdentity(String userId) {
+        throw noIdentities();
+    }
+
+    private static UnsupportedOperationException noIdentities() {
+        return new UnsupportedOperationException("this memory backend keeps no identities (it does not implement the "
+                + "identity methods of Rows)");
     }
 
     private static UnsupportedOperationException noKeys() {

@@ -1,6 +1,7 @@
 package dev.engram.memory.sqlite;
 
 import dev.engram.memory.ApiKey;
+import dev.engram.memory.Identity;
 import dev.engram.memory.Schedule;
 import dev.engram.memory.Scope;
 import dev.engram.memory.spi.Columns;
@@ -12,7 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
-/** The optional rows of {@link SqliteRows} (schedules and API keys), on the handle of its transaction. */
+/** The optional rows of {@link SqliteRows} (schedules, API keys and identities), on the handle of its transaction. */
 interface SqliteOptionalRows extends Rows {
     /** The handle of the transaction (or read) the rows work in. */
     Handle handle();
@@ -98,5 +99,33 @@ interface SqliteOptionalRows extends Rows {
     @Override
     default boolean deleteKey(String id) {
         return handle().createUpdate("DELETE FROM api_keys WHERE id = ?").bind(0, id).execute() > 0;
+    }
+
+    private static Identity identity(ResultSet rs) throws SQLException {
+        return new Identity(rs.getString("user_id"), rs.getString("name"), rs.getString("type"),
+                Columns.instant(rs.getLong("created_at")));
+    }
+
+    @Override
+    default void putIdentity(Identity i) {
+        handle().createUpdate("INSERT INTO identities (user_id, name, type, created_at) VALUES (?, ?, ?, ?) "
+                        + "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, type = excluded.type")
+                .bind(0, i.userId()).bind(1, i.name()).bind(2, i.type()).bind(3, Columns.micros(i.createdAt())).execute();
+    }
+
+    @Override
+    default Optional<Identity> identity(String userId) {
+        return handle().createQuery("SELECT * FROM identities WHERE user_id = ?").bind(0, userId)
+                .map((rs, ctx) -> identity(rs)).findOne();
+    }
+
+    @Override
+    default List<Identity> listIdentities() {
+        return handle().createQuery("SELECT * FROM identities ORDER BY created_at, user_id").map((rs, ctx) -> identity(rs)).list();
+    }
+
+    @Override
+    default boolean deleteIdentity(String userId) {
+        return handle().createUpdate("DELETE FROM identities WHERE user_id = ?").bind(0, userId).execute() > 0;
     }
 }
