@@ -323,6 +323,12 @@ public record AgentDefinition(String id, String userId, String name, String syst
             return this;
         }
 
+        /** Takes the agent's sleep-time companion away (its companion agent and memory stay in the store). */
+        public Builder noSleeptime() {
+            this.sleeptime = null;
+            return this;
+        }
+
         /**
          * Gives the agent workspace, shell or web tools of its own (see {@link ToolAccess}), persisted with
          * it; their names are added to its tools.

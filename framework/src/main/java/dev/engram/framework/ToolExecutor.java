@@ -241,7 +241,7 @@ public final class ToolExecutor {
             LOG.warn("Approval preview of tool '{}' failed for call {}", name, call.id(), e);
             return Optional.of(finish(call, start, ToolStatus.FAILED, internalError(name), Truncation.KEEP_HEAD));
         }
-        ApprovalRequest request = new ApprovalRequest(name, tool.safetyTier(), raw, preview, context);
+        ApprovalRequest request = new ApprovalRequest(name, tool.safetyTier(), raw, preview, context, call.id());
         CompletableFuture<ApprovalDecision> answer;
         try {
             answer = handler.get().requestApproval(request).toCompletableFuture();
