@@ -1,0 +1,316 @@
+package dev.engram.server;
+
+import dev.engram.agents.Agent;
+import dev.engram.agents.AgentDefinition;
+import dev.engram.agents.AgentFileImport;
+import dev.engram.agents.LettaModels;
+import dev.engram.agents.SleeptimeSettings;
+import dev.engram.agents.ToolRules;
+import dev.engram.memory.AgentRecord;
+import dev.engram.memory.Block;
+import dev.engram.memory.MemoryPermission;
+import dev.engram.memory.NewBlock;
+import dev.engram.memory.Scope;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** {@code /v1/agents}: create, list, count, retrieve, modify, delete, import and export. */
+final class AgentRoutes {
+    /** Letta's {@code CreateBlock.limit} default. */
+    static final int LETTA_BLOCK_LIMIT = 100_000;
+
+    private final Api api;
+
+    AgentRoutes(Api api) {
+        this.api = api;
+    }
+
+    void register(HttpRouting.Builder r) {
+        r.get("/v1/agents/count", this::count);
+        r.post("/v1/agents/import", new AgentImport(api)::handle);
+        r.get("/v1/agents", this::list);
+        r.get("/v1/agents/", this::list);
+        r.post("/v1/agents", this::create);
+        r.post("/v1/agents/", this::create);
+        r.get("/v1/agents/{agent_id}/export", this::export);
+        r.get("/v1/agents/{agent_id}", this::retrieve);
+        r.patch("/v1/agents/{agent_id}", this::modify);
+        r.delete("/v1/agents/{agent_id}", this::delete);
+    }
+
+    static String agentId(ServerRequest req) {
+        return req.path().pathParameters().get("agent_id");
+    }
+
+    private void create(ServerRequest req, ServerResponse res) {
+        Caller caller = api.caller(req);
+        Body body = Api.body(req);
+        String user = ownerOf(caller, body);
+        String id = Ids.newAgentId();
+        AgentDefinition.Builder b = AgentDefinition.builder(user).id(id)
+                .name(body.string("name").orElse(id.substring(0, "agent-".length() + 8)))
+                .model(model(body).orElse(api.settings.defaultModel()));
+        body.string("system").ifPresent(b::systemPrompt);
+        body.integer("context_window_limit").ifPresent(b::contextWindowTokens);
+        body.strings("tags").ifPresent(b::tags);
+        body.raw("tool_rules").ifPresent(rules -> b.toolRules(toolRules(body, rules)));
+        List<String> tools = new ArrayList<>(body.bool("include_base_tools").orElse(true) ? AgentDefinition.DEFAULT_TOOLS : List.of());
+        body.strings("tools").ifPresent(tools::addAll);
+        body.strings("tool_ids").ifPresent(ids -> ids.forEach(t -> tools.add(Ids.toolName(t))));
+        b.tools(List.copyOf(new LinkedHashSet<>(tools)));
+        for (Body block : body.objects("memory_blocks").orElse(List.of())) {
+            b.block(newBlock(block));
+        }
+        for (String blockId : body.strings("block_ids").orElse(List.of())) {
+            Block shared = sharedBlock(user, blockId);
+            b.sharedBlock(shared.ownerAgentId(), shared.label(), shared.permission());
+        }
+        if (body.bool("enable_sleeptime").orElse(false)) {
+            b.sleeptime(SleeptimeSettings.of(model(body).orElse(api.settings.defaultModel())));
+        }
+        AgentDefinition definition = build(b);
+        if (api.store.agents().findByName(user, definition.name()).isPresent()) {
+            throw ApiException.conflict("An agent named '" + definition.name() + "' exists; agent names are unique per user.");
+        }
+        Agent agent = api.runtime.create(definition);
+        Api.json(res, api.agentState(agent));
+    }
+
+    /**
+     * The user a new agent belongs to: the caller's own; for an admin key, the one identity named in
+     * {@code identity_ids} (an identity is a user), else {@link Api#DEFAULT_USER}.
+     */
+    private String ownerOf(Caller caller, Body body) {
+        List<String> identities = body.strings("identity_ids").orElse(List.of());
+        if (identities.size() > 1) {
+            throw body.problem("too_long", "An agent belongs to one identity (one Engram user); name at most one",
+                    "identity_ids");
+        }
+        Optional<String> named = identities.stream().findFirst().map(Identities::userOf);
+        if (caller.user().isPresent()) {
+            if (named.isPresent() && !named.get().equals(caller.user().get())) {
+                throw ApiException.notFound("Identity '" + identities.getFirst() + "' not found.");
+            }
+            return caller.user().get();
+        }
+        return named.orElse(Api.DEFAULT_USER);
+    }
+
+    /** Engram's model spec for the request's {@code model} handle or {@code llm_config}; a 422 for one it cannot map. */
+    static Optional<String> model(Body body) {
+        Optional<String> handle = body.string("model");
+        if (handle.isPresent()) {
+            return Optional.of(LettaModels.spec(handle.get()).orElseThrow(() -> body.problem("value_error",
+                    "Unknown model '" + handle.get() + "': name it as provider/model (openai/gpt-4o-mini, "
+                            + "anthropic/claude-sonnet-4-5, google_ai/gemini-2.5-flash, ollama/llama3) or as an Engram "
+                            + "model spec (openai:gpt-4o-mini)", "model")));
+        }
+        Optional<ObjectNode> llm = body.object("llm_config");
+        if (llm.isPresent()) {
+            Body config = Body.of(llm.get(), body.location("llm_config"));
+            String name = config.requiredString("model");
+            String type = config.requiredString("model_endpoint_type");
+            return Optional.of(LettaModels.spec(type + "/" + name).orElseThrow(() -> config.problem("value_error",
+                    "Unknown model endpoint type '" + type + "': use openai, anthropic, google_ai or ollama",
+                    "model_endpoint_type")));
+        }
+        return Optional.empty();
+    }
+
+    private static List<dev.engram.agents.ToolRule> toolRules(Body body, JsonNode rules) {
+        try {
+            return ToolRules.parse(rules);
+        } catch (IllegalArgumentException e) {
+            throw body.problem("value_error", e.getMessage(), "tool_rules");
+        }
+    }
+
+    /** A block of a {@code memory_blocks} entry ({@code CreateBlock}). */
+    static NewBlock newBlock(Body block) {
+        String label = block.requiredString("label");
+        String value = block.requiredString("value");
+        int limit = block.integer("limit").orElse(Math.max(LETTA_BLOCK_LIMIT, value.length()));
+        if (limit < 1) {
+            throw block.problem("greater_than", "Input should be greater than 0", "limit");
+        }
+        if (value.codePointCount(0, value.length()) > limit) {
+            throw block.problem("value_error", "The value has " + value.codePointCount(0, value.length())
+                    + " characters, more than the limit of " + limit, "value");
+        }
+        try {
+            return NewBlock.builder(label).value(value).limit(limit).description(block.string("description").orElse(""))
+                    .permission(block.bool("read_only").orElse(false) ? MemoryPermission.READ_ONLY : MemoryPermission.READ_WRITE)
+                    .build();
+        } catch (IllegalArgumentException e) {
+            throw block.problem("value_error", e.getMessage(), "label");
+        }
+    }
+
+    /** The user's block a {@code block_ids} entry names; a 404 for one the user does not have. */
+    private Block sharedBlock(String user, String blockId) {
+        Ids.BlockRef ref = Ids.block(blockId);
+        return api.store.blocks().get(Scope.of(user, ref.ownerAgentId()), ref.label())
+                .filter(bl -> bl.ownerAgentId().equals(ref.ownerAgentId()))
+                .orElseThrow(() -> ApiException.notFound("Block '" + blockId + "' not found."));
+    }
+
+    private static AgentDefinition build(AgentDefinition.Builder b) {
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw ApiException.invalid("value_error", e.getMessage(), "body");
+        }
+    }
+
+    private void list(ServerRequest req, ServerResponse res) {
+        Caller caller = api.caller(req);
+        Pages pages = Pages.of(req, 50, false);
+        List<Agent> agents = matching(caller, req);
+        Api.json(res, pages.page(agents, Agent::id, "agent").stream().map(api::agentState).toList());
+    }
+
+    private void count(ServerRequest req, ServerResponse res) {
+        Caller caller = api.caller(req);
+        Api.json(res, Body.JSON.getNodeFactory().numberNode(matching(caller, req).size()));
+    }
+
+    /** The caller's agents (not sleep-time companions) that match the filters, oldest first. */
+    private List<Agent> matching(Caller caller, ServerRequest req) {
+        Optional<String> name = Query.string(req, "name");
+        Set<String> tags = new LinkedHashSet<>();
+        Query.all(req, "tags").forEach(t -> tags.addAll(List.of(t.split(","))));
+        boolean allTags = Query.bool(req, "match_all_tags", false);
+        List<String> users = Query.string(req, "identity_id").map(Identities::userOf)
+                .filter(u -> api.users(caller).contains(u)).map(List::of)
+                .orElse(Query.string(req, "identity_id").isPresent() ? List.of() : api.users(caller));
+        List<AgentRecord> records = new ArrayList<>();
+        for (String user : users) {
+            records.addAll(api.store.agents().list(user));
+        }
+        records.sort(Comparator.comparing(AgentRecord::createdAt).thenComparing(r -> r.scope().agentId()));
+        List<Agent> out = new ArrayList<>();
+        for (AgentRecord record : records) {
+            Agent agent = api.runtime.agent(record.scope().userId(), record.scope().agentId());
+            AgentDefinition d = agent.definition();
+            if (d.actsFor().isPresent() || name.map(n -> !n.equals(d.name())).orElse(false)) {
+                continue;
+            }
+            if (!tags.isEmpty() && !(allTags ? d.tags().containsAll(tags) : d.tags().stream().anyMatch(tags::contains))) {
+                continue;
+            }
+            out.add(agent);
+        }
+        return out;
+    }
+
+    private void retrieve(ServerRequest req, ServerResponse res) {
+        Caller caller = api.caller(req);
+        Api.json(res, api.agentState(api.agent(caller, agentId(req))));
+    }
+
+    private void modify(ServerRequest req, ServerResponse res) {
+        Caller caller = api.caller(req);
+        Agent agent = api.agent(caller, agentId(req));
+        Body body = Api.body(req);
+        Optional<String> model = model(body);
+        Optional<List<String>> toolIds = body.strings("tool_ids");
+        Optional<JsonNode> rules = body.raw("tool_rules");
+        Optional<List<String>> blockIds = body.strings("block_ids");
+        List<Block> attach = new ArrayList<>();
+        if (blockIds.isPresent()) {
+            for (String blockId : blockIds.get()) {
+                attach.add(sharedBlock(agent.userId(), blockId));
+            }
+        }
+        body.string("name").filter(n -> !n.equals(agent.name()))
+                .flatMap(n -> api.store.agents().findByName(agent.userId(), n)).ifPresent(other -> {
+                    throw ApiException.conflict("An agent named '" + other.name() + "' exists; agent names are unique per user.");
+                });
+        api.runtime.modify(agent.userId(), agent.id(), d -> {
+            AgentDefinition.Builder b = d.toBuilder();
+            body.string("name").ifPresent(b::name);
+            body.string("system").ifPresent(b::systemPrompt);
+            body.strings("tags").ifPresent(b::tags);
+            model.ifPresent(b::model);
+            body.integer("context_window_limit").ifPresent(b::contextWindowTokens);
+            toolIds.ifPresent(ids -> b.tools(ids.stream().map(Ids::toolName).distinct().toList()));
+            rules.ifPresent(r -> b.toolRules(toolRules(body, r)));
+            body.bool("enable_sleeptime").ifPresent(on -> {
+                if (on && d.sleeptime().isEmpty()) {
+                    b.sleeptime(SleeptimeSettings.of(model.orElse(d.model())));
+                } else if (!on) {
+                    b.noSleeptime();
+                }
+            });
+            return build(b);
+        });
+        if (blockIds.isPresent()) {
+            setSharedBlocks(agent, attach);
+        }
+        Api.json(res, api.agentState(agent));
+    }
+
+    /** Makes {@code wanted} the blocks of other agents this agent sees: attaches the new ones, detaches the rest. */
+    private void setSharedBlocks(Agent agent, List<Block> wanted) {
+        List<Block> current = api.store.blocks().list(agent.scope()).stream()
+                .filter(b -> !b.ownerAgentId().equals(agent.id())).toList();
+        for (Block b : wanted) {
+            if (!b.ownerAgentId().equals(agent.id()) && current.stream().noneMatch(c -> same(c, b))) {
+                api.store.blocks().share(Scope.of(agent.userId(), b.ownerAgentId()), b.label(), agent.id(), b.permission());
+            }
+        }
+        for (Block c : current) {
+            if (wanted.stream().noneMatch(b -> same(c, b))) {
+                api.store.blocks().unshare(Scope.of(agent.userId(), c.ownerAgentId()), c.label(), agent.id());
+            }
+        }
+    }
+
+    private static boolean same(Block a, Block b) {
+        return a.ownerAgentId().equals(b.ownerAgentId()) && a.label().equals(b.label());
+    }
+
+    private void delete(ServerRequest req, ServerResponse res) {
+        Caller caller = api.caller(req);
+        Agent agent = api.agent(caller, agentId(req));
+        if (api.turns.running(agent.scope()).isPresent()) {
+            throw ApiException.conflict("Agent '" + agent.id() + "' is working on a message; cancel it "
+                    + "(POST /v1/agents/" + agent.id() + "/messages/cancel) or wait, then delete it.");
+        }
+        api.runtime.delete(agent.userId(), agent.id());
+        Api.json(res, Body.JSON.createObjectNode().put("message", "Agent id=" + agent.id() + " successfully deleted"));
+    }
+
+    private void export(ServerRequest req, ServerResponse res) {
+        Caller caller = api.caller(req);
+        Agent agent = api.agent(caller, agentId(req));
+        String file = api.runtime.exportLettaAgentFile(agent.userId(), List.of(agent.id()));
+        res.header(io.helidon.http.HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(file);
+    }
+
+    /** {@code POST /v1/agents/import}: a multipart form whose {@code file} is a Letta Agent File. */
+    record AgentImport(Api api) {
+        void handle(ServerRequest req, ServerResponse res) {
+            Caller caller = api.caller(req);
+            Upload upload = Upload.read(req);
+            String user = caller.user().orElse(Api.DEFAULT_USER);
+            AgentFileImport imported = api.runtime.importLettaAgentFile(upload.file(), upload.fileName(), user,
+                    upload.agentCount() == 1 ? Optional.of(Ids.newAgentId()) : Optional.empty(), Optional.empty());
+            ObjectNode out = Body.JSON.createObjectNode();
+            imported.agents().forEach(a -> out.withArray("agent_ids").add(a.id()));
+            out.withArray("agent_ids");
+            imported.warnings().forEach(w -> out.withArray("warnings").add(w));
+            Api.json(res, out);
+        }
+    }
+}

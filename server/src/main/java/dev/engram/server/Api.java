@@ -1,0 +1,143 @@
+package dev.engram.server;
+
+import dev.engram.agents.Agent;
+import dev.engram.agents.AgentDefinition;
+import dev.engram.agents.AgentNotFoundException;
+import dev.engram.agents.AgentRuntime;
+import dev.engram.agents.DeclaredTool;
+import dev.engram.framework.DynamicTool;
+import dev.engram.framework.ToolDefinition;
+import dev.engram.memory.AgentRecord;
+import dev.engram.memory.ApiKey;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MessageQuery;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** What every endpoint shares: the runtime, the caller's key, agent lookup within the caller's users, JSON answers. */
+final class Api {
+    /** The user an admin key's agents belong to when the request names no identity. */
+    static final String DEFAULT_USER = "default";
+
+    final AgentRuntime runtime;
+    final MemoryStore store;
+    final Turns turns;
+    final Settings settings;
+
+    /** The server's settings that endpoints read. */
+    record Settings(String defaultModel, java.time.Duration pingInterval, int maxAgentsListed) {
+    }
+
+    Api(AgentRuntime runtime, Turns turns, Settings settings) {
+        this.runtime = runtime;
+        this.store = runtime.store();
+        this.turns = turns;
+        this.settings = settings;
+    }
+
+    /** The caller of a request, from its {@code Authorization: Bearer KEY}; a 401 without a valid key. */
+    Caller caller(ServerRequest req) {
+        String header = req.headers().first(HeaderNames.AUTHORIZATION).orElse("").trim();
+        if (header.isEmpty()) {
+            throw ApiException.unauthorized("Missing API key: send 'Authorization: Bearer KEY' (create one with "
+                    + "'engram keys create --user USER').");
+        }
+        if (!header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            throw ApiException.unauthorized("The Authorization header must be 'Bearer KEY'.");
+        }
+        Optional<ApiKey> key = store.keys().verify(header.substring(7).trim());
+        if (key.isEmpty()) {
+            throw ApiException.unauthorized("Invalid API key.");
+        }
+        return new Caller(key.get().id(), key.get().userId());
+    }
+
+    /** The users whose things the caller sees: its own, or (an admin key) the default user and every user with a key or an identity. */
+    List<String> users(Caller caller) {
+        if (caller.user().isPresent()) {
+            return List.of(caller.user().get());
+        }
+        Set<String> users = new LinkedHashSet<>();
+        users.add(DEFAULT_USER);
+        store.keys().list().forEach(k -> k.userId().ifPresent(users::add));
+        store.identities().list().forEach(i -> users.add(i.userId()));
+        return List.copyOf(users);
+    }
+
+    /** The caller's agent of that id; a 404 (never a 403) when the caller has none. */
+    Agent agent(Caller caller, String agentId) {
+        for (String user : users(caller)) {
+            try {
+                Agent agent = runtime.agent(user, agentId);
+                if (agent.definition().actsFor().isEmpty()) {
+                    return agent;
+                }
+            } catch (AgentNotFoundException e) {
+                // not this user's
+            } catch (IllegalArgumentException e) {
+                break;
+            }
+        }
+        throw ApiException.notFound("Agent '" + agentId + "' not found.");
+    }
+
+    /** Letta's {@code AgentState} of an agent. */
+    ObjectNode agentState(Agent agent) {
+        AgentDefinition d = agent.definition();
+        AgentRecord record = store.agents().get(agent.scope())
+                .orElseThrow(() -> ApiException.notFound("Agent '" + d.id() + "' not found."));
+        List<String> inContext = store.messages().list(agent.scope(), MessageQuery.inContext().withLimit(100_000)).stream()
+                .map(m -> Ids.message(m.id())).toList();
+        return LettaViews.agent(d, store.blocks().list(agent.scope()), tools(d), inContext, record.createdAt(),
+                record.updatedAt());
+    }
+
+    /** The Letta views of an agent's tools, in the order of its definition. */
+    List<ObjectNode> tools(AgentDefinition d) {
+        Map<String, ToolDefinition> known = runtime.toolRegistry().list().stream()
+                .collect(Collectors.toMap(DynamicTool::name, t -> new ToolDefinition(t.name(), t.description(),
+                        t.parametersSchema(), t.safetyTier())));
+        Map<String, DeclaredTool> declared = d.declaredTools().stream()
+                .collect(Collectors.toMap(DeclaredTool::name, Function.identity(), (a, b) -> a));
+        List<ObjectNode> out = new ArrayList<>();
+        for (String name : d.tools()) {
+            if (known.containsKey(name)) {
+                out.add(LettaViews.tool(known.get(name)));
+            } else if (declared.containsKey(name)) {
+                out.add(LettaViews.tool(declared.get(name)));
+            }
+        }
+        return out;
+    }
+
+    static void json(ServerResponse res, JsonNode body) {
+        json(res, Status.OK_200, body);
+    }
+
+    static void json(ServerResponse res, Status status, JsonNode body) {
+        res.status(status);
+        res.header(HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(Body.JSON.writeValueAsBytes(body));
+    }
+
+    static void json(ServerResponse res, List<? extends JsonNode> items) {
+        json(res, Body.JSON.createArrayNode().addAll(items));
+    }
+
+    /** The request body as JSON, within the server's body limit (Helidon answers 413 beyond it). */
+    static Body body(ServerRequest req) {
+        return Body.parse(req.content().hasEntity() ? req.content().as(String.class) : "");
+    }
+}

@@ -1,0 +1,251 @@
+package dev.engram.server;
+
+import dev.engram.agents.AgentException;
+import dev.engram.agents.AgentNotFoundException;
+import dev.engram.agents.AgentRuntime;
+import dev.engram.memory.DuplicateException;
+import dev.engram.memory.LimitExceededException;
+import dev.engram.memory.MemorySearch;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.NotFoundException;
+import dev.engram.memory.VersionConflictException;
+import io.helidon.http.Status;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A server that speaks Letta's V1 REST API over an Engram {@link AgentRuntime}, on Helidon SE (virtual
+ * threads): agents, messages (with SSE streaming), core memory and blocks, archival memory, tools and
+ * approvals, identities. Requests carry {@code Authorization: Bearer KEY}, a key of the store's
+ * {@link dev.engram.memory.KeyStore}: a user's key sees only that user's agents and memory (anything else is
+ * 404), an admin key sees every user's. Errors are Letta's: a status and {@code {"detail": ...}}; no stack
+ * trace reaches a client. Endpoints of Letta's API that Engram does not implement answer 501.
+ *
+ * <pre>{@code
+ * try (EngramServer server = EngramServer.builder(store, search)
+ *         .runtime(rt -> rt.model("openai:gpt-4o-mini", ChatModel.of("openai:gpt-4o-mini")))
+ *         .defaultModel("openai:gpt-4o-mini").port(8283).start()) {
+ *     server.awaitShutdown();
+ * }
+ * }</pre>
+ *
+ * The server builds and owns its runtime (it is the runtime's approval handler, which is how Letta's approval
+ * messages reach a waiting tool call); the store and the search stay the caller's to close.
+ */
+public final class EngramServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EngramServer.class);
+
+    /** Letta's port. */
+    public static final int DEFAULT_PORT = 8283;
+    /** Largest request body accepted (an agent file upload included): 32 MiB. */
+    public static final long DEFAULT_MAX_BODY_BYTES = 32L << 20;
+
+    private final WebServer web;
+    private final AgentRuntime runtime;
+    private final Turns turns;
+    private final Duration shutdownGrace;
+    private final Object stopped = new Object();
+    private volatile boolean closed;
+
+    private EngramServer(Builder b) {
+        this.turns = new Turns(b.store, b.turnLock);
+        AgentRuntime.Builder rb = AgentRuntime.builder(b.store, b.search);
+        b.runtime.accept(rb);
+        rb.approvalHandler(turns);
+        this.runtime = rb.build();
+        this.shutdownGrace = b.shutdownGrace;
+        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, 1_000));
+        HttpRouting.Builder routing = HttpRouting.builder();
+        routing.get("/v1/health", EngramServer::health).get("/v1/health/", EngramServer::health);
+        new AgentRoutes(api).register(routing);
+        new MessageRoutes(api).register(routing);
+        new MemoryRoutes(api).register(routing);
+        new ToolRoutes(api).register(routing);
+        new IdentityRoutes(api).register(routing);
+        routing.any("/v1/*", (req, res) -> {
+            api.caller(req);
+            throw ApiException.of(Status.NOT_IMPLEMENTED_501, req.prologue().method().text() + " " + req.path().path()
+                    + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
+                    + "memory, tools and identities endpoints).");
+        });
+        errors(routing);
+        this.web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
+                .shutdownGracePeriod(b.shutdownGrace).shutdownHook(false).routing(routing).build();
+    }
+
+    private static void health(ServerRequest req, ServerResponse res) {
+        String version = EngramServer.class.getPackage().getImplementationVersion();
+        Api.json(res, Body.JSON.createObjectNode().put("version", version == null ? "dev" : version).put("status", "ok"));
+    }
+
+    /** Every failure as Letta's {@code {"detail": ...}}; anything unexpected is logged and answered without its trace. */
+    private static void errors(HttpRouting.Builder routing) {
+        routing.error(ApiException.class, (req, res, e) -> send(res, e));
+        routing.error(AgentNotFoundException.class, (req, res, e) -> send(res, ApiException.notFound(e.getMessage())));
+        routing.error(NotFoundException.class, (req, res, e) -> send(res, ApiException.notFound(e.getMessage())));
+        routing.error(DuplicateException.class, (req, res, e) -> send(res, ApiException.conflict(e.getMessage())));
+        routing.error(VersionConflictException.class, (req, res, e) -> send(res, ApiException.conflict(e.getMessage())));
+        routing.error(LimitExceededException.class, (req, res, e) -> send(res, ApiException.badRequest(e.getMessage())));
+        routing.error(AgentException.class, (req, res, e) -> send(res, ApiException.badRequest(e.getMessage())));
+        routing.error(IllegalArgumentException.class, (req, res, e) -> send(res, ApiException.badRequest(e.getMessage())));
+        routing.error(Throwable.class, (req, res, e) -> {
+            String incident = UUID.randomUUID().toString().substring(0, 8);
+            LOG.error("Request {} {} failed (incident {})", req.prologue().method().text(), req.path().path(), incident, e);
+            send(res, ApiException.of(Status.INTERNAL_SERVER_ERROR_500, "Internal server error (incident " + incident
+                    + "; the server's log has the details)."));
+        });
+    }
+
+    private static void send(ServerResponse res, ApiException e) {
+        if (res.isSent()) {
+            return;
+        }
+        Api.json(res, e.status(), e.body());
+    }
+
+    /** A builder over the caller's store and search. */
+    public static Builder builder(MemoryStore store, MemorySearch search) {
+        return new Builder(store, search);
+    }
+
+    /** The port the server listens on (the chosen one when it was built with port 0). */
+    public int port() {
+        return web.port();
+    }
+
+    /** The runtime the server runs its agents on. */
+    public AgentRuntime runtime() {
+        return runtime;
+    }
+
+    /** Waits until the server is closed (by {@link #close()}, e.g. from a shutdown hook). */
+    public void awaitShutdown() throws InterruptedException {
+        synchronized (stopped) {
+            while (!closed) {
+                stopped.wait();
+            }
+        }
+    }
+
+    /**
+     * Stops the server: no new requests; turns in progress are cancelled (what they stored stays consistent,
+     * as {@code Agent.cancel} promises) and given the shutdown grace to stop; then the runtime closes.
+     * Idempotent.
+     */
+    @Override
+    public void close() {
+        synchronized (stopped) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            stopped.notifyAll();
+        }
+        turns.stop(shutdownGrace);
+        web.stop();
+        runtime.close();
+        LOG.info("Engram server stopped");
+    }
+
+    /** Builds a server; {@link #start()} starts it. */
+    public static final class Builder {
+        private final MemoryStore store;
+        private final MemorySearch search;
+        private Consumer<AgentRuntime.Builder> runtime = b -> { };
+        private String host = "127.0.0.1";
+        private int port = DEFAULT_PORT;
+        private String defaultModel = "openai:gpt-4o-mini";
+        private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
+        private Duration pingInterval = Duration.ofSeconds(5);
+        private Duration shutdownGrace = Duration.ofSeconds(10);
+        private TurnLock turnLock = TurnLock.local();
+
+        private Builder(MemoryStore store, MemorySearch search) {
+            this.store = Objects.requireNonNull(store, "store must not be null");
+            this.search = Objects.requireNonNull(search, "search must not be null");
+        }
+
+        /** Configures the agent runtime (models, tools, workspace, limits); the server sets its approval handler. */
+        public Builder runtime(Consumer<AgentRuntime.Builder> configure) {
+            this.runtime = Objects.requireNonNull(configure, "runtime configuration must not be null");
+            return this;
+        }
+
+        /** The address to listen on; {@code 127.0.0.1} by default, {@code 0.0.0.0} for every interface. */
+        public Builder host(String host) {
+            if (host == null || host.isBlank()) {
+                throw new IllegalArgumentException("host must not be blank");
+            }
+            this.host = host;
+            return this;
+        }
+
+        /** The port; 0 chooses a free one ({@link #port()} tells which). Default {@value #DEFAULT_PORT}. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be between 0 and 65535, got " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** The model spec of agents created without {@code model} or {@code llm_config}. */
+        public Builder defaultModel(String spec) {
+            if (spec == null || spec.isBlank()) {
+                throw new IllegalArgumentException("default model must not be blank");
+            }
+            this.defaultModel = spec;
+            return this;
+        }
+
+        /** The largest request body accepted; larger ones get 413. Default 32 MiB. */
+        public Builder maxBodyBytes(long bytes) {
+            if (bytes < 1_024) {
+                throw new IllegalArgumentException("max body size must be at least 1024 bytes, got " + bytes);
+            }
+            this.maxBodyBytes = bytes;
+            return this;
+        }
+
+        /** How often a stream asked for pings ({@code include_pings}) gets one. Default 5 s. */
+        public Builder pingInterval(Duration interval) {
+            if (interval == null || interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("ping interval must be positive, got " + interval);
+            }
+            this.pingInterval = interval;
+            return this;
+        }
+
+        /** How long {@link #close()} waits for cancelled turns and open requests. Default 10 s. */
+        public Builder shutdownGrace(Duration grace) {
+            if (grace == null || grace.isNegative()) {
+                throw new IllegalArgumentException("shutdown grace must not be negative, got " + grace);
+            }
+            this.shutdownGrace = grace;
+            return this;
+        }
+
+        /** One turn at a time per agent: {@link TurnLock#local()} by default; a database lock for several instances. */
+        public Builder turnLock(TurnLock lock) {
+            this.turnLock = Objects.requireNonNull(lock, "turn lock must not be null");
+            return this;
+        }
+
+        /** Builds the runtime and starts listening. */
+        public EngramServer start() {
+            EngramServer server = new EngramServer(this);
+            server.web.start();
+            LOG.info("Engram server listening on http://{}:{} (store {}, default model {})", host, server.port(),
+                    store, defaultModel);
+            return server;
+        }
+    }
+}

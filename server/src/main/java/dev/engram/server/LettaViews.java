@@ -1,0 +1,271 @@
+package dev.engram.server;
+
+import dev.engram.agents.AgentDefinition;
+import dev.engram.agents.DeclaredTool;
+import dev.engram.agents.LettaModels;
+import dev.engram.agents.ToolRules;
+import dev.engram.framework.SafetyTier;
+import dev.engram.framework.ToolDefinition;
+import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.Block;
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryPermission;
+import dev.engram.memory.MessageRole;
+import dev.engram.memory.MessageToolCall;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** Engram's values as Letta's API shows them ({@code AgentState}, {@code Block}, {@code Passage}, {@code Tool}, messages). */
+final class LettaViews {
+    /** Letta's core tools, and its memory tools, by the {@code tool_type} Letta gives them. */
+    private static final Set<String> LETTA_CORE = Set.of("send_message", "conversation_search", "archival_memory_insert",
+            "archival_memory_search");
+    private static final Set<String> LETTA_MEMORY = Set.of("core_memory_append", "core_memory_replace", "memory_insert",
+            "memory_replace", "memory_rethink", "memory_finish_edits", "memory");
+    /** What Engram prefixes a failed tool's result with, in the history the model sees. */
+    private static final String ERROR_PREFIX = "Error: ";
+
+    private LettaViews() {
+    }
+
+    static String date(Instant t) {
+        return t.toString();
+    }
+
+    /** Letta's {@code AgentState}. */
+    static ObjectNode agent(AgentDefinition d, List<Block> blocks, List<ObjectNode> tools, List<String> messageIds,
+            Instant createdAt, Instant updatedAt) {
+        ObjectNode a = Body.JSON.createObjectNode();
+        a.put("id", d.id());
+        a.put("name", d.name());
+        a.put("system", d.systemPrompt());
+        a.put("agent_type", "letta_v1_agent");
+        a.set("llm_config", LettaModels.llmConfig(d));
+        a.put("model", LettaModels.handle(d.model()));
+        a.putNull("embedding_config");
+        a.putNull("embedding");
+        a.putNull("description");
+        a.putObject("metadata");
+        ArrayNode blockList = Body.JSON.createArrayNode();
+        blocks.forEach(b -> blockList.add(block(b)));
+        ObjectNode memory = a.putObject("memory");
+        memory.put("agent_type", "letta_v1_agent");
+        memory.set("blocks", blockList.deepCopy());
+        memory.putArray("file_blocks");
+        memory.put("prompt_template", "");
+        a.set("blocks", blockList);
+        ArrayNode toolList = a.putArray("tools");
+        tools.forEach(toolList::add);
+        a.putArray("sources");
+        ArrayNode tags = a.putArray("tags");
+        d.tags().forEach(tags::add);
+        a.set("tool_rules", ToolRules.toJson(d.toolRules()));
+        ArrayNode ids = a.putArray("message_ids");
+        messageIds.forEach(ids::add);
+        a.putArray("tool_exec_environment_variables");
+        a.putArray("secrets");
+        a.putArray("identity_ids").add(Identities.id(d.userId()));
+        a.putArray("identities");
+        a.put("message_buffer_autoclear", false);
+        a.put("enable_sleeptime", d.sleeptime().isPresent());
+        a.putNull("project_id");
+        a.putNull("template_id");
+        a.putNull("base_template_id");
+        a.putNull("created_by_id");
+        a.putNull("last_updated_by_id");
+        a.put("created_at", date(createdAt));
+        a.put("updated_at", date(updatedAt));
+        return a;
+    }
+
+    /** Letta's {@code Block} (as {@code BlockResponse}). */
+    static ObjectNode block(Block b) {
+        ObjectNode o = Body.JSON.createObjectNode();
+        o.put("id", Ids.block(b.ownerAgentId(), b.label()));
+        o.put("label", b.label());
+        o.put("value", b.value());
+        o.put("limit", b.limit());
+        o.put("description", b.description());
+        o.put("read_only", b.permission() == MemoryPermission.READ_ONLY);
+        o.putObject("metadata");
+        o.put("is_template", false);
+        o.putNull("template_name");
+        o.putNull("project_id");
+        o.put("preserve_on_migration", false);
+        o.put("hidden", false);
+        o.putArray("tags");
+        o.putNull("created_by_id");
+        o.putNull("last_updated_by_id");
+        o.put("created_at", date(b.createdAt()));
+        o.put("updated_at", date(b.updatedAt()));
+        return o;
+    }
+
+    /** Letta's {@code Passage}: an archival entry of an agent. */
+    static ObjectNode passage(ArchivalEntry e, String agentId) {
+        ObjectNode o = Body.JSON.createObjectNode();
+        o.put("id", e.id());
+        o.put("text", e.content());
+        o.putNull("embedding");
+        o.putNull("embedding_config");
+        ArrayNode tags = o.putArray("tags");
+        e.tags().forEach(tags::add);
+        o.put("archive_id", agentId);
+        o.putNull("source_id");
+        o.putNull("file_id");
+        o.putNull("file_name");
+        o.putObject("metadata");
+        o.put("is_deleted", false);
+        o.putNull("created_by_id");
+        o.putNull("last_updated_by_id");
+        o.put("created_at", date(e.createdAt()));
+        o.put("updated_at", date(e.updatedAt()));
+        return o;
+    }
+
+    /** Letta's {@code Tool} for one of the runtime's tools. */
+    static ObjectNode tool(ToolDefinition t) {
+        String type = LETTA_CORE.contains(t.name()) ? "letta_core"
+                : LETTA_MEMORY.contains(t.name()) ? "letta_memory_core" : "letta_builtin";
+        return tool(t.name(), t.description(), t.parameters(), type, t.tier() == SafetyTier.PRIVILEGED);
+    }
+
+    /** Letta's {@code Tool} for a tool an agent file declared (custom or MCP). */
+    static ObjectNode tool(DeclaredTool t) {
+        JsonNode parameters = Body.JSON.readTree(t.parameters());
+        ObjectNode o = tool(t.name(), t.description(), parameters, t.kind(), true);
+        if (!t.sourceCode().isEmpty()) {
+            o.put("source_type", t.sourceType());
+            o.put("source_code", t.sourceCode());
+        }
+        return o;
+    }
+
+    private static ObjectNode tool(String name, String description, JsonNode parameters, String type, boolean approval) {
+        ObjectNode o = Body.JSON.createObjectNode();
+        o.put("id", Ids.tool(name));
+        o.put("name", name);
+        o.put("description", description);
+        o.put("tool_type", type);
+        o.put("source_type", "json");
+        o.putNull("source_code");
+        ObjectNode schema = o.putObject("json_schema");
+        schema.put("name", name);
+        schema.put("description", description);
+        schema.set("parameters", parameters.deepCopy());
+        o.putNull("args_json_schema");
+        o.putArray("tags");
+        o.put("return_char_limit", 50_000);
+        o.put("default_requires_approval", approval);
+        o.put("enable_parallel_execution", false);
+        o.putObject("metadata_");
+        return o;
+    }
+
+    /**
+     * Stored messages as Letta's message union: a user message; a system message; an assistant message
+     * whose text, beside tool calls, is the model's reasoning ({@code reasoning_message}), whose
+     * {@code send_message} call is what it said ({@code assistant_message}) and whose other calls are
+     * {@code tool_call_message}s; a tool's result ({@code tool_return_message}, without those of
+     * {@code send_message}). The Letta messages of one stored message share its id, as in Letta. With
+     * {@code assistantMessages} false, {@code send_message} shows as the tool call it is, with its return.
+     */
+    static List<ObjectNode> messages(List<ConversationMessage> stored, boolean assistantMessages) {
+        Map<String, String> callNames = new HashMap<>();
+        List<ObjectNode> out = new ArrayList<>();
+        for (ConversationMessage m : stored) {
+            String id = Ids.message(m.id());
+            switch (m.role()) {
+                case USER -> out.add(message(id, m, "user_message").put("content", m.content()));
+                case SYSTEM -> out.add(message(id, m, "system_message").put("content", m.content()));
+                case ASSISTANT -> {
+                    if (!m.content().isBlank()) {
+                        out.add(m.toolCalls().isEmpty() ? message(id, m, "assistant_message").put("content", m.content())
+                                : message(id, m, "reasoning_message").put("reasoning", m.content())
+                                        .put("source", "reasoner_model").putNull("signature"));
+                    }
+                    for (MessageToolCall call : m.toolCalls()) {
+                        callNames.put(call.id(), call.name());
+                        out.add(toolCall(id, m, call, assistantMessages));
+                    }
+                }
+                case TOOL -> {
+                    String callId = m.toolCallId().orElse("");
+                    if (!assistantMessages || !"send_message".equals(callNames.get(callId))) {
+                        ObjectNode o = message(id, m, "tool_return_message");
+                        o.put("tool_return", m.content());
+                        o.put("status", m.content().startsWith(ERROR_PREFIX) ? "error" : "success");
+                        o.put("tool_call_id", callId);
+                        o.putNull("stdout");
+                        o.putNull("stderr");
+                        out.add(o);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static ObjectNode toolCall(String id, ConversationMessage m, MessageToolCall call, boolean assistantMessages) {
+        if (assistantMessages && call.name().equals("send_message")) {
+            JsonNode args = parseOrEmpty(call.arguments());
+            if (args.path("target_agent_id").isMissingNode() || args.path("target_agent_id").isNull()) {
+                return message(id, m, "assistant_message").put("content", args.path("message").asString(""));
+            }
+        }
+        ObjectNode o = message(id, m, "tool_call_message");
+        ObjectNode tc = o.putObject("tool_call");
+        tc.put("name", call.name());
+        tc.put("arguments", call.arguments());
+        tc.put("tool_call_id", call.id());
+        o.putArray("tool_calls").add(tc.deepCopy());
+        return o;
+    }
+
+    /** Letta's {@code ApprovalRequestMessage} for a call waiting for approval. */
+    static ObjectNode approvalRequest(String id, Instant date, String toolName, String arguments, String callId) {
+        ObjectNode o = Body.JSON.createObjectNode();
+        o.put("id", id);
+        o.put("date", date(date));
+        o.put("message_type", "approval_request_message");
+        ObjectNode tc = o.putObject("tool_call");
+        tc.put("name", toolName);
+        tc.put("arguments", arguments);
+        tc.put("tool_call_id", callId);
+        o.putArray("tool_calls").add(tc.deepCopy());
+        return o;
+    }
+
+    private static ObjectNode message(String id, ConversationMessage m, String type) {
+        ObjectNode o = Body.JSON.createObjectNode();
+        o.put("id", id);
+        o.put("date", date(m.createdAt()));
+        o.put("message_type", type);
+        o.putNull("name");
+        o.putNull("otid");
+        o.putNull("sender_id");
+        o.putNull("step_id");
+        o.put("is_err", false);
+        o.putNull("run_id");
+        return o;
+    }
+
+    static boolean isUser(ConversationMessage m) {
+        return m.role() == MessageRole.USER;
+    }
+
+    private static JsonNode parseOrEmpty(String json) {
+        try {
+            return Body.JSON.readTree(json);
+        } catch (RuntimeException e) {
+            return Body.JSON.createObjectNode();
+        }
+    }
+}

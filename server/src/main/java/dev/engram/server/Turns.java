@@ -1,0 +1,260 @@
+package dev.engram.server;
+
+import dev.engram.agents.Agent;
+import dev.engram.agents.AgentResponse;
+import dev.engram.agents.AgentStreamEvent;
+import dev.engram.agents.AgentStreamListener;
+import dev.engram.framework.ApprovalDecision;
+import dev.engram.framework.ApprovalHandler;
+import dev.engram.framework.ApprovalRequest;
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MessageQuery;
+import dev.engram.memory.Scope;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The turns the server runs. A turn runs on a thread of its own, holding the agent's {@link TurnLock}
+ * throughout; the request that started it waits for its next pause: the end of the turn, or a tool call
+ * that needs approval. An approval pauses the turn (the request answers {@code requires_approval}); the
+ * request that brings the answer resumes it and waits for the next pause. The server is the runtime's
+ * {@link ApprovalHandler}: a call made by a turn that no request started (none here) is denied.
+ */
+final class Turns implements ApprovalHandler, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Turns.class);
+
+    private final MemoryStore store;
+    private final TurnLock lock;
+    private final ConcurrentHashMap<Scope, Running> running = new ConcurrentHashMap<>();
+    private volatile boolean stopping;
+    private final ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("engram-turn-", 0).factory());
+
+    Turns(MemoryStore store, TurnLock lock) {
+        this.store = store;
+        this.lock = lock;
+    }
+
+    /** Where a turn stopped for the request waiting on it. */
+    sealed interface Pause {
+        /** The turn ended. */
+        record Finished(AgentResponse response) implements Pause {
+        }
+
+        /** The turn failed (the model failed); what it stored stays. */
+        record Failed(RuntimeException error) implements Pause {
+        }
+
+        /** A tool call waits for approval; the turn goes on when it is answered. */
+        record NeedsApproval(Pending pending) implements Pause {
+        }
+    }
+
+    /** A tool call waiting for approval. */
+    record Pending(String toolName, String arguments, String callId, Instant at, CompletableFuture<ApprovalDecision> answer) {
+    }
+
+    /** A running turn of one agent. */
+    static final class Running {
+        final Agent agent;
+        private final LinkedBlockingQueue<Pause> pauses = new LinkedBlockingQueue<>();
+        private volatile Pending pending;
+        private volatile AgentStreamListener listener;
+        /** Messages after this id are the waiting request's to show. */
+        private volatile long shownUpTo;
+        private volatile boolean started;
+
+        Running(Agent agent) {
+            this.agent = agent;
+        }
+
+        Optional<Pending> pending() {
+            return Optional.ofNullable(pending);
+        }
+
+        long shownUpTo() {
+            return shownUpTo;
+        }
+
+        void shown(long id) {
+            shownUpTo = Math.max(shownUpTo, id);
+        }
+
+        /** Directs the turn's stream events to {@code to} (none: {@code null}). */
+        void listen(AgentStreamListener to) {
+            listener = to;
+        }
+
+        /** Waits for the turn's next pause. */
+        Pause next() throws InterruptedException {
+            return pauses.take();
+        }
+    }
+
+    /** The running turn of an agent, if one runs on this server. */
+    Optional<Running> running(Scope scope) {
+        return Optional.ofNullable(running.get(scope));
+    }
+
+    /**
+     * Starts a turn: waits (on its own thread) for the agent's lock, then sends the message, through
+     * {@code Agent.stream} when {@code streamed}. Returns once the turn holds the lock and knows where its
+     * messages begin.
+     *
+     * @throws ApiException 409 if the agent's running turn waits for an approval
+     */
+    Running start(Agent agent, String session, String message, boolean streamed, AgentStreamListener listener)
+            throws InterruptedException {
+        if (stopping) {
+            throw stoppingError();
+        }
+        Running current = running.get(agent.scope());
+        if (current != null && current.pending != null) {
+            throw ApiException.conflict("Agent '" + agent.id() + "' is waiting for the approval of a call to '"
+                    + current.pending.toolName() + "' (tool_call_id " + current.pending.callId()
+                    + "); answer it with an approval message before sending another message.");
+        }
+        Running r = new Running(agent);
+        r.listener = listener;
+        CompletableFuture<Void> started = new CompletableFuture<>();
+        threads.execute(() -> run(r, session, message, streamed, started));
+        try {
+            started.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        }
+        return r;
+    }
+
+    private void run(Running r, String session, String message, boolean streamed, CompletableFuture<Void> started) {
+        Scope scope = r.agent.scope();
+        try (TurnLock.Hold hold = lock.acquire(scope)) {
+            if (stopping) {
+                started.completeExceptionally(stoppingError());
+                return;
+            }
+            running.put(scope, r);
+            try {
+                r.shownUpTo = lastMessageId(scope);
+                r.started = true;
+                started.complete(null);
+                AgentResponse response = streamed
+                        ? r.agent.stream(session, message, event -> forward(r, event))
+                        : r.agent.send(session, message);
+                r.pauses.add(new Pause.Finished(response));
+            } catch (RuntimeException e) {
+                if (!r.started) {
+                    started.completeExceptionally(e);
+                } else {
+                    r.pauses.add(new Pause.Failed(e));
+                }
+            } finally {
+                running.remove(scope, r);
+            }
+        } catch (InterruptedException e) {
+            started.completeExceptionally(stoppingError());
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            // the lock itself failed (e.g. the database is unreachable)
+            LOG.error("Could not take the turn lock of agent {}", scope, e);
+            started.completeExceptionally(ApiException.of(io.helidon.http.Status.SERVICE_UNAVAILABLE_503,
+                    "The agent's turn lock is unavailable; the message was not sent. Try again."));
+        }
+    }
+
+    private static ApiException stoppingError() {
+        return ApiException.of(io.helidon.http.Status.SERVICE_UNAVAILABLE_503, "The server is stopping; the message was not sent.");
+    }
+
+    private static void forward(Running r, AgentStreamEvent event) {
+        AgentStreamListener to = r.listener;
+        if (to != null) {
+            to.onEvent(event);
+        }
+    }
+
+    /** The id of the newest message of the scope, or 0. */
+    long lastMessageId(Scope scope) {
+        List<ConversationMessage> last = store.messages().list(scope, MessageQuery.all().newest(1));
+        return last.isEmpty() ? 0 : last.getFirst().id();
+    }
+
+    /** The turn's messages the waiting request has not shown yet, marking them shown. */
+    List<ConversationMessage> unshown(Running r) {
+        List<ConversationMessage> out = store.messages().list(r.agent.scope(),
+                MessageQuery.all().withIdRange(r.shownUpTo, Long.MAX_VALUE).withLimit(100_000));
+        if (!out.isEmpty()) {
+            r.shown(out.getLast().id());
+        }
+        return out;
+    }
+
+    /** Answers the running turn's pending approval; false if there is none with that call id (or any, if blank). */
+    boolean answer(Running r, String callId, ApprovalDecision decision) {
+        Pending p = r.pending;
+        if (p == null || (!callId.isEmpty() && !callId.equals(p.callId()))) {
+            return false;
+        }
+        r.pending = null;
+        p.answer().complete(decision);
+        return true;
+    }
+
+    /** Cancels the agent's running turn (and denies a pending approval); false if none runs here. */
+    boolean cancel(Scope scope) {
+        Running r = running.get(scope);
+        if (r == null) {
+            return false;
+        }
+        answer(r, "", ApprovalDecision.deny("the user cancelled the run"));
+        r.agent.cancel();
+        return true;
+    }
+
+    @Override
+    public CompletionStage<ApprovalDecision> requestApproval(ApprovalRequest request) {
+        Optional<String> user = request.context().userId();
+        Optional<String> agent = request.context().agentId();
+        Running r = user.isPresent() && agent.isPresent() ? running.get(Scope.of(user.get(), agent.get())) : null;
+        if (r == null) {
+            return CompletableFuture.completedFuture(ApprovalDecision.deny("no client of the server can be asked"));
+        }
+        Pending p = new Pending(request.toolName(), request.arguments(), request.callId(), store.clock().instant(),
+                new CompletableFuture<>());
+        r.pending = p;
+        r.pauses.add(new Pause.NeedsApproval(p));
+        return p.answer();
+    }
+
+    /** Cancels every running turn and waits up to {@code grace} for them to stop. */
+    void stop(Duration grace) {
+        stopping = true;
+        for (Scope scope : List.copyOf(running.keySet())) {
+            cancel(scope);
+        }
+        threads.shutdown();
+        try {
+            if (!threads.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("{} turns did not stop within {}", running.size(), grace);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        stop(Duration.ofSeconds(10));
+    }
+}
