@@ -178,6 +178,15 @@ final class LettaViews {
      * {@code assistantMessages} false, {@code send_message} shows as the tool call it is, with its return.
      */
     static List<ObjectNode> messages(List<ConversationMessage> stored, boolean assistantMessages) {
+        return messages(stored, assistantMessages, callId -> java.util.Optional.empty());
+    }
+
+    /**
+     * As {@link #messages(List, boolean)}, with {@code callName} naming the tool of a call made before the
+     * first of {@code stored} (a page of a listing may begin with a tool's result).
+     */
+    static List<ObjectNode> messages(List<ConversationMessage> stored, boolean assistantMessages,
+            java.util.function.Function<String, java.util.Optional<String>> callName) {
         Map<String, String> callNames = new HashMap<>();
         List<ObjectNode> out = new ArrayList<>();
         for (ConversationMessage m : stored) {
@@ -198,7 +207,8 @@ final class LettaViews {
                 }
                 case TOOL -> {
                     String callId = m.toolCallId().orElse("");
-                    if (!assistantMessages || !"send_message".equals(callNames.get(callId))) {
+                    String tool = callNames.containsKey(callId) ? callNames.get(callId) : callName.apply(callId).orElse("");
+                    if (!assistantMessages || !"send_message".equals(tool)) {
                         ObjectNode o = message(id, m, "tool_return_message");
                         o.put("tool_return", m.content());
                         o.put("status", m.content().startsWith(ERROR_PREFIX) ? "error" : "success");

@@ -49,7 +49,11 @@ final class MessageRoutes {
     /** The display options of a request ({@code use_assistant_message}, {@code include_return_message_types}). */
     record View(boolean assistantMessages, Optional<Set<String>> types) {
         List<ObjectNode> of(List<ConversationMessage> messages) {
-            List<ObjectNode> out = LettaViews.messages(messages, assistantMessages);
+            return of(messages, callId -> Optional.empty());
+        }
+
+        List<ObjectNode> of(List<ConversationMessage> messages, java.util.function.Function<String, Optional<String>> callName) {
+            List<ObjectNode> out = LettaViews.messages(messages, assistantMessages, callName);
             return types.map(t -> out.stream().filter(o -> t.contains(o.path("message_type").asString())).toList()).orElse(out);
         }
     }
@@ -285,15 +289,39 @@ final class MessageRoutes {
         long lower = (pages.ascending() ? after : before).orElse(0L);
         long upper = (pages.ascending() ? before : after).orElse(Long.MAX_VALUE);
         boolean newest = pages.ascending() == (before.isPresent() && after.isEmpty());
-        MessageQuery query = MessageQuery.all().withIdRange(lower, upper);
-        List<ConversationMessage> stored = api.store.messages().list(agent.scope(),
-                newest ? query.newest(pages.limit()) : query.withLimit(pages.limit()));
-        // A stored message may show as several Letta messages, which share its id.
-        List<ObjectNode> shown = new ArrayList<>(view.of(stored));
-        if (!pages.ascending()) {
-            java.util.Collections.reverse(shown);
+        // A stored message may show as several Letta messages (sharing its id) or as none (send_message's
+        // result): whole stored messages are read until the page has 'limit' Letta messages.
+        List<ObjectNode> shown = new ArrayList<>();
+        while (shown.size() < pages.limit() && lower < upper - 1) {
+            MessageQuery query = MessageQuery.all().withIdRange(lower, upper);
+            int batch = pages.limit() - shown.size();
+            List<ConversationMessage> stored = api.store.messages().list(agent.scope(),
+                    newest ? query.newest(batch) : query.withLimit(batch));
+            if (stored.isEmpty()) {
+                break;
+            }
+            List<ObjectNode> letta = new ArrayList<>(view.of(stored, callId -> callName(agent, stored.getFirst().id(), callId)));
+            if (newest) {
+                upper = stored.getFirst().id();
+            } else {
+                lower = stored.getLast().id();
+            }
+            if (!pages.ascending()) {
+                java.util.Collections.reverse(letta);
+            }
+            if (newest == pages.ascending()) {
+                shown.addAll(0, letta);
+            } else {
+                shown.addAll(letta);
+            }
         }
         Api.json(res, shown);
+    }
+
+    /** The tool a call was made to, from the assistant messages shortly before message {@code before}. */
+    private Optional<String> callName(Agent agent, long before, String callId) {
+        return api.store.messages().list(agent.scope(), MessageQuery.all().withIdRange(0, before).newest(50)).stream()
+                .flatMap(m -> m.toolCalls().stream()).filter(c -> c.id().equals(callId)).map(c -> c.name()).findFirst();
     }
 
     private void cancel(ServerRequest req, ServerResponse res) {

@@ -145,6 +145,7 @@ final class Turns implements ApprovalHandler, AutoCloseable {
                 return;
             }
             running.put(scope, r);
+            Pause end;
             try {
                 r.shownUpTo = lastMessageId(scope);
                 r.started = true;
@@ -152,15 +153,17 @@ final class Turns implements ApprovalHandler, AutoCloseable {
                 AgentResponse response = streamed
                         ? r.agent.stream(session, message, event -> forward(r, event))
                         : r.agent.send(session, message);
-                r.pauses.add(new Pause.Finished(response));
+                end = new Pause.Finished(response);
             } catch (RuntimeException e) {
-                if (!r.started) {
-                    started.completeExceptionally(e);
-                } else {
-                    r.pauses.add(new Pause.Failed(e));
-                }
+                end = new Pause.Failed(e);
             } finally {
                 running.remove(scope, r);
+            }
+            // The turn is no longer running when its request hears that it ended.
+            if (!r.started) {
+                started.completeExceptionally(((Pause.Failed) end).error());
+            } else {
+                r.pauses.add(end);
             }
         } catch (InterruptedException e) {
             started.completeExceptionally(stoppingError());

@@ -43,7 +43,7 @@ final class EchoModel implements ChatModel {
                 Thread.sleep(Long.parseLong(text.substring(6, space < 0 ? text.length() : space)));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new dev.engram.framework.model.ModelException("interrupted");
+                throw new dev.engram.framework.model.ModelCancelledException("the turn was cancelled");
             }
             text = space < 0 ? "" : text.substring(space + 1);
         }
