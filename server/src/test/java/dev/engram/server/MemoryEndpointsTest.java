@@ -1,0 +1,171 @@
+package dev.engram.server;
+
+import static dev.engram.server.ServerFixture.obj;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.memory.Scope;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+class MemoryEndpointsTest {
+    @TempDir
+    Path dir;
+    ServerFixture fx;
+    String agent;
+
+    @BeforeEach
+    void start() {
+        fx = new ServerFixture(dir);
+        agent = fx.agent(fx.ana, "helper");
+    }
+
+    @AfterEach
+    void stop() {
+        fx.close();
+    }
+
+    @Test
+    void coreMemoryBlocksAreListedReadAndModified() {
+        String base = "/v1/agents/" + agent + "/core-memory/blocks";
+        JsonNode blocks = fx.get(fx.ana, base).json();
+        assertThat(blocks).extracting(b -> b.path("label").asString()).containsExactlyInAnyOrder("human", "persona");
+        assertThat(fx.get(fx.ana, base + "/human").json().path("value").asString()).isEqualTo("The user's name is unknown.");
+        ServerFixture.Response r = fx.patch(fx.ana, base + "/human", obj("value", "The user is Ana.", "description", "About the user",
+                "limit", 1000, "read_only", true));
+        assertThat(r.status()).as(r.text()).isEqualTo(200);
+        assertThat(r.json().path("value").asString()).isEqualTo("The user is Ana.");
+        assertThat(r.json().path("limit").asInt()).isEqualTo(1000);
+        assertThat(r.json().path("read_only").asBoolean()).isTrue();
+        assertThat(fx.store.blocks().get(Scope.of("ana", agent), "human").orElseThrow().description()).isEqualTo("About the user");
+        ServerFixture.Response renamed = fx.patch(fx.ana, base + "/human", obj("label", "user"));
+        assertThat(renamed.json().path("label").asString()).isEqualTo("user");
+        assertThat(fx.get(fx.ana, base + "/user").json().path("value").asString()).isEqualTo("The user is Ana.");
+        assertThat(fx.get(fx.ana, base + "/human").status()).isEqualTo(404);
+    }
+
+    @Test
+    void aValueOverTheLimitIsRefusedAndTheBlockIsUnchanged() {
+        String base = "/v1/agents/" + agent + "/core-memory/blocks";
+        ServerFixture.Response r = fx.patch(fx.ana, base + "/human", obj("value", "x".repeat(2001)));
+        assertThat(r.status()).isEqualTo(422);
+        assertThat(r.detail()).contains("limit of 2000");
+        assertThat(fx.patch(fx.ana, base + "/human", obj("limit", 5)).status()).isEqualTo(422);
+        assertThat(fx.patch(fx.ana, base + "/human", obj("value", 7)).status()).isEqualTo(422);
+        assertThat(fx.patch(fx.ana, base + "/nope", obj("value", "x")).status()).isEqualTo(404);
+        assertThat(fx.get(fx.ana, base + "/human").json().path("value").asString()).isEqualTo("The user's name is unknown.");
+        assertThat(fx.store.blocks().history(Scope.of("ana", agent), "human")).hasSize(1);
+    }
+
+    @Test
+    void aStandaloneBlockIsCreatedAttachedSharedAndDeleted() {
+        ServerFixture.Response created = fx.post(fx.ana, "/v1/blocks/", obj("label", "org", "value", "Acme, Lisbon office",
+                "description", "The organisation"));
+        assertThat(created.status()).as(created.text()).isEqualTo(200);
+        String blockId = created.json().path("id").asString();
+        assertThat(blockId).startsWith("block-");
+        String other = fx.agent(fx.ana, "other");
+        assertThat(fx.patch(fx.ana, "/v1/agents/" + agent + "/core-memory/blocks/attach/" + blockId, null).status()).isEqualTo(200);
+        assertThat(fx.patch(fx.ana, "/v1/agents/" + other + "/core-memory/blocks/attach/" + blockId, null).status()).isEqualTo(200);
+        fx.patch(fx.ana, "/v1/agents/" + agent + "/core-memory/blocks/org", obj("value", "Acme, Porto office"));
+        assertThat(fx.get(fx.ana, "/v1/agents/" + other + "/core-memory/blocks/org").json().path("value").asString())
+                .isEqualTo("Acme, Porto office");
+        assertThat(fx.get(fx.ana, "/v1/blocks/" + blockId).json().path("value").asString()).isEqualTo("Acme, Porto office");
+        assertThat(fx.get(fx.ana, "/v1/blocks/?label=org").json()).hasSize(1);
+        assertThat(fx.get(fx.ana, "/v1/blocks/").json()).extracting(b -> b.path("label").asString())
+                .contains("org", "human", "persona");
+        ServerFixture.Response modified = fx.patch(fx.ana, "/v1/blocks/" + blockId, obj("value", "Acme"));
+        assertThat(modified.json().path("value").asString()).isEqualTo("Acme");
+
+        assertThat(fx.patch(fx.ana, "/v1/agents/" + other + "/core-memory/blocks/detach/" + blockId, null).status()).isEqualTo(200);
+        assertThat(fx.get(fx.ana, "/v1/agents/" + other + "/core-memory/blocks/org").status()).isEqualTo(404);
+        assertThat(fx.patch(fx.ana, "/v1/agents/" + other + "/core-memory/blocks/detach/" + blockId, null).status()).isEqualTo(404);
+        assertThat(fx.delete(fx.ana, "/v1/blocks/" + blockId).status()).isEqualTo(200);
+        assertThat(fx.get(fx.ana, "/v1/blocks/" + blockId).status()).isEqualTo(404);
+        assertThat(fx.get(fx.ana, "/v1/agents/" + agent + "/core-memory/blocks/org").status()).isEqualTo(404);
+    }
+
+    @Test
+    void anAgentCreatedWithBlockIdsSeesTheSharedBlock() {
+        String blockId = fx.post(fx.ana, "/v1/blocks/", obj("label", "team", "value", "Team Blue")).json().path("id").asString();
+        ServerFixture.Response created = fx.post(fx.ana, "/v1/agents/", obj("name", "member", "block_ids", List.of(blockId)));
+        assertThat(created.status()).as(created.text()).isEqualTo(200);
+        assertThat(created.json().path("blocks")).extracting(b -> b.path("label").asString()).contains("team");
+        assertThat(fx.post(fx.ben, "/v1/agents/", obj("name", "thief", "block_ids", List.of(blockId))).status()).isEqualTo(404);
+    }
+
+    @Test
+    void badBlocksAreRefusedAndNothingIsCreated() {
+        assertThat(fx.post(fx.ana, "/v1/blocks/", obj("value", "no label")).status()).isEqualTo(422);
+        assertThat(fx.post(fx.ana, "/v1/blocks/", obj("label", "x", "value", "long", "limit", 2)).status()).isEqualTo(422);
+        fx.post(fx.ana, "/v1/blocks/", obj("label", "dup", "value", "one"));
+        assertThat(fx.post(fx.ana, "/v1/blocks/", obj("label", "dup", "value", "two")).status()).isEqualTo(409);
+        assertThat(fx.get(fx.ana, "/v1/blocks/not-a-block").status()).isEqualTo(404);
+        assertThat(fx.get(fx.ana, "/v1/blocks/?label=x").json()).isEmpty();
+    }
+
+    @Test
+    void passagesAreInsertedListedSearchedAndDeleted() {
+        String base = "/v1/agents/" + agent + "/archival-memory";
+        ServerFixture.Response created = fx.post(fx.ana, base, obj("text", "Ana's sister lives in Porto.", "tags", List.of("family")));
+        assertThat(created.status()).as(created.text()).isEqualTo(200);
+        String id = created.json().get(0).path("id").asString();
+        fx.post(fx.ana, base, obj("text", "Ana prefers green tea in the morning."));
+        fx.post(fx.ana, base, obj("text", "The quarterly report is due in March."));
+        JsonNode list = fx.get(fx.ana, base).json();
+        assertThat(list).hasSize(3);
+        assertThat(list.get(0).path("id").asString()).isEqualTo(id);
+        assertThat(fx.get(fx.ana, base + "?limit=1&after=" + id).json().get(0).path("text").asString()).contains("green tea");
+        assertThat(fx.get(fx.ana, base + "?search=report").json()).hasSize(1);
+
+        JsonNode found = fx.get(fx.ana, base + "/search?query=where%20does%20her%20sister%20live&top_k=1").json();
+        assertThat(found.path("count").asInt()).isEqualTo(1);
+        assertThat(found.path("results").get(0).path("content").asString()).contains("Porto");
+        assertThat(found.path("results").get(0).path("tags")).extracting(JsonNode::asString).containsExactly("family");
+        JsonNode tagged = fx.get(fx.ana, base + "/search?query=tea&tags=family").json();
+        assertThat(tagged.path("results")).allSatisfy(r -> assertThat(r.path("content").asString()).contains("Porto"));
+
+        assertThat(fx.delete(fx.ana, base + "/" + id).status()).isEqualTo(200);
+        assertThat(fx.delete(fx.ana, base + "/" + id).status()).isEqualTo(404);
+        assertThat(fx.get(fx.ana, base).json()).hasSize(2);
+    }
+
+    @Test
+    void badPassageRequestsAreRefused() {
+        String base = "/v1/agents/" + agent + "/archival-memory";
+        assertThat(fx.post(fx.ana, base, obj()).status()).isEqualTo(422);
+        assertThat(fx.post(fx.ana, base, obj("text", " ")).status()).isEqualTo(422);
+        assertThat(fx.post(fx.ana, base, obj("text", "x", "tags", "notalist")).status()).isEqualTo(422);
+        assertThat(fx.get(fx.ana, base + "/search").status()).isEqualTo(422);
+        assertThat(fx.get(fx.ana, base + "/search?query=x&top_k=0").status()).isEqualTo(422);
+        assertThat(fx.get(fx.ana, base + "/search?query=x&start_datetime=yesterday").status()).isEqualTo(422);
+        assertThat(fx.get(fx.ana, base).json()).isEmpty();
+    }
+
+    @Test
+    void anotherUsersKeySeesNoneOfTheBlocksOrPassages() {
+        String base = "/v1/agents/" + agent;
+        fx.post(fx.ana, base + "/archival-memory", obj("text", "private fact"));
+        String passage = fx.get(fx.ana, base + "/archival-memory").json().get(0).path("id").asString();
+        String blockId = fx.post(fx.ana, "/v1/blocks/", obj("label", "secret", "value", "s")).json().path("id").asString();
+        assertThat(fx.get(fx.ben, base + "/core-memory/blocks").status()).isEqualTo(404);
+        assertThat(fx.get(fx.ben, base + "/core-memory/blocks/human").status()).isEqualTo(404);
+        assertThat(fx.patch(fx.ben, base + "/core-memory/blocks/human", obj("value", "hacked")).status()).isEqualTo(404);
+        assertThat(fx.get(fx.ben, base + "/archival-memory").status()).isEqualTo(404);
+        assertThat(fx.get(fx.ben, base + "/archival-memory/search?query=fact").status()).isEqualTo(404);
+        assertThat(fx.post(fx.ben, base + "/archival-memory", obj("text", "x")).status()).isEqualTo(404);
+        assertThat(fx.delete(fx.ben, base + "/archival-memory/" + passage).status()).isEqualTo(404);
+        assertThat(fx.get(fx.ben, "/v1/blocks/" + blockId).status()).isEqualTo(404);
+        assertThat(fx.patch(fx.ben, "/v1/blocks/" + blockId, obj("value", "hacked")).status()).isEqualTo(404);
+        assertThat(fx.delete(fx.ben, "/v1/blocks/" + blockId).status()).isEqualTo(404);
+        assertThat(fx.get(fx.ben, "/v1/blocks/").json()).isEmpty();
+        String bens = fx.agent(fx.ben, "bens");
+        assertThat(fx.patch(fx.ben, "/v1/agents/" + bens + "/core-memory/blocks/attach/" + blockId, null).status()).isEqualTo(404);
+        assertThat(fx.get(fx.ana, "/v1/blocks/" + blockId).json().path("value").asString()).isEqualTo("s");
+        assertThat(fx.get(fx.ana, base + "/core-memory/blocks/human").json().path("value").asString()).doesNotContain("hacked");
+    }
+}
