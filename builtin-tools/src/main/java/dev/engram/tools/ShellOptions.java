@@ -92,4 +92,13 @@ public record ShellOptions(Backend backend, Set<String> allowedCommands, boolean
     public ShellOptions withTimeouts(Duration defaultTimeout, Duration maxTimeout) {
         return new ShellOptions(backend, allowedCommands, anyCommand, shellSyntax, environment, defaultTimeout, maxTimeout, outputBytes);
     }
+
+    /**
+     * Where shell commands and Python tools run on this machine, in words for a log line: the bubblewrap sandbox
+     * at its path, or the host when {@code bwrap} is not on the PATH.
+     */
+    public static String sandboxDescription() {
+        return Bubblewrap.find().map(b -> "bubblewrap (" + b.executable() + ")")
+                .orElse("none: bwrap is not on the PATH, so shell and Python tools run on the host (apt-get install bubblewrap)");
+    }
 }

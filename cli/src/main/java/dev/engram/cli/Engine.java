@@ -15,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -31,8 +33,24 @@ final class Engine implements AutoCloseable {
 
     private dev.engram.tools.PythonTools pythonTools;
 
+    private final Optional<String> postgres;
+    private final Map<String, String> environment;
+
     Engine(Path home) {
+        this(home, Optional.empty(), Map.of());
+    }
+
+    /** An engine over {@code home}, keeping memory in PostgreSQL at {@code postgres} when given. */
+    Engine(Path home, Optional<String> postgres, Map<String, String> environment) {
         this.home = home;
+        this.postgres = postgres;
+        this.environment = environment;
+    }
+
+    /** Where memory is kept, in words for a log line. */
+    String storeDescription() {
+        return postgres.map(url -> "PostgreSQL " + url.replaceAll("password=[^&]*", "password=***"))
+                .orElse("SQLite " + home.resolve("memory.db"));
     }
 
     Path home() {
@@ -46,7 +64,9 @@ final class Engine implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create the Engram home " + home + ": " + e.getMessage(), e);
             }
-            store = MemoryStore.sqlite(home.resolve("memory.db"));
+            store = postgres.map(url -> MemoryStore.over(dev.engram.memory.postgres.PostgresBackend.open(url,
+                            environment.get("PGUSER"), environment.get("PGPASSWORD"))))
+                    .orElseGet(() -> MemoryStore.sqlite(home.resolve("memory.db")));
         }
         return store;
     }
@@ -60,7 +80,9 @@ final class Engine implements AutoCloseable {
 
     synchronized MemorySearch search() {
         if (search == null) {
-            search = LuceneMemorySearch.builder(store(), embedder()).directory(home.resolve("index")).build();
+            // Over PostgreSQL each machine keeps its own index, derived from the database's change log.
+            search = LuceneMemorySearch.builder(store(), embedder())
+                    .directory(home.resolve(postgres.isPresent() ? "index-postgres" : "index")).build();
         }
         return search;
     }
@@ -77,13 +99,8 @@ final class Engine implements AutoCloseable {
 
     AgentRuntime runtime(Consumer<AgentRuntime.Builder> config) {
         if (runtime == null) {
-            // Writes to partner and human blocks need someone's consent: by default no one is asked, so
-            // they are refused; chat asks at the terminal, and 'tools call --consent' is the caller's own.
-            AgentRuntime.Builder b = AgentRuntime.builder(store(), new LazySearch(this::search))
-                    .permissionBroker(PermissionBroker.denyAll());
-            if (pythonTools != null) {
-                b.pythonTools(pythonTools);
-            }
+            AgentRuntime.Builder b = AgentRuntime.builder(store(), new LazySearch(this::search));
+            configure(b);
             config.accept(b);
             runtime = b.build();
         }
@@ -92,6 +109,22 @@ final class Engine implements AutoCloseable {
 
     AgentRuntime runtime() {
         return runtime(b -> { });
+    }
+
+    /**
+     * What every runtime of the command line has: writes to partner and human blocks need someone's consent,
+     * and by default no one is asked, so they are refused (chat asks at the terminal, 'tools call --consent'
+     * is the caller's own); imported Python tools run when enabled.
+     */
+    void configure(AgentRuntime.Builder b) {
+        b.permissionBroker(PermissionBroker.denyAll());
+        if (pythonTools != null) {
+            b.pythonTools(pythonTools);
+        }
+    }
+
+    boolean onPostgres() {
+        return postgres.isPresent();
     }
 
     /** The user's agent by name, else by id. */

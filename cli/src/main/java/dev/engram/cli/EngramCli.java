@@ -17,12 +17,19 @@ import picocli.CommandLine.ScopeType;
         description = "Stateful memory agents: run the demo, chat, and inspect and operate memory.",
         subcommands = {DemoCommand.class, ChatCommand.class, AgentCommands.class, BlockCommands.class,
                 ArchivalCommands.class, NotesCommands.class, SearchCommand.class, IngestCommand.class,
-                ReindexCommand.class, ToolsCommands.class, ScheduleCommands.class, KeysCommands.class, EvalCommands.class, McpCommand.class,
+                ReindexCommand.class, ToolsCommands.class, ScheduleCommands.class, KeysCommands.class, ServeCommand.class, EvalCommands.class,
+                McpCommand.class,
                 CommandLine.HelpCommand.class})
 public final class EngramCli implements Runnable {
     @Option(names = "--home", scope = ScopeType.INHERIT, paramLabel = "DIR",
             description = "Where memory lives (SQLite file, index, native files); default $ENGRAM_HOME, else ~/.engram.")
     Path home;
+
+    @Option(names = "--postgres", scope = ScopeType.INHERIT, paramLabel = "JDBC_URL",
+            description = "Keep memory in PostgreSQL instead of the SQLite file (jdbc:postgresql://host:5432/db; the user and "
+                    + "password from the URL, else $PGUSER and $PGPASSWORD); default $ENGRAM_POSTGRES. The search index stays "
+                    + "in the home directory, one per machine.")
+    String postgres;
 
     @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT, description = "Show stack traces of errors.")
     boolean verbose;
@@ -90,13 +97,19 @@ public final class EngramCli implements Runnable {
                 .orElseGet(() -> Path.of(System.getProperty("user.home"), ".engram")).toAbsolutePath();
     }
 
+    /** The PostgreSQL URL: --postgres, else $ENGRAM_POSTGRES; empty for the SQLite file in the home directory. */
+    Optional<String> postgresUrl() {
+        return Optional.ofNullable(postgres).or(() -> Optional.ofNullable(environment.get("ENGRAM_POSTGRES")))
+                .filter(s -> !s.isBlank());
+    }
+
     Map<String, String> environment() {
         return environment;
     }
 
     /** The engine over the home directory. */
     Engine engine() {
-        Engine engine = new Engine(homeDirectory());
+        Engine engine = new Engine(homeDirectory(), postgresUrl(), environment);
         if (pythonTools) {
             engine.enablePythonTools(dev.engram.tools.PythonTools.of(java.time.Duration.ofSeconds(30)));
         }
