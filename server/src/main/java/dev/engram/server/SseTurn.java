@@ -3,9 +3,12 @@ package dev.engram.server;
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentStreamEvent;
-import io.helidon.http.sse.SseEvent;
+import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerResponse;
-import io.helidon.webserver.sse.SseSink;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -35,7 +38,7 @@ final class SseTurn {
     private final String streamId = UUID.randomUUID().toString().substring(0, 8);
     private final Map<Integer, String> callNames = new HashMap<>();
     private ServerResponse res;
-    private SseSink sink;
+    private OutputStream out;
     private Turns.Running turn;
     private volatile boolean open = true;
 
@@ -70,8 +73,8 @@ final class SseTurn {
                 case Turns.Pause.Failed f -> {
                     flushStored();
                     ApiException e = MessageRoutes.modelFailed(f.error());
-                    emit(SseEvent.builder().name("error").data(Body.JSON.writeValueAsString(e.body())).build());
-                    emit(SseEvent.create("[DONE]"));
+                    write("error", Body.JSON.writeValueAsString(e.body()));
+                    write(null, "[DONE]");
                 }
             }
         } finally {
@@ -81,8 +84,12 @@ final class SseTurn {
                 pinger.interrupt();
             }
             synchronized (this) {
-                if (sink != null) {
-                    sink.close();
+                if (out != null) {
+                    try {
+                        out.close();
+                    } catch (IOException e) {
+                        LOG.debug("The stream's client went away: {}", e.toString());
+                    }
                 }
             }
         }
@@ -91,7 +98,7 @@ final class SseTurn {
     private void finish(String reason, AgentResponse response) {
         emit(MessageRoutes.stopReasonMessage(reason));
         emit(MessageRoutes.usage(response));
-        emit(SseEvent.create("[DONE]"));
+        write(null, "[DONE]");
     }
 
     /** Events of the turn, on the agent's thread. */
@@ -173,14 +180,25 @@ final class SseTurn {
     }
 
     private void emit(ObjectNode message) {
-        emit(SseEvent.create(Body.JSON.writeValueAsString(message)));
+        write(null, Body.JSON.writeValueAsString(message));
     }
 
-    /** Writes one event; a client that went away makes this throw, which cancels the turn when it comes from it. */
-    private synchronized void emit(SseEvent event) {
-        if (sink == null) {
-            sink = res.sink(SseSink.TYPE);
+    /**
+     * Writes one event ({@code event:} line only when named) and flushes it. The response is a
+     * {@code text/event-stream} whatever the request's {@code Accept} says, as Letta's server answers. A client
+     * that went away makes this throw, which cancels the turn when it comes from the turn's thread.
+     */
+    private synchronized void write(String event, String data) {
+        try {
+            if (out == null) {
+                res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
+                res.header(HeaderNames.CACHE_CONTROL, "no-cache");
+                out = res.outputStream();
+            }
+            out.write(((event == null ? "" : "event: " + event + "\n") + "data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the stream's client went away", e);
         }
-        sink.emit(event);
     }
 }

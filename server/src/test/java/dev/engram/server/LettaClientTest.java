@@ -1,0 +1,85 @@
+package dev.engram.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Letta's official TypeScript client, {@code @letta-ai/letta-client} 1.12.1 from npm, against a live server: the
+ * script {@code letta-client/check.mjs} creates an agent with blocks, sends and streams messages, reads and modifies
+ * a block, inserts and searches passages, exports and imports agent files, and checks that a second user's key
+ * sees none of it. The client is installed with npm into {@code target/letta-client} once. Skipped, with a message,
+ * when node or npm is missing; a failed install (the npm registry unreachable) fails the test.
+ */
+class LettaClientTest {
+    static final String CLIENT = "@letta-ai/letta-client@1.12.1";
+
+    @TempDir
+    Path dir;
+
+    private static boolean runs(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static String run(Path cwd, java.util.Map<String, String> env, long minutes, String... command) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(cwd.toFile()).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertThat(p.waitFor(minutes, TimeUnit.MINUTES)).as("%s finished", String.join(" ", command)).isTrue();
+        String text = new String(out, StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as("%s exited with %d:%n%s", String.join(" ", command), p.exitValue(), text).isZero();
+        return text;
+    }
+
+    /** The client installed under target/letta-client (by npm, on first use). */
+    static Path installedClient() throws Exception {
+        Path home = Path.of("target", "letta-client").toAbsolutePath();
+        Files.createDirectories(home);
+        if (!Files.exists(home.resolve("node_modules/@letta-ai/letta-client/package.json"))) {
+            run(home, java.util.Map.of(), 5, "npm", "install", "--no-audit", "--no-fund", "--no-save", "--prefix", home.toString(), CLIENT);
+        }
+        try (InputStream script = LettaClientTest.class.getResourceAsStream("/letta-client/check.mjs")) {
+            Files.copy(script, home.resolve("check.mjs"), StandardCopyOption.REPLACE_EXISTING);
+        }
+        return home;
+    }
+
+    @Test
+    void lettasOwnClientWorksAgainstTheServerAndASecondUsersKeySeesNothing() throws Exception {
+        assumeTrue(runs("node", "--version") && runs("npm", "--version"),
+                "skipped: node and npm are needed to run Letta's TypeScript client (apt-get install nodejs npm)");
+        Path client = installedClient();
+        try (ServerFixture fx = new ServerFixture(dir)) {
+            java.util.Map<String, String> env = new java.util.HashMap<>(java.util.Map.of("ENGRAM_URL", fx.url(""),
+                    "KEY_A", fx.ana, "KEY_B", fx.ben));
+            Path af = Path.of("").toAbsolutePath().getParent().getParent().resolve("shared/data/agent-files/customer_service.af");
+            if (Files.exists(af)) {
+                env.put("AF_FILE", af.toString());
+            }
+            String out = run(client, env, 3, "node", "check.mjs");
+            assertThat(out).contains("ALL OK").doesNotContain("FAIL");
+            List<String> checks = out.lines().filter(l -> l.startsWith("ok ")).toList();
+            assertThat(checks).hasSizeGreaterThanOrEqualTo(25);
+        }
+    }
+}
