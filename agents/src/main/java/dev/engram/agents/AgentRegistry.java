@@ -31,6 +31,8 @@ final class AgentRegistry {
     /** Filled by the runtime before the first agent is created or loaded (the router and subagent tool need this registry). */
     private final Map<String, DynamicTool> catalog;
     private final Map<Scope, Agent> loaded = new ConcurrentHashMap<>();
+    /** The stored definition each loaded agent was built from (its text), to tell when another process changed it. */
+    private final Map<Scope, String> loadedDefinitions = new ConcurrentHashMap<>();
 
     AgentRegistry(AgentSettings settings, ActiveTurns turns, Function<String, TokenCounter> tokenCounters,
             Map<String, DynamicTool> catalog) {
@@ -66,8 +68,9 @@ final class AgentRegistry {
                         + b.label() + "'); choose another id, or create the agent without that block to reattach it.");
             }
         }
+        String json = AgentFiles.definitionJson(definition).toString();
         try {
-            store().agents().create(scope, definition.name(), AgentFiles.definitionJson(definition).toString());
+            store().agents().create(scope, definition.name(), json);
         } catch (DuplicateException e) {
             throw new AgentException(e.getMessage(), e);
         }
@@ -89,6 +92,7 @@ final class AgentRegistry {
         }
         Agent agent = newAgent(definition, executor);
         loaded.put(scope, agent);
+        loadedDefinitions.put(scope, json);
         return agent;
     }
 
@@ -161,8 +165,10 @@ final class AgentRegistry {
         Agent agent = agent(userId, agentId);
         AgentDefinition changed = change.apply(agent.definition());
         ToolExecutor executor = executorFor(changed); // checked before anything is stored
-        store().agents().update(changed.scope(), changed.name(), AgentFiles.definitionJson(changed).toString());
+        String json = AgentFiles.definitionJson(changed).toString();
+        store().agents().update(changed.scope(), changed.name(), json);
         agent.retool(changed, executor);
+        loadedDefinitions.put(changed.scope(), json);
         return agent;
     }
 
@@ -173,8 +179,35 @@ final class AgentRegistry {
             AgentRecord record = store().agents().get(s).orElseThrow(() -> new AgentNotFoundException(
                     "User '" + userId + "' has no agent with id '" + agentId + "'."));
             AgentDefinition definition = definitionOf(record);
-            return newAgent(definition, executorFor(definition));
+            Agent agent = newAgent(definition, executorFor(definition));
+            loadedDefinitions.put(s, record.definition());
+            return agent;
         });
+    }
+
+    /**
+     * The agent as its stored definition says now: a loaded agent whose definition another process changed (a
+     * server sharing the database) is given the stored one; one that another process deleted is forgotten.
+     */
+    Agent current(String userId, String agentId) {
+        settings.checkOpen();
+        Scope scope = Scope.of(userId, agentId);
+        Agent agent = loaded.get(scope);
+        if (agent == null) {
+            return agent(userId, agentId);
+        }
+        Optional<AgentRecord> record = store().agents().get(scope);
+        if (record.isEmpty()) {
+            loaded.remove(scope, agent);
+            loadedDefinitions.remove(scope);
+            throw new AgentNotFoundException("User '" + userId + "' has no agent with id '" + agentId + "'.");
+        }
+        if (!record.get().definition().equals(loadedDefinitions.get(scope))) {
+            AgentDefinition definition = definitionOf(record.get());
+            agent.retool(definition, executorFor(definition));
+            loadedDefinitions.put(scope, record.get().definition());
+        }
+        return agent;
     }
 
     Optional<Agent> loaded(Scope scope) {
@@ -192,12 +225,14 @@ final class AgentRegistry {
             throw new AgentException("Agent '" + scope.agentId() + "' is working on a message; delete it when it is idle.");
         }
         loaded.remove(scope);
+        loadedDefinitions.remove(scope);
     }
 
     /** Cancels every loaded agent's step and forgets them. */
     void cancelAll() {
         loaded.values().forEach(Agent::cancel);
         loaded.clear();
+        loadedDefinitions.clear();
     }
 
     List<String> availableTools() {

@@ -113,6 +113,19 @@ public final class AgentRuntime implements AutoCloseable {
         return agents.agent(userId, agentId);
     }
 
+    /**
+     * The agent as stored now: like {@link #agent}, but a loaded agent whose definition another process changed
+     * (servers sharing one database) takes the stored definition first, and one another process deleted is not
+     * found. It reads the agent's record, so it costs a query where {@code agent} costs none.
+     *
+     * @throws AgentNotFoundException if the user has no agent with that id
+     */
+    public Agent current(String userId, String agentId) {
+        Objects.requireNonNull(userId, "user id must not be null");
+        Objects.requireNonNull(agentId, "agent id must not be null");
+        return agents.current(userId, agentId);
+    }
+
     /** The user's agent with that name, loaded on first use. */
     public Optional<Agent> findByName(String userId, String name) {
         checkOpen();

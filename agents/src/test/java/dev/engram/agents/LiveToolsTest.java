@@ -106,6 +106,22 @@ class LiveToolsTest {
     }
 
     @Test
+    void currentGivesALoadedAgentTheDefinitionAnotherRuntimeStoredAndForgetsADeletedOne() {
+        fx = new AgentFixture(dir).open("script:m", script("{\"turns\": []}"));
+        fx.runtime.create(AgentDefinition.builder("ana").id("helper").name("helper").model("script:m").build());
+        try (AgentRuntime other = AgentRuntime.builder(fx.store, fx.search).model("script:m", script("{\"turns\": []}")).build()) {
+            Agent there = other.agent("ana", "helper");
+            fx.runtime.modify("ana", "helper", d -> d.toBuilder().systemPrompt("Changed elsewhere.").build());
+            assertThat(other.agent("ana", "helper").definition().systemPrompt()).as("agent() keeps what it loaded")
+                    .isNotEqualTo("Changed elsewhere.");
+            assertThat(other.current("ana", "helper")).isSameAs(there);
+            assertThat(there.definition().systemPrompt()).isEqualTo("Changed elsewhere.");
+            fx.runtime.delete("ana", "helper");
+            assertThatThrownBy(() -> other.current("ana", "helper")).isInstanceOf(AgentNotFoundException.class);
+        }
+    }
+
+    @Test
     void aBuiltInIsReplacedOnlyExplicitly() {
         ScriptedChatModel model = script("""
                 {"turns": [{"tool_calls": [{"name": "weather", "arguments": {"city": "Porto"}}]}]}""");

@@ -199,7 +199,7 @@ final class AgentRoutes {
         records.sort(Comparator.comparing(AgentRecord::createdAt).thenComparing(r -> r.scope().agentId()));
         List<Agent> out = new ArrayList<>();
         for (AgentRecord record : records) {
-            Agent agent = api.runtime.agent(record.scope().userId(), record.scope().agentId());
+            Agent agent = api.runtime.current(record.scope().userId(), record.scope().agentId());
             AgentDefinition d = agent.definition();
             if (d.actsFor().isPresent() || name.map(n -> !n.equals(d.name())).orElse(false)) {
                 continue;

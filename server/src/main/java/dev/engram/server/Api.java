@@ -80,7 +80,7 @@ final class Api {
     Agent agent(Caller caller, String agentId) {
         for (String user : users(caller)) {
             try {
-                Agent agent = runtime.agent(user, agentId);
+                Agent agent = runtime.current(user, agentId);
                 if (agent.definition().actsFor().isEmpty()) {
                     return agent;
                 }

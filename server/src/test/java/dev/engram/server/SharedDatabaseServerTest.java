@@ -1,0 +1,147 @@
+package dev.engram.server;
+
+import static dev.engram.server.ServerFixture.obj;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemorySearch;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MessageQuery;
+import dev.engram.memory.MessageRole;
+import dev.engram.memory.Scope;
+import dev.engram.memory.lucene.LuceneMemorySearch;
+import dev.engram.memory.postgres.PostgresBackend;
+import dev.engram.memory.postgres.PostgresLocks;
+import dev.engram.memory.postgres.PostgresServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Two servers on one PostgreSQL database, as two machines would run them: each with its own search index following
+ * the database's change log and a turn lock in the database. What one stores, the other serves and finds; an agent
+ * runs one turn at a time wherever its messages arrive; a change of an agent through one is what the other uses.
+ * Skipped, with a message, when no PostgreSQL server binaries are installed.
+ */
+class SharedDatabaseServerTest {
+    private static PostgresServer postgres;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Optional<Path> bin = PostgresServer.binaries();
+        assumeTrue(bin.isPresent(), "skipped: no PostgreSQL server binaries under /usr/lib/postgresql (apt-get install postgresql-15)");
+        postgres = PostgresServer.start(bin.get());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    /** One server over the shared database: its store, index, lock pool and the server. */
+    record Instance(MemoryStore store, MemorySearch search, PostgresLocks locks, EngramServer server) implements AutoCloseable {
+        static Instance start(String url, Path index) {
+            MemoryStore store = MemoryStore.over(PostgresBackend.open(url, "postgres", ""));
+            MemorySearch search = LuceneMemorySearch.builder(store, ServerFixture.sharedEmbedder()).directory(index).build();
+            PostgresLocks locks = PostgresLocks.open(url, "postgres", "", 16);
+            EngramServer server = EngramServer.builder(store, search).runtime(rt -> rt.model("test:echo", new EchoModel()))
+                    .defaultModel("test:echo").port(0).turnLock(agent -> {
+                        PostgresLocks.Held held = locks.acquire("engram-turn:" + agent.userId() + "/" + agent.agentId());
+                        return held::close;
+                    }).start();
+            return new Instance(store, search, locks, server);
+        }
+
+        String url(String path) {
+            return "http://127.0.0.1:" + server.port() + path;
+        }
+
+        @Override
+        public void close() {
+            server.close();
+            locks.close();
+            search.close();
+            store.close();
+        }
+    }
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private static JsonNode call(String method, String url, String key, Object body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + key);
+        if (body != null) {
+            b.header("Content-Type", "application/json");
+        }
+        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(ServerFixture.JSON.writeValueAsString(body)));
+        HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("%s %s: %s", method, url, r.body()).isEqualTo(200);
+        return ServerFixture.JSON.readTree(r.body());
+    }
+
+    @Test
+    void twoServersShareAgentsMemoryKeysAndOneTurnAtATimePerAgent() throws Exception {
+        String url = postgres.jdbcUrl(postgres.newSchema());
+        try (Instance a = Instance.start(url, dir.resolve("index-a")); Instance b = Instance.start(url, dir.resolve("index-b"))) {
+            String key = a.store().keys().create(Optional.of("ana"), "shared").secret();
+            String agent = call("POST", a.url("/v1/agents/"), key, obj("name", "helper", "memory_blocks",
+                    List.of(obj("label", "human", "value", "Ana")))).path("id").asString();
+
+            assertThat(call("GET", b.url("/v1/agents/" + agent), key, null).path("name").asString()).isEqualTo("helper");
+            JsonNode reply = call("POST", b.url("/v1/agents/" + agent + "/messages"), key, obj("input", "hello from b"));
+            assertThat(reply.toString()).contains("You said: hello from b");
+
+            call("POST", a.url("/v1/agents/" + agent + "/archival-memory"), key, obj("text", "Ana's sister lives in Zanzibar."));
+            JsonNode found = call("GET", b.url("/v1/agents/" + agent + "/archival-memory/search?query=zanzibar&top_k=1"), key, null);
+            assertThat(found.path("results").get(0).path("content").asString()).as("searchable through the other server at once")
+                    .contains("Zanzibar");
+
+            call("PATCH", b.url("/v1/agents/" + agent), key, obj("system", "Changed through b."));
+            assertThat(call("GET", a.url("/v1/agents/" + agent), key, null).path("system").asString()).isEqualTo("Changed through b.");
+
+            // Two slow messages to one agent through the two servers at once: the second waits for the first.
+            List<CompletableFuture<JsonNode>> sends = new ArrayList<>();
+            for (Instance through : List.of(a, b, a, b)) {
+                sends.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return call("POST", through.url("/v1/agents/" + agent + "/messages"), key, obj("input", "sleep 150 turn"));
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }));
+            }
+            for (CompletableFuture<JsonNode> s : sends) {
+                assertThat(s.get().toString()).contains("You said: turn");
+            }
+            List<ConversationMessage> history = a.store().messages().list(Scope.of("ana", agent), MessageQuery.all());
+            List<MessageRole> roles = history.stream().map(ConversationMessage::role).toList();
+            for (int i = 0; i < roles.size(); i += 3) {
+                assertThat(roles.subList(i, i + 3)).as("turns do not interleave: %s", roles)
+                        .containsExactly(MessageRole.USER, MessageRole.ASSISTANT, MessageRole.TOOL);
+            }
+            assertThat(roles).hasSize(3 * 5);
+
+            call("DELETE", a.url("/v1/agents/" + agent), key, null);
+            HttpResponse<String> gone = HTTP.send(HttpRequest.newBuilder(URI.create(b.url("/v1/agents/" + agent)))
+                    .header("Authorization", "Bearer " + key).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(gone.statusCode()).as("deleted through the other server").isEqualTo(404);
+        }
+    }
+}
