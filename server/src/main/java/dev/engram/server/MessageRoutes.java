@@ -23,6 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
  * the call its turn waits on.
  */
 final class MessageRoutes {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MessageRoutes.class);
+
     private final Api api;
 
     MessageRoutes(Api api) {
@@ -168,31 +170,26 @@ final class MessageRoutes {
     }
 
     static Turns.Running begin(Api api, Agent agent, Input input, boolean streamed, dev.engram.agents.AgentStreamListener listener) {
-        try {
-            return switch (input) {
-                case Input.Message m -> api.turns.start(agent, "default", m.text(), streamed, listener);
-                case Input.Approval a -> {
-                    Turns.Running r = api.turns.running(agent.scope()).filter(t -> t.pending().isPresent())
-                            .orElseThrow(() -> ApiException.badRequest("Agent '" + agent.id()
-                                    + "' has no tool call waiting for approval."));
-                    Turns.Pending p = r.pending().orElseThrow();
-                    if (!a.callId().isEmpty() && !a.callId().equals(p.callId())) {
-                        throw ApiException.badRequest("The call waiting for approval is '" + p.callId() + "', not '"
-                                + a.callId() + "'.");
-                    }
-                    r.listen(listener);
-                    ApprovalDecision decision = a.approve() ? ApprovalDecision.approve()
-                            : a.reason().map(ApprovalDecision::deny).orElse(ApprovalDecision.deny());
-                    if (!api.turns.answer(r, a.callId(), decision)) {
-                        throw ApiException.badRequest("Agent '" + agent.id() + "' has no tool call waiting for approval.");
-                    }
-                    yield r;
+        return switch (input) {
+            case Input.Message m -> api.turns.start(agent, "default", m.text(), streamed, listener);
+            case Input.Approval a -> {
+                Turns.Running r = api.turns.running(agent.scope()).filter(t -> t.pending().isPresent())
+                        .orElseThrow(() -> ApiException.badRequest("Agent '" + agent.id()
+                                + "' has no tool call waiting for approval."));
+                Turns.Pending p = r.pending().orElseThrow();
+                if (!a.callId().isEmpty() && !a.callId().equals(p.callId())) {
+                    throw ApiException.badRequest("The call waiting for approval is '" + p.callId() + "', not '"
+                            + a.callId() + "'.");
                 }
-            };
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw ApiException.of(Status.SERVICE_UNAVAILABLE_503, "The server is stopping; the message was not sent.");
-        }
+                r.listen(listener);
+                ApprovalDecision decision = a.approve() ? ApprovalDecision.approve()
+                        : a.reason().map(ApprovalDecision::deny).orElse(ApprovalDecision.deny());
+                if (!api.turns.answer(r, a.callId(), decision)) {
+                    throw ApiException.badRequest("Agent '" + agent.id() + "' has no tool call waiting for approval.");
+                }
+                yield r;
+            }
+        };
     }
 
     static Turns.Pause await(Turns.Running turn) {
@@ -219,7 +216,7 @@ final class MessageRoutes {
                 messages = withApprovalRequest(messages, n.pending(), api);
                 reason = "requires_approval";
             }
-            case Turns.Pause.Failed f -> throw modelFailed(f.error());
+            case Turns.Pause.Failed f -> throw turnFailed(f.error());
         }
         out.set("messages", Body.JSON.createArrayNode().addAll(messages));
         out.set("stop_reason", stopReasonMessage(reason));
@@ -244,9 +241,22 @@ final class MessageRoutes {
         return out;
     }
 
-    static ApiException modelFailed(RuntimeException e) {
-        return ApiException.of(Status.BAD_GATEWAY_502, "The agent's model failed: " + e.getMessage()
-                + " What the agent stored before the failure stays; send the message again to retry.");
+    /**
+     * The answer to a turn that failed: the request's own answer when the server refused it (stopping, no lock), a
+     * 502 when the agent's model failed, else a 500 whose details go to the log only.
+     */
+    static ApiException turnFailed(RuntimeException e) {
+        if (e instanceof ApiException api) {
+            return api;
+        }
+        if (e instanceof dev.engram.agents.AgentException || e instanceof dev.engram.framework.model.ModelException) {
+            return ApiException.of(Status.BAD_GATEWAY_502, "The agent's model failed: " + e.getMessage()
+                    + " What the agent stored before the failure stays; send the message again to retry.");
+        }
+        String incident = java.util.UUID.randomUUID().toString().substring(0, 8);
+        LOG.error("A turn failed (incident {})", incident, e);
+        return ApiException.of(Status.INTERNAL_SERVER_ERROR_500, "The turn failed (incident " + incident
+                + "; the server's log has the details). What the agent stored before the failure stays.");
     }
 
     static String stopReason(AgentStopReason reason) {

@@ -72,7 +72,7 @@ final class SseTurn {
                 }
                 case Turns.Pause.Failed f -> {
                     flushStored();
-                    ApiException e = MessageRoutes.modelFailed(f.error());
+                    ApiException e = MessageRoutes.turnFailed(f.error());
                     write("error", Body.JSON.writeValueAsString(e.body()));
                     write(null, "[DONE]");
                 }
