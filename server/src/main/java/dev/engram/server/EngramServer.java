@@ -56,6 +56,10 @@ public final class EngramServer implements AutoCloseable {
     private volatile boolean closed;
 
     private EngramServer(Builder b) {
+        // Helidon's first routing builder starts its service registry (about half a second): let it do that while
+        // the runtime builds its tools' schemas, which take as long.
+        java.util.concurrent.CompletableFuture<HttpRouting.Builder> routingBuilder =
+                java.util.concurrent.CompletableFuture.supplyAsync(HttpRouting::builder);
         this.turns = new Turns(b.store, b.turnLock);
         AgentRuntime.Builder rb = AgentRuntime.builder(b.store, b.search);
         b.runtime.accept(rb);
@@ -63,7 +67,7 @@ public final class EngramServer implements AutoCloseable {
         this.runtime = rb.build();
         this.shutdownGrace = b.shutdownGrace;
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, 1_000));
-        HttpRouting.Builder routing = HttpRouting.builder();
+        HttpRouting.Builder routing = routingBuilder.join();
         routing.get("/v1/health", EngramServer::health).get("/v1/health/", EngramServer::health);
         new AgentRoutes(api).register(routing);
         new MessageRoutes(api).register(routing);

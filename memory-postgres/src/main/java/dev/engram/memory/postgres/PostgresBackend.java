@@ -33,6 +33,8 @@ import org.jdbi.v3.core.Jdbi;
 public final class PostgresBackend implements MemoryBackend {
     private static final long WRITE_LOCK = 0x656e6772616dL; // "engram"
     static final String MIGRATIONS = "classpath:dev/engram/memory/postgres/migration";
+    /** The highest migration under {@link #MIGRATIONS}. */
+    static final int SCHEMA_VERSION = 3;
     /** Connections in the pool by default. */
     public static final int DEFAULT_POOL_SIZE = 8;
     private final HikariDataSource dataSource;
@@ -41,7 +43,8 @@ public final class PostgresBackend implements MemoryBackend {
     private PostgresBackend(HikariDataSource dataSource) {
         this.dataSource = dataSource;
         this.jdbi = Jdbi.create(dataSource);
-        SchemaMigrations.migrate(dataSource, MIGRATIONS, PostgresBackend.class.getClassLoader(), dataSource.getJdbcUrl());
+        SchemaMigrations.migrate(dataSource, MIGRATIONS, PostgresBackend.class.getClassLoader(), dataSource.getJdbcUrl(),
+                SCHEMA_VERSION);
     }
 
     /**

@@ -64,6 +64,16 @@ class PostgresBackendConformanceTest extends MemoryStoreConformance {
     }
 
     @Test
+    void theSchemaVersionIsTheHighestMigration() throws Exception {
+        java.net.URL dir = PostgresBackend.class.getClassLoader().getResource(PostgresBackend.MIGRATIONS.substring("classpath:".length()));
+        try (var files = java.nio.file.Files.list(java.nio.file.Path.of(dir.toURI()))) {
+            int highest = files.map(f -> f.getFileName().toString()).filter(n -> n.matches("V\\d+__.*\\.sql"))
+                    .mapToInt(n -> Integer.parseInt(n.substring(1, n.indexOf("__")))).max().orElseThrow();
+            assertThat(PostgresBackend.SCHEMA_VERSION).isEqualTo(highest);
+        }
+    }
+
+    @Test
     void aDatabaseOfANewerSchemaIsRefusedAndLeftAsItIs() throws Exception {
         String schema = server.newSchema();
         String url = server.jdbcUrl(schema);

@@ -27,12 +27,17 @@ public final class SchemaMigrations {
 
     /**
      * Applies the migrations under {@code location} (a {@code classpath:} location read with {@code loader}) to the
-     * database behind {@code dataSource}; {@code what} names the database in messages.
+     * database behind {@code dataSource}; {@code what} names the database in messages. A database whose history
+     * already ends, successfully, at {@code latestVersion} (the highest migration under {@code location}) is left as
+     * it is without starting Flyway, whose scanning of the classpath costs about a second.
      *
      * @throws SchemaVersionException if the database was written by a newer schema; nothing is changed then
      * @throws MemoryException        if the migrations cannot be applied
      */
-    public static void migrate(DataSource dataSource, String location, ClassLoader loader, String what) {
+    public static void migrate(DataSource dataSource, String location, ClassLoader loader, String what, int latestVersion) {
+        if (isAt(dataSource, latestVersion)) {
+            return;
+        }
         Flyway flyway = Flyway.configure(loader).dataSource(dataSource).locations(location).table(HISTORY_TABLE).load();
         try {
             MigrationInfo[] all = flyway.info().all();
@@ -53,6 +58,23 @@ public final class SchemaMigrations {
             throw e;
         } catch (RuntimeException e) {
             throw new MemoryException("Cannot prepare memory database " + what + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether every recorded migration succeeded and the highest is {@code version}; false when in doubt (no history yet). */
+    private static boolean isAt(DataSource dataSource, int version) {
+        try (java.sql.Connection c = dataSource.getConnection(); java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("SELECT version, success FROM " + HISTORY_TABLE + " WHERE version IS NOT NULL")) {
+            int highest = 0;
+            while (rs.next()) {
+                if (!rs.getBoolean(2)) {
+                    return false;
+                }
+                highest = Math.max(highest, Integer.parseInt(rs.getString(1).strip()));
+            }
+            return highest == version;
+        } catch (java.sql.SQLException | NumberFormatException e) {
+            return false;
         }
     }
 }

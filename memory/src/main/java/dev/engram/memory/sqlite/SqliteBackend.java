@@ -34,6 +34,8 @@ import org.sqlite.SQLiteDataSource;
 public final class SqliteBackend implements MemoryBackend {
     private static final Logger LOG = LoggerFactory.getLogger(SqliteBackend.class);
     static final String MIGRATIONS = "classpath:dev/engram/memory/migration";
+    /** The highest migration under {@link #MIGRATIONS}. */
+    static final int SCHEMA_VERSION = 7;
     static final String HISTORY_TABLE = SchemaMigrations.HISTORY_TABLE;
 
     private final SqliteOptions options;
@@ -107,7 +109,7 @@ public final class SqliteBackend implements MemoryBackend {
     /** Applies the schema migrations, refusing a database written by a newer schema (see {@link SchemaMigrations}). */
     private static void migrate(Path file, SqliteOptions options) {
         SchemaMigrations.migrate(dataSource(file, options, SQLiteConfig.TransactionMode.IMMEDIATE), MIGRATIONS,
-                SqliteBackend.class.getClassLoader(), file.toString());
+                SqliteBackend.class.getClassLoader(), file.toString(), SCHEMA_VERSION);
     }
 
     @Override

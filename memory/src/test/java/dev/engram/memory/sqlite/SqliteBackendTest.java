@@ -82,6 +82,21 @@ class SqliteBackendTest {
     }
 
     @Test
+    void theSchemaVersionIsTheHighestMigrationAndACurrentDatabaseOpensWithoutFlyway() throws Exception {
+        java.net.URL migrations = SqliteBackend.class.getClassLoader().getResource(SqliteBackend.MIGRATIONS.substring("classpath:".length()));
+        try (var files = Files.list(Path.of(migrations.toURI()))) {
+            int highest = files.map(f -> f.getFileName().toString()).filter(n -> n.matches("V\\d+__.*\\.sql"))
+                    .mapToInt(n -> Integer.parseInt(n.substring(1, n.indexOf("__")))).max().orElseThrow();
+            assertThat(SqliteBackend.SCHEMA_VERSION).isEqualTo(highest);
+        }
+        Path file = dir.resolve("current.db");
+        MemoryStore.sqlite(file).close();
+        try (MemoryStore again = MemoryStore.sqlite(file)) {
+            assertThat(again.keys().list()).isEmpty(); // the latest tables are there
+        }
+    }
+
+    @Test
     void aDatabaseFromANewerSchemaIsRefusedAndLeftUnchanged() throws Exception {
         Path file = dir.resolve("memory.db");
         MemoryStore.sqlite(file).close();
