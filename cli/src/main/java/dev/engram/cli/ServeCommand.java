@@ -3,7 +3,6 @@ package dev.engram.cli;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.postgres.PostgresLocks;
 import dev.engram.server.EngramServer;
-import dev.engram.server.TurnLock;
 import dev.engram.tools.ShellOptions;
 import java.time.Duration;
 import java.util.Locale;

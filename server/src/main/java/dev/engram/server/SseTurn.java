@@ -32,7 +32,7 @@ final class SseTurn {
 
     private final Api api;
     private final Agent agent;
-    private final MessageRoutes.View view;
+    private final LettaTurns.View view;
     private final boolean tokens;
     private final boolean pings;
     private final String streamId = UUID.randomUUID().toString().substring(0, 8);
@@ -42,7 +42,7 @@ final class SseTurn {
     private Turns.Running turn;
     private volatile boolean open = true;
 
-    SseTurn(Api api, Agent agent, MessageRoutes.View view, boolean tokens, boolean pings) {
+    SseTurn(Api api, Agent agent, LettaTurns.View view, boolean tokens, boolean pings) {
         this.api = api;
         this.agent = agent;
         this.view = view;
@@ -50,20 +50,20 @@ final class SseTurn {
         this.pings = pings;
     }
 
-    void run(MessageRoutes.Input input, ServerResponse response) {
+    void run(LettaTurns.Input input, ServerResponse response) {
         this.res = response;
-        turn = MessageRoutes.begin(api, agent, input, true, this::onEvent);
+        turn = LettaTurns.begin(api, agent, input, true, this::onEvent);
         Thread pinger = pings ? Thread.ofVirtual().name("engram-sse-ping").start(this::ping) : null;
         try {
-            Turns.Pause pause = MessageRoutes.await(turn);
+            Turns.Pause pause = LettaTurns.await(turn);
             switch (pause) {
                 case Turns.Pause.Finished f -> {
                     flushStored();
-                    finish(MessageRoutes.stopReason(f.response().stopReason()), f.response());
+                    finish(LettaTurns.stopReason(f.response().stopReason()), f.response());
                 }
                 case Turns.Pause.NeedsApproval n -> {
-                    List<ObjectNode> rest = MessageRoutes.withApprovalRequest(tokens ? List.of()
-                            : view.of(api.turns.unshown(turn)), n.pending(), api);
+                    List<ObjectNode> rest = LettaTurns.withApprovalRequest(tokens ? List.of()
+                            : view.of(api.turns.unshown(turn)), n.pending());
                     if (tokens) {
                         api.turns.unshown(turn);
                     }
@@ -72,7 +72,7 @@ final class SseTurn {
                 }
                 case Turns.Pause.Failed f -> {
                     flushStored();
-                    ApiException e = MessageRoutes.turnFailed(f.error());
+                    ApiException e = LettaTurns.turnFailed(f.error());
                     write("error", Body.JSON.writeValueAsString(e.body()));
                     write(null, "[DONE]");
                 }
@@ -96,8 +96,8 @@ final class SseTurn {
     }
 
     private void finish(String reason, AgentResponse response) {
-        emit(MessageRoutes.stopReasonMessage(reason));
-        emit(MessageRoutes.usage(response));
+        emit(LettaTurns.stopReasonMessage(reason));
+        emit(LettaTurns.usage(response));
         write(null, "[DONE]");
     }
 
