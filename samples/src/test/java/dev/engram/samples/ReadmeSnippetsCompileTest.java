@@ -42,6 +42,7 @@ class ReadmeSnippetsCompileTest {
             import dev.engram.memory.*;
             import dev.engram.memory.spi.*;
             import dev.engram.memory.postgres.*;
+            import dev.engram.server.*;
             import dev.engram.tools.*;
             import java.nio.file.*;
             import java.time.*;

@@ -102,6 +102,9 @@ final class AgentRoutes {
             }
             return caller.user().get();
         }
+        if (named.isPresent() && api.store.identities().get(named.get()).isEmpty()) {
+            throw ApiException.notFound("Identity '" + identities.getFirst() + "' not found.");
+        }
         return named.orElse(Api.DEFAULT_USER);
     }
 

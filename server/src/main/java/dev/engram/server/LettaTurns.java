@@ -138,6 +138,10 @@ final class LettaTurns {
                     throw ApiException.badRequest("The call waiting for approval is '" + p.callId() + "', not '"
                             + a.callId() + "'.");
                 }
+                if (!a.requestId().isEmpty() && !approvalRequestIds(api, agent, p).contains(a.requestId())) {
+                    throw ApiException.badRequest("approval_request_id '" + a.requestId() + "' does not name the call "
+                            + "waiting for approval (tool_call_id " + p.callId() + ").");
+                }
                 r.listen(listener);
                 ApprovalDecision decision = a.approve() ? ApprovalDecision.approve()
                         : a.reason().map(ApprovalDecision::deny).orElse(ApprovalDecision.deny());
@@ -147,6 +151,15 @@ final class LettaTurns {
                 yield r;
             }
         };
+    }
+
+    /** The ids the approval request of a pending call may have been shown with: its stored message's, or its own. */
+    private static Set<String> approvalRequestIds(Api api, Agent agent, Turns.Pending p) {
+        Set<String> ids = new java.util.HashSet<>(Set.of("approval-" + p.callId()));
+        api.store.messages().list(agent.scope(), dev.engram.memory.MessageQuery.all().newest(50)).stream()
+                .filter(m -> m.toolCalls().stream().anyMatch(c -> c.id().equals(p.callId())))
+                .forEach(m -> ids.add(Ids.message(m.id())));
+        return ids;
     }
 
     static Turns.Pause await(Turns.Running turn) {

@@ -77,6 +77,8 @@ final class SseTurn {
                     write(null, "[DONE]");
                 }
             }
+        } catch (UncheckedIOException e) {
+            LOG.debug("The stream's client went away: {}", e.getMessage());
         } finally {
             turn.listen(null);
             open = false;

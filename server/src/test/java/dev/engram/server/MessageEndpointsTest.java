@@ -153,6 +153,10 @@ class MessageEndpointsTest {
 
         ServerFixture.Response paused2 = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", obj("input", call));
         String requestId = paused2.json().path("messages").get(paused2.json().path("messages").size() - 1).path("id").asString();
+        ServerFixture.Response wrongId = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", obj("messages", List.of(
+                obj("type", "approval", "approve", true, "approval_request_id", "message-999999"))));
+        assertThat(wrongId.status()).isEqualTo(400);
+        assertThat(wrongId.detail()).contains("does not name the call");
         ServerFixture.Response denied = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", obj("messages", List.of(
                 obj("type", "approval", "approve", false, "approval_request_id", requestId, "reason", "not now"))));
         assertThat(denied.status()).as(denied.text()).isEqualTo(200);

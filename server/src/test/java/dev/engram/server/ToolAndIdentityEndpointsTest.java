@@ -20,7 +20,7 @@ class ToolAndIdentityEndpointsTest {
 
     @BeforeEach
     void start() {
-        fx = new ServerFixture(dir, b -> b.maxBodyBytes(64 * 1024));
+        fx = new ServerFixture(dir, b -> b.maxBodyBytes(4 * 1024));
     }
 
     @AfterEach
@@ -83,6 +83,8 @@ class ToolAndIdentityEndpointsTest {
         assertThat(forBen.status()).as(forBen.text()).isEqualTo(200);
         assertThat(fx.get(fx.ben, "/v1/agents/" + forBen.json().path("id").asString()).status()).isEqualTo(200);
         assertThat(fx.post(fx.ana, "/v1/agents/", obj("name", "sneaky", "identity_ids", List.of("identity-ben"))).status()).isEqualTo(404);
+        assertThat(fx.post(fx.admin, "/v1/agents/", obj("name", "ghost", "identity_ids", List.of("identity-nobody"))).status())
+                .isEqualTo(404);
 
         assertThat(fx.delete(fx.ben, "/v1/identities/identity-ana").status()).isEqualTo(404);
         assertThat(fx.delete(fx.admin, "/v1/identities/identity-ben").status()).isEqualTo(200);
@@ -93,7 +95,9 @@ class ToolAndIdentityEndpointsTest {
     @Test
     void aBodyOverTheLimitIs413AndNothingIsStored() {
         String agent = fx.agent(fx.ana, "helper");
-        ServerFixture.Response r = fx.post(fx.ana, "/v1/agents/" + agent + "/archival-memory", obj("text", "x".repeat(100_000)));
+        // over the limit, and small enough to be sent whole before the server answers (a larger body races the
+        // server's closing the connection)
+        ServerFixture.Response r = fx.post(fx.ana, "/v1/agents/" + agent + "/archival-memory", obj("text", "x".repeat(6_000)));
         assertThat(r.status()).isEqualTo(413);
         assertThat(fx.get(fx.ana, "/v1/agents/" + agent + "/archival-memory").json()).isEmpty();
     }
