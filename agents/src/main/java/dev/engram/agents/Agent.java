@@ -14,7 +14,6 @@ import dev.engram.framework.model.ModelException;
 import dev.engram.framework.model.ToolChoice;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStore;
-import dev.engram.memory.MessageQuery;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
 import java.time.Duration;
@@ -63,6 +62,7 @@ public final class Agent {
     private final ActiveTurns turns;
     private volatile AgentDefinition definition;
     private final Scope scope;
+    private final InContextMessages context;
     /** The agent's tools; replaced whole when they change ({@link #retool}), read once per step. */
     private volatile AgentTools tools;
     /** Token counts of what goes into this agent's prompts. */
@@ -74,6 +74,7 @@ public final class Agent {
         this.turns = turns;
         this.definition = definition;
         this.scope = definition.scope();
+        this.context = new InContextMessages(settings.store(), scope, MAX_IN_CONTEXT);
         this.tokens = new PromptTokens(tokens);
         this.tools = AgentTools.of(definition, settings, executor, this.tokens);
     }
@@ -182,12 +183,12 @@ public final class Agent {
 
     /** The prompt the next step would send, without the new message. */
     public CompiledPrompt compilePrompt() {
-        return compile(inContext());
+        return compile(context.read());
     }
 
     /** The messages in the context window, oldest first (summaries of evicted messages are system messages). */
     public List<ConversationMessage> inContextMessages() {
-        return inContext();
+        return context.read();
     }
 
     /** Delivers a message from another agent (or a parent) and waits for the reply. */
@@ -212,10 +213,6 @@ public final class Agent {
         } finally {
             lock.unlock();
         }
-    }
-
-    private List<ConversationMessage> inContext() {
-        return settings.store().messages().list(scope, MessageQuery.inContext().newest(MAX_IN_CONTEXT));
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -364,11 +361,11 @@ public final class Agent {
 
     /** Compiles, compacting first when over the window (or when {@code forceCompaction}). */
     private CompiledPrompt promptForStep(Turn turn, boolean forceCompaction) {
-        List<ConversationMessage> messages = inContext();
+        List<ConversationMessage> messages = context.read();
         CompiledPrompt prompt = compile(messages);
         if (forceCompaction || prompt.tokens() > definition.contextWindowTokens()) {
             new Compactor(this, settings).compact(turn.session, messages, prompt.tokens());
-            prompt = compile(inContext());
+            prompt = compile(context.read());
             if (prompt.tokens() > definition.contextWindowTokens()) {
                 throw new AgentException("Agent '" + id() + "' needs " + prompt.tokens() + " tokens for its system prompt, "
                         + "memory blocks and current turn, more than its context window of "

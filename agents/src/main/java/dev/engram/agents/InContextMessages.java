@@ -1,0 +1,55 @@
+package dev.engram.agents;
+
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MessageQuery;
+import dev.engram.memory.Scope;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An agent's in-context messages, read whole once and then, at each step, only what was added since: every step
+ * compiles its prompt from them, and a context of hundreds of messages read and decoded row by row each time was
+ * the larger part of a step's cost. What was read is kept only while it is provably still the context: the oldest
+ * in-context message is the same (messages leave the context oldest first: compaction, a reset) and the store's
+ * in-context count is what was read plus what was added; anything else (another process compacted, a reset, an
+ * import) reads the whole context again. Stored messages never change, so a kept one is never stale.
+ */
+final class InContextMessages {
+    private final MemoryStore store;
+    private final Scope scope;
+    private final int max;
+    private volatile List<ConversationMessage> last = List.of();
+
+    InContextMessages(MemoryStore store, Scope scope, int max) {
+        this.store = store;
+        this.scope = scope;
+        this.max = max;
+    }
+
+    /** Every in-context message of the scope, oldest first (at most {@code max}, the newest). */
+    List<ConversationMessage> read() {
+        List<ConversationMessage> known = last;
+        if (!known.isEmpty()) {
+            List<ConversationMessage> added = store.messages().list(scope,
+                    MessageQuery.inContext().withIdRange(known.getLast().id(), Long.MAX_VALUE).withLimit(max));
+            List<ConversationMessage> oldest = store.messages().list(scope, MessageQuery.inContext().withLimit(1));
+            long count = store.stats(scope).messagesInContext();
+            if (!oldest.isEmpty() && oldest.getFirst().id() == known.getFirst().id() && known.size() + added.size() == count
+                    && count <= max) {
+                if (added.isEmpty()) {
+                    return known;
+                }
+                List<ConversationMessage> all = new ArrayList<>(known.size() + added.size());
+                all.addAll(known);
+                all.addAll(added);
+                List<ConversationMessage> now = List.copyOf(all);
+                last = now;
+                return now;
+            }
+        }
+        List<ConversationMessage> all = List.copyOf(store.messages().list(scope, MessageQuery.inContext().newest(max)));
+        last = all;
+        return all;
+    }
+}

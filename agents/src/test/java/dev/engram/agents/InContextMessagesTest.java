@@ -1,0 +1,49 @@
+package dev.engram.agents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MessageQuery;
+import dev.engram.memory.NewMessage;
+import dev.engram.memory.Scope;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What an agent keeps of its context between steps is always what the store holds in context. */
+class InContextMessagesTest {
+    private final MemoryStore store = MemoryStore.inMemory();
+    private final Scope scope = Scope.of("ana", "helper");
+    private final InContextMessages context = new InContextMessages(store, scope, 1_000);
+
+    private List<String> contents() {
+        return context.read().stream().map(ConversationMessage::content).toList();
+    }
+
+    private List<String> stored() {
+        return store.messages().list(scope, MessageQuery.inContext()).stream().map(ConversationMessage::content).toList();
+    }
+
+    @Test
+    void whatIsAddedIsReadAndWhatLeavesTheContextAnywhereIsNotKept() {
+        store.messages().append(scope, NewMessage.user("default", "one"));
+        store.messages().append(scope, NewMessage.user("default", "two"));
+        assertThat(contents()).containsExactly("one", "two");
+        store.messages().append(scope, NewMessage.user("default", "three"));
+        assertThat(contents()).containsExactly("one", "two", "three");
+
+        // another process compacts: the oldest leave the context, a summary and a message arrive
+        List<Long> ids = store.messages().list(scope, MessageQuery.inContext()).stream().map(ConversationMessage::id).toList();
+        store.messages().markOutOfContext(scope, ids.subList(0, 2));
+        store.messages().append(scope, NewMessage.system("default", "summary"));
+        assertThat(contents()).containsExactly("three", "summary").isEqualTo(stored());
+
+        // a reset takes everything out, then two messages arrive: the same count as before, another context
+        store.messages().markOutOfContext(scope, store.messages().list(scope, MessageQuery.inContext()).stream()
+                .map(ConversationMessage::id).toList());
+        store.messages().append(scope, NewMessage.user("default", "four"));
+        store.messages().append(scope, NewMessage.user("default", "five"));
+        assertThat(contents()).containsExactly("four", "five").isEqualTo(stored());
+        assertThat(context.read()).isSameAs(context.read());
+    }
+}
