@@ -1,21 +1,18 @@
 package dev.engram.memory.postgres;
 
 import dev.engram.memory.AgentRecord;
-import dev.engram.memory.ApiKey;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
 import dev.engram.memory.BlockType;
 import dev.engram.memory.BlockVersion;
 import dev.engram.memory.ChangeEvent;
 import dev.engram.memory.ConversationMessage;
-import dev.engram.memory.Identity;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Note;
-import dev.engram.memory.Schedule;
 import dev.engram.memory.Scope;
 import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.NewChange;
@@ -33,14 +30,14 @@ import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.SqlStatement;
 
 /** {@link Rows} on one PostgreSQL connection, inside the transaction (or read) {@link PostgresBackend} opened. */
-record PostgresRows(Handle h) implements Rows {
+record PostgresRows(Handle h) implements PostgresOptionalRows {
     /** The block of (owner user, owner agent, label), as a sub-select. */
     private static final String BLOCK_ID = "(SELECT id FROM blocks WHERE user_id = ? AND agent_id = ? AND label = ?)";
     private static final String BLOCK_COLUMNS = "b.agent_id, b.label, b.description, b.value, b.char_limit, b.type, "
             + "b.pinned, b.version, b.created_at, b.updated_at";
 
     /** A NULL of a given SQL type, for a column that is not text. */
-    private record Null(int sqlType) {
+    record Null(int sqlType) {
     }
 
     /** Binds positional arguments; a {@code null} is bound as a text NULL. */
@@ -52,23 +49,6 @@ record PostgresRows(Handle h) implements Rows {
         return statement;
     }
 
-    /** Microseconds, or a BIGINT NULL. */
-    private static Object micros(Optional<Instant> instant) {
-        return instant.<Object>map(Columns::micros).orElse(new Null(Types.BIGINT));
-    }
-
-    private static Optional<Instant> instant(ResultSet rs, String column) throws SQLException {
-        long micros = rs.getLong(column);
-        return rs.wasNull() ? Optional.empty() : Optional.of(Columns.instant(micros));
-    }
-
-    private static Schedule schedule(ResultSet rs) throws SQLException {
-        return new Schedule(rs.getString("id"), Scope.of(rs.getString("user_id"), rs.getString("agent_id")),
-                rs.getString("session_id"), rs.getString("message"), Columns.timing(rs.getString("timing")),
-                Schedule.Status.valueOf(rs.getString("status")), instant(rs, "next_run_at"), instant(rs, "last_run_at"),
-                rs.getInt("runs"), instant(rs, "claimed_until"), rs.getLong("version"),
-                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
-    }
 
     private static Block block(ResultSet rs) throws SQLException {
         return new Block(rs.getString("label"), rs.getString("description"), rs.getString("value"), rs.getInt("char_limit"),
@@ -100,15 +80,18 @@ record PostgresRows(Handle h) implements Rows {
                 rs.getString("definition"), Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
     }
 
-    private int exec(String sql, Object... args) {
+    @Override
+    public int exec(String sql, Object... args) {
         return bind(h.createUpdate(sql), args).execute();
     }
 
-    private <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
+    @Override
+    public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
         return bind(h.createQuery(sql), args).map(mapper).list();
     }
 
-    private <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) {
+    @Override
+    public <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args) {
         return query(sql, mapper, args).stream().findFirst();
     }
 
@@ -294,95 +277,6 @@ record PostgresRows(Handle h) implements Rows {
     @Override
     public boolean deleteAgent(Scope s) {
         return exec("DELETE FROM agents WHERE user_id = ? AND agent_id = ?", s.userId(), s.agentId()) > 0;
-    }
-
-    @Override
-    public void insertSchedule(Schedule s) {
-        exec("INSERT INTO schedules (id, user_id, agent_id, session_id, message, timing, status, next_run_at, last_run_at, "
-                + "runs, claimed_until, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                s.id(), s.scope().userId(), s.scope().agentId(), s.sessionId(), s.message(), Columns.timingJson(s.timing()),
-                s.status().name(), micros(s.nextRunAt()), micros(s.lastRunAt()), s.runs(), micros(s.claimedUntil()),
-                s.version(), Columns.micros(s.createdAt()), Columns.micros(s.updatedAt()));
-    }
-
-    @Override
-    public Optional<Schedule> schedule(String userId, String id) {
-        return one("SELECT * FROM schedules WHERE user_id = ? AND id = ?", (rs, c) -> schedule(rs), userId, id);
-    }
-
-    @Override
-    public List<Schedule> listSchedules(String userId) {
-        return query("SELECT * FROM schedules WHERE user_id = ? ORDER BY created_at, id",
-                (rs, c) -> schedule(rs), userId);
-    }
-
-    @Override
-    public List<Schedule> dueSchedules(Instant now, int max) {
-        long at = Columns.micros(now);
-        return query("SELECT * FROM schedules WHERE status = 'ACTIVE' AND next_run_at <= ? "
-                + "AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY next_run_at, id LIMIT ?",
-                (rs, c) -> schedule(rs), at, at, max);
-    }
-
-    @Override
-    public boolean updateSchedule(Schedule s, long expectedVersion) {
-        return exec("UPDATE schedules SET status = ?, next_run_at = ?, last_run_at = ?, runs = ?, claimed_until = ?, "
-                + "version = ?, updated_at = ? WHERE user_id = ? AND id = ? AND version = ?", s.status().name(),
-                micros(s.nextRunAt()), micros(s.lastRunAt()), s.runs(), micros(s.claimedUntil()), s.version(),
-                Columns.micros(s.updatedAt()), s.scope().userId(), s.id(), expectedVersion) > 0;
-    }
-
-    private static ApiKey key(ResultSet rs) throws SQLException {
-        return new ApiKey(rs.getString("id"), Optional.ofNullable(rs.getString("user_id")), rs.getString("name"),
-                Columns.instant(rs.getLong("created_at")));
-    }
-
-    @Override
-    public void insertKey(ApiKey k, String hash) {
-        exec("INSERT INTO api_keys (id, user_id, name, key_hash, created_at) VALUES (?, ?, ?, ?, ?)", k.id(),
-                k.userId().orElse(null), k.name(), hash, Columns.micros(k.createdAt()));
-    }
-
-    @Override
-    public Optional<ApiKey> keyByHash(String hash) {
-        return one("SELECT * FROM api_keys WHERE key_hash = ?", (rs, c) -> key(rs), hash);
-    }
-
-    @Override
-    public List<ApiKey> listKeys() {
-        return query("SELECT * FROM api_keys ORDER BY created_at, id", (rs, c) -> key(rs));
-    }
-
-    @Override
-    public boolean deleteKey(String id) {
-        return exec("DELETE FROM api_keys WHERE id = ?", id) > 0;
-    }
-
-    private static Identity identity(ResultSet rs) throws SQLException {
-        return new Identity(rs.getString("user_id"), rs.getString("name"), rs.getString("type"),
-                Columns.instant(rs.getLong("created_at")));
-    }
-
-    @Override
-    public void putIdentity(Identity i) {
-        exec("INSERT INTO identities (user_id, name, type, created_at) VALUES (?, ?, ?, ?) "
-                + "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, type = excluded.type", i.userId(), i.name(),
-                i.type(), Columns.micros(i.createdAt()));
-    }
-
-    @Override
-    public Optional<Identity> identity(String userId) {
-        return one("SELECT * FROM identities WHERE user_id = ?", (rs, c) -> identity(rs), userId);
-    }
-
-    @Override
-    public List<Identity> listIdentities() {
-        return query("SELECT * FROM identities ORDER BY created_at, user_id", (rs, c) -> identity(rs));
-    }
-
-    @Override
-    public boolean deleteIdentity(String userId) {
-        return exec("DELETE FROM identities WHERE user_id = ?", userId) > 0;
     }
 
     @Override

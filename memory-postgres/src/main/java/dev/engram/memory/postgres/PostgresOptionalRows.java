@@ -1,0 +1,137 @@
+package dev.engram.memory.postgres;
+
+import dev.engram.memory.ApiKey;
+import dev.engram.memory.Identity;
+import dev.engram.memory.Schedule;
+import dev.engram.memory.Scope;
+import dev.engram.memory.spi.Columns;
+import dev.engram.memory.spi.Rows;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.mapper.RowMapper;
+
+/**
+ * The optional rows of {@link PostgresRows} (schedules, API keys and identities), over its three statement helpers,
+ * as {@code SqliteOptionalRows} is for the SQLite store.
+ */
+interface PostgresOptionalRows extends Rows {
+    /** Runs an update with positional arguments; returns the rows changed. */
+    int exec(String sql, Object... args);
+
+    /** Runs a query with positional arguments. */
+    <T> List<T> query(String sql, RowMapper<T> mapper, Object... args);
+
+    /** The first row of a query, if any. */
+    <T> Optional<T> one(String sql, RowMapper<T> mapper, Object... args);
+
+    /** Microseconds, or a BIGINT NULL. */
+    private static Object micros(Optional<Instant> instant) {
+        return instant.<Object>map(Columns::micros).orElse(new PostgresRows.Null(Types.BIGINT));
+    }
+
+    private static Optional<Instant> instant(ResultSet rs, String column) throws SQLException {
+        long micros = rs.getLong(column);
+        return rs.wasNull() ? Optional.empty() : Optional.of(Columns.instant(micros));
+    }
+
+    private static Schedule schedule(ResultSet rs) throws SQLException {
+        return new Schedule(rs.getString("id"), Scope.of(rs.getString("user_id"), rs.getString("agent_id")),
+                rs.getString("session_id"), rs.getString("message"), Columns.timing(rs.getString("timing")),
+                Schedule.Status.valueOf(rs.getString("status")), instant(rs, "next_run_at"), instant(rs, "last_run_at"),
+                rs.getInt("runs"), instant(rs, "claimed_until"), rs.getLong("version"),
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    default void insertSchedule(Schedule s) {
+        exec("INSERT INTO schedules (id, user_id, agent_id, session_id, message, timing, status, next_run_at, last_run_at, "
+                + "runs, claimed_until, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                s.id(), s.scope().userId(), s.scope().agentId(), s.sessionId(), s.message(), Columns.timingJson(s.timing()),
+                s.status().name(), micros(s.nextRunAt()), micros(s.lastRunAt()), s.runs(), micros(s.claimedUntil()),
+                s.version(), Columns.micros(s.createdAt()), Columns.micros(s.updatedAt()));
+    }
+
+    @Override
+    default Optional<Schedule> schedule(String userId, String id) {
+        return one("SELECT * FROM schedules WHERE user_id = ? AND id = ?", (rs, c) -> schedule(rs), userId, id);
+    }
+
+    @Override
+    default List<Schedule> listSchedules(String userId) {
+        return query("SELECT * FROM schedules WHERE user_id = ? ORDER BY created_at, id",
+                (rs, c) -> schedule(rs), userId);
+    }
+
+    @Override
+    default List<Schedule> dueSchedules(Instant now, int max) {
+        long at = Columns.micros(now);
+        return query("SELECT * FROM schedules WHERE status = 'ACTIVE' AND next_run_at <= ? "
+                + "AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY next_run_at, id LIMIT ?",
+                (rs, c) -> schedule(rs), at, at, max);
+    }
+
+    @Override
+    default boolean updateSchedule(Schedule s, long expectedVersion) {
+        return exec("UPDATE schedules SET status = ?, next_run_at = ?, last_run_at = ?, runs = ?, claimed_until = ?, "
+                + "version = ?, updated_at = ? WHERE user_id = ? AND id = ? AND version = ?", s.status().name(),
+                micros(s.nextRunAt()), micros(s.lastRunAt()), s.runs(), micros(s.claimedUntil()), s.version(),
+                Columns.micros(s.updatedAt()), s.scope().userId(), s.id(), expectedVersion) > 0;
+    }
+
+    private static ApiKey key(ResultSet rs) throws SQLException {
+        return new ApiKey(rs.getString("id"), Optional.ofNullable(rs.getString("user_id")), rs.getString("name"),
+                Columns.instant(rs.getLong("created_at")));
+    }
+
+    @Override
+    default void insertKey(ApiKey k, String hash) {
+        exec("INSERT INTO api_keys (id, user_id, name, key_hash, created_at) VALUES (?, ?, ?, ?, ?)", k.id(),
+                k.userId().orElse(null), k.name(), hash, Columns.micros(k.createdAt()));
+    }
+
+    @Override
+    default Optional<ApiKey> keyByHash(String hash) {
+        return one("SELECT * FROM api_keys WHERE key_hash = ?", (rs, c) -> key(rs), hash);
+    }
+
+    @Override
+    default List<ApiKey> listKeys() {
+        return query("SELECT * FROM api_keys ORDER BY created_at, id", (rs, c) -> key(rs));
+    }
+
+    @Override
+    default boolean deleteKey(String id) {
+        return exec("DELETE FROM api_keys WHERE id = ?", id) > 0;
+    }
+
+    private static Identity identity(ResultSet rs) throws SQLException {
+        return new Identity(rs.getString("user_id"), rs.getString("name"), rs.getString("type"),
+                Columns.instant(rs.getLong("created_at")));
+    }
+
+    @Override
+    default void putIdentity(Identity i) {
+        exec("INSERT INTO identities (user_id, name, type, created_at) VALUES (?, ?, ?, ?) "
+                + "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, type = excluded.type", i.userId(), i.name(),
+                i.type(), Columns.micros(i.createdAt()));
+    }
+
+    @Override
+    default Optional<Identity> identity(String userId) {
+        return one("SELECT * FROM identities WHERE user_id = ?", (rs, c) -> identity(rs), userId);
+    }
+
+    @Override
+    default List<Identity> listIdentities() {
+        return query("SELECT * FROM identities ORDER BY created_at, user_id", (rs, c) -> identity(rs));
+    }
+
+    @Override
+    default boolean deleteIdentity(String userId) {
+        return exec("DELETE FROM identities WHERE user_id = ?", userId) > 0;
+    }
+}
