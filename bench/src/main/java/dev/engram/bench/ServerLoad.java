@@ -227,20 +227,31 @@ public final class ServerLoad {
         }
         long[] inProcess = new long[1000];
         long[] overHttp = new long[1000];
-        for (int i = 0; i < inProcess.length; i++) { // interleaved, so that both see the same store state and JIT
-            long t0 = System.nanoTime();
-            solo.send("m" + i);
-            inProcess[i] = System.nanoTime() - t0;
-            t0 = System.nanoTime();
-            post(http, first.url("/v1/agents/" + soloHttp + "/messages"), keys.get(0), message("m" + i));
-            overHttp[i] = System.nanoTime() - t0;
+        long[] overRaw = new long[1000];
+        try (RawHttp raw = new RawHttp(first.server().port())) {
+            for (int i = 0; i < inProcess.length; i++) { // interleaved, so that all see the same store state and JIT
+                long t0 = System.nanoTime();
+                solo.send("m" + i);
+                inProcess[i] = System.nanoTime() - t0;
+                t0 = System.nanoTime();
+                post(http, first.url("/v1/agents/" + soloHttp + "/messages"), keys.get(0), message("m" + i));
+                overHttp[i] = System.nanoTime() - t0;
+                t0 = System.nanoTime();
+                if (raw.post("/v1/agents/" + soloHttp + "/messages", keys.get(0), message("r" + i).toString()) != 200) {
+                    throw new IllegalStateException("the raw client's message failed");
+                }
+                overRaw[i] = System.nanoTime() - t0;
+            }
         }
         Arrays.sort(inProcess);
         Arrays.sort(overHttp);
+        Arrays.sort(overRaw);
         System.out.printf(Locale.ROOT, "%-34s %10s %10s%n", "one client, sequential", "p50 ms", "p99 ms");
         System.out.printf(Locale.ROOT, "%-34s %10.3f %10.3f%n", "in-process Agent.send", ms(inProcess, 0.50), ms(inProcess, 0.99));
         System.out.printf(Locale.ROOT, "%-34s %10.3f %10.3f%n", "HTTP POST .../messages", ms(overHttp, 0.50), ms(overHttp, 0.99));
+        System.out.printf(Locale.ROOT, "%-34s %10.3f %10.3f%n", "same, minimal HTTP/1.1 client", ms(overRaw, 0.50), ms(overRaw, 0.99));
         System.out.printf(Locale.ROOT, "%-34s %10.3f%n", "server's own cost (p50 difference)", ms(overHttp, 0.50) - ms(inProcess, 0.50));
+        System.out.printf(Locale.ROOT, "%-34s %10.3f%n", "  with the minimal client", ms(overRaw, 0.50) - ms(inProcess, 0.50));
         long[] health = new long[1000];
         long[] agentGet = new long[1000];
         for (int i = 0; i < health.length; i++) {
@@ -382,6 +393,77 @@ public final class ServerLoad {
     }
 
     record Got(int status, JsonNode body) {
+    }
+
+    /**
+     * A minimal HTTP/1.1 client on one kept-alive socket, for the sequential comparison: the JDK's client hands each
+     * request between its own threads, which on 2 cores costs more than the server's work being measured.
+     */
+    static final class RawHttp implements AutoCloseable {
+        private final java.net.Socket socket;
+        private final java.io.OutputStream out;
+        private final java.io.BufferedInputStream in;
+        private final String host;
+
+        RawHttp(int port) throws java.io.IOException {
+            socket = new java.net.Socket("127.0.0.1", port);
+            socket.setTcpNoDelay(true);
+            out = socket.getOutputStream();
+            in = new java.io.BufferedInputStream(socket.getInputStream(), 1 << 16);
+            host = "127.0.0.1:" + port;
+        }
+
+        /** Sends a POST with a JSON body and reads the whole response; returns its status. */
+        int post(String path, String key, String json) throws java.io.IOException {
+            byte[] body = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            String head = "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + key
+                    + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
+            byte[] h = head.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] all = new byte[h.length + body.length];
+            System.arraycopy(h, 0, all, 0, h.length);
+            System.arraycopy(body, 0, all, h.length, body.length);
+            out.write(all);
+            out.flush();
+            String status = line();
+            int length = -1;
+            boolean chunked = false;
+            for (String l = line(); !l.isEmpty(); l = line()) {
+                String lower = l.toLowerCase(Locale.ROOT);
+                if (lower.startsWith("content-length:")) {
+                    length = Integer.parseInt(l.substring(15).strip());
+                } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+                    chunked = true;
+                }
+            }
+            if (chunked) {
+                for (int n = Integer.parseInt(line().strip(), 16); n > 0; n = Integer.parseInt(line().strip(), 16)) {
+                    in.readNBytes(n);
+                    line();
+                }
+                line();
+            } else if (length > 0) {
+                in.readNBytes(length);
+            }
+            return Integer.parseInt(status.split(" ")[1]);
+        }
+
+        private String line() throws java.io.IOException {
+            StringBuilder b = new StringBuilder();
+            for (int c = in.read(); c != '\n'; c = in.read()) {
+                if (c < 0) {
+                    throw new java.io.EOFException("the server closed the connection");
+                }
+                if (c != '\r') {
+                    b.append((char) c);
+                }
+            }
+            return b.toString();
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            socket.close();
+        }
     }
 
     private static Got get(HttpClient http, String url, String key) throws Exception {
