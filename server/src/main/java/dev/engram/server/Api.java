@@ -37,7 +37,7 @@ final class Api {
     final Settings settings;
 
     /** The server's settings that endpoints read. */
-    record Settings(String defaultModel, java.time.Duration pingInterval, int maxAgentsListed) {
+    record Settings(String defaultModel, java.time.Duration pingInterval) {
     }
 
     Api(AgentRuntime runtime, Turns turns, Settings settings) {

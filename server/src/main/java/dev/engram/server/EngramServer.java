@@ -66,7 +66,7 @@ public final class EngramServer implements AutoCloseable {
         rb.approvalHandler(turns);
         this.runtime = rb.build();
         this.shutdownGrace = b.shutdownGrace;
-        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, 1_000));
+        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval));
         HttpRouting.Builder routing = routingBuilder.join();
         routing.get("/v1/health", EngramServer::health).get("/v1/health/", EngramServer::health);
         new AgentRoutes(api).register(routing);

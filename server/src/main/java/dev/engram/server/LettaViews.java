@@ -10,7 +10,6 @@ import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryPermission;
-import dev.engram.memory.MessageRole;
 import dev.engram.memory.MessageToolCall;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -265,10 +264,6 @@ final class LettaViews {
         o.put("is_err", false);
         o.putNull("run_id");
         return o;
-    }
-
-    static boolean isUser(ConversationMessage m) {
-        return m.role() == MessageRole.USER;
     }
 
     private static JsonNode parseOrEmpty(String json) {
