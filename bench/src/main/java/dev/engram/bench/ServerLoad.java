@@ -19,6 +19,7 @@ import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.postgres.PostgresBackend;
 import dev.engram.memory.postgres.PostgresLocks;
 import dev.engram.server.EngramServer;
+import dev.engram.server.TurnLock;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -174,10 +175,7 @@ public final class ServerLoad {
                 .backgroundInterval(Duration.ZERO).build();
         EngramServer.Builder b = EngramServer.builder(store, search).runtime(rt -> rt.model("bench:instant", new InstantModel()))
                 .defaultModel("bench:instant").port(0);
-        locks.ifPresent(l -> b.turnLock(agent -> {
-            PostgresLocks.Held held = l.acquire("engram-turn:" + agent.userId() + "/" + agent.agentId());
-            return held::close;
-        }));
+        locks.ifPresent(l -> b.turnLock(TurnLock.byName(l::acquire)));
         return new Instance(store, search, b.start(), locks);
     }
 
@@ -228,7 +226,7 @@ public final class ServerLoad {
         long[] inProcess = new long[1000];
         long[] overHttp = new long[1000];
         long[] overRaw = new long[1000];
-        try (RawHttp raw = new RawHttp(first.server().port())) {
+        try (RawHttpClient raw = new RawHttpClient(first.server().port())) {
             for (int i = 0; i < inProcess.length; i++) { // interleaved, so that all see the same store state and JIT
                 long t0 = System.nanoTime();
                 solo.send("m" + i);
@@ -393,77 +391,6 @@ public final class ServerLoad {
     }
 
     record Got(int status, JsonNode body) {
-    }
-
-    /**
-     * A minimal HTTP/1.1 client on one kept-alive socket, for the sequential comparison: the JDK's client hands each
-     * request between its own threads, which on 2 cores costs more than the server's work being measured.
-     */
-    static final class RawHttp implements AutoCloseable {
-        private final java.net.Socket socket;
-        private final java.io.OutputStream out;
-        private final java.io.BufferedInputStream in;
-        private final String host;
-
-        RawHttp(int port) throws java.io.IOException {
-            socket = new java.net.Socket("127.0.0.1", port);
-            socket.setTcpNoDelay(true);
-            out = socket.getOutputStream();
-            in = new java.io.BufferedInputStream(socket.getInputStream(), 1 << 16);
-            host = "127.0.0.1:" + port;
-        }
-
-        /** Sends a POST with a JSON body and reads the whole response; returns its status. */
-        int post(String path, String key, String json) throws java.io.IOException {
-            byte[] body = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            String head = "POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAuthorization: Bearer " + key
-                    + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n";
-            byte[] h = head.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-            byte[] all = new byte[h.length + body.length];
-            System.arraycopy(h, 0, all, 0, h.length);
-            System.arraycopy(body, 0, all, h.length, body.length);
-            out.write(all);
-            out.flush();
-            String status = line();
-            int length = -1;
-            boolean chunked = false;
-            for (String l = line(); !l.isEmpty(); l = line()) {
-                String lower = l.toLowerCase(Locale.ROOT);
-                if (lower.startsWith("content-length:")) {
-                    length = Integer.parseInt(l.substring(15).strip());
-                } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
-                    chunked = true;
-                }
-            }
-            if (chunked) {
-                for (int n = Integer.parseInt(line().strip(), 16); n > 0; n = Integer.parseInt(line().strip(), 16)) {
-                    in.readNBytes(n);
-                    line();
-                }
-                line();
-            } else if (length > 0) {
-                in.readNBytes(length);
-            }
-            return Integer.parseInt(status.split(" ")[1]);
-        }
-
-        private String line() throws java.io.IOException {
-            StringBuilder b = new StringBuilder();
-            for (int c = in.read(); c != '\n'; c = in.read()) {
-                if (c < 0) {
-                    throw new java.io.EOFException("the server closed the connection");
-                }
-                if (c != '\r') {
-                    b.append((char) c);
-                }
-            }
-            return b.toString();
-        }
-
-        @Override
-        public void close() throws java.io.IOException {
-            socket.close();
-        }
     }
 
     private static Got get(HttpClient http, String url, String key) throws Exception {

@@ -3,6 +3,7 @@ package dev.engram.cli;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.postgres.PostgresLocks;
 import dev.engram.server.EngramServer;
+import dev.engram.server.TurnLock;
 import dev.engram.tools.ShellOptions;
 import java.time.Duration;
 import java.util.Locale;
@@ -51,11 +52,7 @@ final class ServeCommand extends BaseCommand {
                 String url = root().postgresUrl().orElseThrow();
                 locks = PostgresLocks.open(url, root().environment().get("PGUSER"), root().environment().get("PGPASSWORD"),
                         maxTurns);
-                PostgresLocks held = locks;
-                b.turnLock(agent -> {
-                    PostgresLocks.Held h = held.acquire("engram-turn:" + agent.userId() + "/" + agent.agentId());
-                    return h::close;
-                });
+                b.turnLock(TurnLock.byName(locks::acquire));
             }
             server = b.start();
         } catch (RuntimeException e) {

@@ -56,9 +56,9 @@ final class AgentRoutes {
         Body body = Api.body(req);
         String user = ownerOf(caller, body);
         String id = Ids.newAgentId();
+        String model = model(body).orElse(api.settings.defaultModel());
         AgentDefinition.Builder b = AgentDefinition.builder(user).id(id)
-                .name(body.string("name").orElse(id.substring(0, "agent-".length() + 8)))
-                .model(model(body).orElse(api.settings.defaultModel()));
+                .name(body.string("name").orElse(id.substring(0, "agent-".length() + 8))).model(model);
         body.string("system").ifPresent(b::systemPrompt);
         body.integer("context_window_limit").ifPresent(b::contextWindowTokens);
         body.strings("tags").ifPresent(b::tags);
@@ -71,11 +71,11 @@ final class AgentRoutes {
             b.block(newBlock(block));
         }
         for (String blockId : body.strings("block_ids").orElse(List.of())) {
-            Block shared = sharedBlock(user, blockId);
+            Block shared = api.block(user, blockId);
             b.sharedBlock(shared.ownerAgentId(), shared.label(), shared.permission());
         }
         if (body.bool("enable_sleeptime").orElse(false)) {
-            b.sleeptime(SleeptimeSettings.of(model(body).orElse(api.settings.defaultModel())));
+            b.sleeptime(SleeptimeSettings.of(model));
         }
         AgentDefinition definition = build(b);
         if (api.store.agents().findByName(user, definition.name()).isPresent()) {
@@ -158,14 +158,6 @@ final class AgentRoutes {
         }
     }
 
-    /** The user's block a {@code block_ids} entry names; a 404 for one the user does not have. */
-    private Block sharedBlock(String user, String blockId) {
-        Ids.BlockRef ref = Ids.block(blockId);
-        return api.store.blocks().get(Scope.of(user, ref.ownerAgentId()), ref.label())
-                .filter(bl -> bl.ownerAgentId().equals(ref.ownerAgentId()))
-                .orElseThrow(() -> ApiException.notFound("Block '" + blockId + "' not found."));
-    }
-
     private static AgentDefinition build(AgentDefinition.Builder b) {
         try {
             return b.build();
@@ -231,7 +223,7 @@ final class AgentRoutes {
         List<Block> attach = new ArrayList<>();
         if (blockIds.isPresent()) {
             for (String blockId : blockIds.get()) {
-                attach.add(sharedBlock(agent.userId(), blockId));
+                attach.add(api.block(agent.userId(), blockId));
             }
         }
         body.string("name").filter(n -> !n.equals(agent.name()))

@@ -93,6 +93,27 @@ final class Api {
         throw ApiException.notFound("Agent '" + agentId + "' not found.");
     }
 
+    /** The user's own block (at its owner agent) that a block id names; a 404 when the user has no such block. */
+    dev.engram.memory.Block block(String user, String blockId) {
+        Ids.BlockRef ref = Ids.block(blockId);
+        return store.blocks().get(dev.engram.memory.Scope.of(user, ref.ownerAgentId()), ref.label())
+                .filter(b -> b.ownerAgentId().equals(ref.ownerAgentId()))
+                .orElseThrow(() -> ApiException.notFound("Block '" + blockId + "' not found."));
+    }
+
+    /** The first of the caller's users that has the block a block id names; a 404 when none has it. */
+    String userOfBlock(Caller caller, String blockId) {
+        for (String user : users(caller)) {
+            try {
+                block(user, blockId);
+                return user;
+            } catch (ApiException e) {
+                // not this user's
+            }
+        }
+        throw ApiException.notFound("Block '" + blockId + "' not found.");
+    }
+
     /** Letta's {@code AgentState} of an agent. */
     ObjectNode agentState(Agent agent) {
         AgentDefinition d = agent.definition();

@@ -132,7 +132,7 @@ final class MemoryRoutes {
 
     private void attach(ServerRequest req, ServerResponse res) {
         Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
-        Block block = ownBlock(agent.userId(), req.path().pathParameters().get("block_id"));
+        Block block = api.block(agent.userId(), req.path().pathParameters().get("block_id"));
         if (!block.ownerAgentId().equals(agent.id())) {
             Optional<Block> same = api.store.blocks().get(agent.scope(), block.label());
             if (same.isPresent() && !same.get().ownerAgentId().equals(block.ownerAgentId())) {
@@ -146,7 +146,7 @@ final class MemoryRoutes {
 
     private void detach(ServerRequest req, ServerResponse res) {
         Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
-        Block block = ownBlock(agent.userId(), req.path().pathParameters().get("block_id"));
+        Block block = api.block(agent.userId(), req.path().pathParameters().get("block_id"));
         if (block.ownerAgentId().equals(agent.id())) {
             throw ApiException.badRequest("Block '" + block.label() + "' is agent '" + agent.id() + "''s own; it cannot be "
                     + "detached from it (delete it instead).");
@@ -159,38 +159,6 @@ final class MemoryRoutes {
     }
 
     // ---- standalone blocks ------------------------------------------------------------------------------
-
-    /** The user's block a block id names, at its owner; a 404 when the user has no such block. */
-    private Block ownBlock(String user, String blockId) {
-        Ids.BlockRef ref = Ids.block(blockId);
-        return api.store.blocks().get(Scope.of(user, ref.ownerAgentId()), ref.label())
-                .filter(b -> b.ownerAgentId().equals(ref.ownerAgentId()))
-                .orElseThrow(() -> ApiException.notFound("Block '" + blockId + "' not found."));
-    }
-
-    /** The user owning a block the caller names: the caller's own user, or for an admin the first that has it. */
-    private Block callerBlock(Caller caller, String blockId) {
-        for (String user : api.users(caller)) {
-            try {
-                return ownBlock(user, blockId);
-            } catch (ApiException e) {
-                // not this user's
-            }
-        }
-        throw ApiException.notFound("Block '" + blockId + "' not found.");
-    }
-
-    private String userOfBlock(Caller caller, String blockId) {
-        for (String user : api.users(caller)) {
-            try {
-                ownBlock(user, blockId);
-                return user;
-            } catch (ApiException e) {
-                // not this user's
-            }
-        }
-        throw ApiException.notFound("Block '" + blockId + "' not found.");
-    }
 
     private void createBlock(ServerRequest req, ServerResponse res) {
         Caller caller = api.caller(req);
@@ -233,14 +201,16 @@ final class MemoryRoutes {
     }
 
     private void block(ServerRequest req, ServerResponse res) {
-        Api.json(res, LettaViews.block(callerBlock(api.caller(req), req.path().pathParameters().get("block_id"))));
+        Caller caller = api.caller(req);
+        String blockId = req.path().pathParameters().get("block_id");
+        Api.json(res, LettaViews.block(api.block(api.userOfBlock(caller, blockId), blockId)));
     }
 
     private void modifyBlock(ServerRequest req, ServerResponse res) {
         Caller caller = api.caller(req);
         String blockId = req.path().pathParameters().get("block_id");
-        String user = userOfBlock(caller, blockId);
-        Block block = ownBlock(user, blockId);
+        String user = api.userOfBlock(caller, blockId);
+        Block block = api.block(user, blockId);
         Body body = Api.body(req);
         Api.json(res, LettaViews.block(update(Scope.of(user, block.ownerAgentId()), block, body)));
     }
@@ -248,8 +218,8 @@ final class MemoryRoutes {
     private void deleteBlock(ServerRequest req, ServerResponse res) {
         Caller caller = api.caller(req);
         String blockId = req.path().pathParameters().get("block_id");
-        String user = userOfBlock(caller, blockId);
-        Block block = ownBlock(user, blockId);
+        String user = api.userOfBlock(caller, blockId);
+        Block block = api.block(user, blockId);
         api.store.blocks().delete(Scope.of(user, block.ownerAgentId()), block.label(), BlockStore.ANY_VERSION);
         Api.json(res, Body.JSON.createObjectNode());
     }

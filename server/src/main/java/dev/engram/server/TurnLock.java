@@ -24,6 +24,30 @@ public interface TurnLock {
         void close();
     }
 
+    /** Named locks of another kind, e.g. a database's advisory locks held across processes. */
+    @FunctionalInterface
+    interface NamedLocks {
+        /** Waits for and holds the lock of that name; closing the result releases it. */
+        AutoCloseable acquire(String name) throws InterruptedException;
+    }
+
+    /**
+     * A turn lock over named locks: one per agent, named {@code engram-turn:USER/AGENT}, so that every server taking
+     * its locks from the same place (e.g. {@code PostgresLocks} on one database) runs an agent's turns one at a time.
+     */
+    static TurnLock byName(NamedLocks locks) {
+        return agent -> {
+            AutoCloseable held = locks.acquire("engram-turn:" + agent.userId() + "/" + agent.agentId());
+            return () -> {
+                try {
+                    held.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("releasing the turn lock of agent " + agent + " failed: " + e.getMessage(), e);
+                }
+            };
+        };
+    }
+
     /** A lock for one process: fair per agent, so turns run in the order they arrived. */
     static TurnLock local() {
         ConcurrentHashMap<Scope, ReentrantLock> locks = new ConcurrentHashMap<>();

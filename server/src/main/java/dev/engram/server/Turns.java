@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * request that brings the answer resumes it and waits for the next pause. The server is the runtime's
  * {@link ApprovalHandler}: a call made by a turn that no request started (none here) is denied.
  */
-final class Turns implements ApprovalHandler, AutoCloseable {
+final class Turns implements ApprovalHandler {
     private static final Logger LOG = LoggerFactory.getLogger(Turns.class);
 
     private final MemoryStore store;
@@ -247,10 +247,5 @@ final class Turns implements ApprovalHandler, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    @Override
-    public void close() {
-        stop(Duration.ofSeconds(10));
     }
 }

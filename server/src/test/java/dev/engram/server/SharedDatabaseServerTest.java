@@ -62,10 +62,7 @@ class SharedDatabaseServerTest {
             MemorySearch search = LuceneMemorySearch.builder(store, ServerFixture.sharedEmbedder()).directory(index).build();
             PostgresLocks locks = PostgresLocks.open(url, "postgres", "", 16);
             EngramServer server = EngramServer.builder(store, search).runtime(rt -> rt.model("test:echo", new EchoModel()))
-                    .defaultModel("test:echo").port(0).turnLock(agent -> {
-                        PostgresLocks.Held held = locks.acquire("engram-turn:" + agent.userId() + "/" + agent.agentId());
-                        return held::close;
-                    }).start();
+                    .defaultModel("test:echo").port(0).turnLock(TurnLock.byName(locks::acquire)).start();
             return new Instance(store, search, locks, server);
         }
 
