@@ -13,7 +13,6 @@ import dev.engram.framework.model.ModelCancelledException;
 import dev.engram.framework.model.ModelException;
 import dev.engram.framework.model.ToolChoice;
 import dev.engram.memory.ConversationMessage;
-import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
 import java.time.Duration;
@@ -176,6 +175,16 @@ public final class Agent {
         turns.of(scope).ifPresent(Turn::cancel);
     }
 
+    /**
+     * Whether a turn of this agent may stop to ask its runtime's {@link dev.engram.framework.ApprovalHandler} to
+     * approve a tool call: one of its tools has a {@code requires_approval} rule, or is not read-only and its
+     * approval mode does not run it without asking. {@code false} means no call of its current tools ever waits for
+     * approval, so a host may run its turns where nothing could answer one.
+     */
+    public boolean mayRequestApproval() {
+        return tools.mayAskForApproval();
+    }
+
     /** Whether a message is being worked on. */
     public boolean isBusy() {
         return lock.isLocked();
@@ -219,7 +228,6 @@ public final class Agent {
     // The loop
 
     private AgentResponse run(Turn turn, String message) {
-        MemoryStore store = settings.store();
         turns.begin(scope, turn);
         turn.thread = Thread.currentThread();
         List<ToolResult> allResults = new ArrayList<>();
@@ -229,7 +237,7 @@ public final class Agent {
         int failingSteps = 0;
         try {
             tools.step().recordInterruptedCalls();
-            store.messages().append(scope, NewMessage.user(turn.session, message));
+            settings.append(scope, NewMessage.user(turn.session, message));
             while (true) {
                 if (turn.token.isCancelled()) {
                     return turn.response(AgentStopReason.CANCELLED, steps, allResults, inTokens, outTokens, "");
@@ -260,7 +268,7 @@ public final class Agent {
                 String finalText = "";
                 if (assistant.toolCalls().isEmpty()) {
                     if (!assistant.text().isBlank()) {
-                        store.messages().append(scope, NewMessage.assistant(turn.session, assistant.text(), List.of()));
+                        settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), List.of()));
                     }
                     stop = Optional.of(AgentStopReason.END_TURN);
                     finalText = assistant.text();
@@ -309,7 +317,7 @@ public final class Agent {
         if (steps >= definition.maxSteps()) {
             return Optional.of(AgentStopReason.STEP_CAP);
         }
-        settings.store().messages().append(scope, NewMessage.user(turn.session, RUNTIME_NOTE
+        settings.append(scope, NewMessage.user(turn.session, RUNTIME_NOTE
                 + "Your turn cannot end yet: the tool rules require you to call " + String.join(", ", missing)
                 + " first. Call it now."));
         return Optional.empty();

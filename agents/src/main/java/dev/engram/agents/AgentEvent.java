@@ -3,7 +3,9 @@ package dev.engram.agents;
 import dev.engram.framework.ApprovalRequest;
 import dev.engram.framework.ToolCall;
 import dev.engram.framework.ToolResult;
+import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.Scope;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -35,6 +37,17 @@ public sealed interface AgentEvent {
 
     /** A tool call waits for a human's approval. */
     record ApprovalRequested(Scope scope, ApprovalRequest request) implements AgentEvent {
+    }
+
+    /**
+     * Messages were added to the agent's conversation (its recall memory), as stored, in order: the message it
+     * received, the model's answers and tool calls, the tools' results, the runtime's notes and context summaries.
+     * A UI or a server can show a turn's messages from these events without reading them back from the store.
+     */
+    record MessagesStored(Scope scope, List<ConversationMessage> messages) implements AgentEvent {
+        public MessagesStored {
+            messages = List.copyOf(messages);
+        }
     }
 
     /** The prompt passed the memory-pressure threshold; a warning was added to it. */

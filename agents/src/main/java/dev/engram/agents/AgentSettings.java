@@ -2,9 +2,13 @@ package dev.engram.agents;
 
 import dev.engram.framework.ApprovalHandler;
 import dev.engram.framework.model.ChatModel;
+import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.NewMessage;
+import dev.engram.memory.Scope;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -31,6 +35,22 @@ record AgentSettings(MemoryStore store, Function<String, ChatModel> models, Cons
         Optional<ApprovalHandler> approvalHandler, Optional<Path> workspaceRoot, Duration agentReplyTimeout,
         int maxCorrections, int loopBreakerThreshold, double memoryPressureThreshold, BooleanSupplier open,
         Optional<dev.engram.tools.PythonTools> pythonRunner, TurnHooks hooks) {
+
+    /** Stores a message of the agent's conversation and tells the listeners ({@link AgentEvent.MessagesStored}). */
+    ConversationMessage append(Scope scope, NewMessage message) {
+        ConversationMessage stored = store.messages().append(scope, message);
+        events.accept(new AgentEvent.MessagesStored(scope, List.of(stored)));
+        return stored;
+    }
+
+    /** Stores messages of the agent's conversation in one transaction and tells the listeners. */
+    List<ConversationMessage> appendAll(Scope scope, List<NewMessage> messages) {
+        List<ConversationMessage> stored = store.messages().appendAll(scope, messages);
+        if (!stored.isEmpty()) {
+            events.accept(new AgentEvent.MessagesStored(scope, stored));
+        }
+        return stored;
+    }
 
     void checkOpen() {
         if (!open.getAsBoolean()) {

@@ -9,9 +9,9 @@ import java.util.Set;
 /**
  * An agent's tools as one value, swapped whole when they change while the agent lives: the tool step
  * that runs calls, the definitions the model is offered (each with {@code request_heartbeat}), their
- * names, and what they cost in prompt tokens.
+ * names, what they cost in prompt tokens, and whether a call may stop to ask for approval.
  */
-record AgentTools(ToolStep step, List<ToolDefinition> offered, Set<String> names, int tokens) {
+record AgentTools(ToolStep step, List<ToolDefinition> offered, Set<String> names, int tokens, boolean mayAskForApproval) {
     static AgentTools of(AgentDefinition definition, AgentSettings settings, ToolExecutor executor, PromptTokens counter) {
         List<ToolDefinition> offered = executor.registry().definitions().stream()
                 .filter(d -> executor.policy().permits(d.name()))
@@ -22,6 +22,7 @@ record AgentTools(ToolStep step, List<ToolDefinition> offered, Set<String> names
             names.add(d.name());
             tokens += counter.count(d.name()) + counter.count(d.description()) + counter.count(d.parameters().toString()) + 8;
         }
-        return new AgentTools(new ToolStep(definition, settings, executor), offered, Set.copyOf(names), tokens);
+        return new AgentTools(new ToolStep(definition, settings, executor), offered, Set.copyOf(names), tokens,
+                executor.mayAskForApproval());
     }
 }

@@ -56,7 +56,7 @@ final class Compactor {
         String summary = summarise(toSummarise);
 
         // Store the summary before evicting, so that a crash in between loses nothing.
-        settings.store().messages().append(agent.scope(), NewMessage.system(session, Prompts.SUMMARY_PREFIX + summary));
+        settings.append(agent.scope(), NewMessage.system(session, Prompts.SUMMARY_PREFIX + summary));
         List<Long> ids = toSummarise.stream().map(ConversationMessage::id).toList();
         settings.store().messages().markOutOfContext(agent.scope(), ids);
         agent.tokens.forget(ids);

@@ -122,7 +122,7 @@ final class ToolStep {
             toRunIndex.add(i);
             settings.events().accept(new AgentEvent.ToolCallStarted(scope, stripped));
         }
-        settings.store().messages().append(scope, NewMessage.assistant(turn.session, assistant.text(), recorded.stream()
+        settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), recorded.stream()
                 .map(c -> new MessageToolCall(c.id(), c.name(), c.arguments())).toList()));
         if (!toRun.isEmpty()) {
             List<ToolResult> ran = executor.executeAll(toRun, toolContext(turn));
@@ -145,7 +145,7 @@ final class ToolStep {
         for (ToolResult r : results) {
             batch.add(NewMessage.tool(turn.session, r.callId(), contentForModel(r)));
         }
-        settings.store().messages().appendAll(scope, batch);
+        settings.appendAll(scope, batch);
 
         for (int i = 0; i < n; i++) {
             ToolResult r = results[i];
@@ -209,7 +209,7 @@ final class ToolStep {
             return;
         }
         ConversationMessage m = newest.getFirst();
-        settings.store().messages().appendAll(scope, m.toolCalls().stream()
+        settings.appendAll(scope, m.toolCalls().stream()
                 .map(c -> NewMessage.tool(m.sessionId(), c.id(), Prompts.ERROR_PREFIX + INTERRUPTED)).toList());
     }
 

@@ -115,6 +115,22 @@ class AgentLoopTest {
     }
 
     @Test
+    void everyStoredMessageIsAnnouncedAsStoredInOrder() {
+        Agent agent = agent(script("""
+                {"turns": [
+                  {"text": "Let me note that.", "tool_calls": [{"name": "memory_save", "arguments": {"content": "Ana likes tea", "request_heartbeat": true}}]},
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "Noted."}}]}
+                ]}"""), 10);
+
+        agent.send("I like tea.");
+
+        List<ConversationMessage> announced = fx.events(AgentEvent.MessagesStored.class).stream()
+                .peek(e -> assertThat(e.scope()).isEqualTo(ANA)).flatMap(e -> e.messages().stream()).toList();
+        assertThat(announced).isEqualTo(fx.messages(ANA)).hasSize(5);
+        assertThat(announced.getFirst().content()).isEqualTo("I like tea.");
+    }
+
+    @Test
     void everyToolSchemaOffersRequestHeartbeat() {
         Agent agent = agent(script("{\"turns\": []}"), 10);
         assertThat(agent.compilePrompt().tools()).isNotEmpty().allSatisfy(t ->
@@ -244,7 +260,8 @@ class AgentLoopTest {
         agent(script("""
                 {"turns": [{"tool_calls": [{"name": "send_message", "arguments": {"message": "Hi"}}]}]}"""), 10).send("Hello");
         assertThat(fx.events).extracting(e -> e.getClass().getSimpleName()).containsExactly(
-                "StepStarted", "ToolCallStarted", "MessageSent", "ToolCallFinished", "StepFinished");
+                "MessagesStored", "StepStarted", "ToolCallStarted", "MessagesStored", "MessageSent", "MessagesStored",
+                "ToolCallFinished", "StepFinished");
         assertThat(fx.events(AgentEvent.StepFinished.class).getFirst().stopReason()).contains(AgentStopReason.YIELDED);
     }
 

@@ -84,6 +84,10 @@ class ContextWindowTest {
         AgentEvent.ContextCompacted compacted = fx.events(AgentEvent.ContextCompacted.class).getFirst();
         assertThat(compacted.evictedMessages()).isEqualTo(3);
         assertThat(compacted.tokensAfter()).isLessThan(compacted.tokensBefore());
+        // The summary is announced with the turn's messages; the earlier conversation, stored directly, is not.
+        assertThat(fx.events(AgentEvent.MessagesStored.class).stream().flatMap(e -> e.messages().stream()))
+                .extracting(ConversationMessage::id).containsExactlyElementsOf(all.stream().skip(5).map(ConversationMessage::id).toList())
+                .contains(summary.id());
         // Evicted messages stay in recall memory.
         assertThat(fx.store.messages().count(ANA)).isEqualTo(all.size());
     }

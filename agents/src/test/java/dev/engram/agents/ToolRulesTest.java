@@ -307,6 +307,19 @@ class ToolRulesTest {
     }
 
     @Test
+    void anAgentTellsWhetherATurnMayAskForApproval() {
+        fx = new AgentFixture(dir).open(b -> b.tool(step("step_a")).model("script:test", script("{\"turns\": []}")));
+        java.util.function.Function<String, AgentDefinition.Builder> plain = id -> AgentDefinition.builder("ana").id(id).model("script:test");
+        assertThat(fx.runtime.create(plain.apply("defaults").build()).mayRequestApproval())
+                .as("the built-in tools are read-only or pre-approved in AUTO").isFalse();
+        assertThat(fx.runtime.create(plain.apply("asks").approvalMode(ApprovalMode.ASK).build()).mayRequestApproval()).isTrue();
+        assertThat(fx.runtime.create(plain.apply("ruled").approvalMode(ApprovalMode.YOLO).addTools("step_a")
+                .toolRules(ToolRule.requiresApproval("step_a")).build()).mayRequestApproval()).isTrue();
+        assertThat(fx.runtime.create(plain.apply("yolo").approvalMode(ApprovalMode.YOLO).addTools("step_a").build())
+                .mayRequestApproval()).isFalse();
+    }
+
+    @Test
     void aCallToAToolThePolicyDeniesIsThePipelinesToRefuseWithOrWithoutRules() {
         model = script("{\"turns\": [" + turn(call("step_a"), call("step_b")) + "]}");
         fx = new AgentFixture(dir).open(b -> b.tool(step("step_a")).tool(step("step_b")).model("script:test", model));

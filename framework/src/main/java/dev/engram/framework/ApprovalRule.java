@@ -82,6 +82,16 @@ public final class ApprovalRule {
         return argumentGlobs;
     }
 
+    /** Whether some call of the tool could match (its name matches; argument conditions may or may not hold). */
+    boolean mayMatch(String toolName) {
+        return tool.matcher(toolName).matches();
+    }
+
+    /** Whether every call of the tool matches (its name matches and there are no argument conditions). */
+    boolean matchesEveryCall(String toolName) {
+        return arguments.isEmpty() && mayMatch(toolName);
+    }
+
     boolean matches(String toolName, JsonNode args) {
         if (!tool.matcher(toolName).matches()) {
             return false;

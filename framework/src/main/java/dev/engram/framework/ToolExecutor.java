@@ -80,6 +80,38 @@ public final class ToolExecutor {
         return approvalMode;
     }
 
+    /**
+     * Whether some call of a registered tool the policy permits could stop to ask for approval, whatever its
+     * arguments: an always-ask rule may match it, or it is not read-only and the mode asks for it (not
+     * {@link ApprovalMode#YOLO}, and in {@link ApprovalMode#AUTO} no auto-approve rule covers every call of it).
+     * Approvals remembered for a session are not counted, so {@code true} means "may", never "will". A host can
+     * run calls without its approval plumbing when this is {@code false}.
+     */
+    public boolean mayAskForApproval() {
+        for (DynamicTool tool : registry.list()) {
+            if (policy.permits(tool.name()) && mayAsk(tool.name(), tool.safetyTier())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean mayAsk(String name, SafetyTier tier) {
+        for (ApprovalRule rule : rules) {
+            if (rule.action() == ApprovalRule.Action.ALWAYS_ASK && rule.mayMatch(name)) {
+                return true;
+            }
+        }
+        if (tier == SafetyTier.READ_ONLY) {
+            return false;
+        }
+        return switch (approvalMode) {
+            case YOLO -> false;
+            case ASK -> true;
+            case AUTO -> rules.stream().noneMatch(r -> r.action() == ApprovalRule.Action.AUTO_APPROVE && r.matchesEveryCall(name));
+        };
+    }
+
     /** Runs one call through the whole pipeline. Never throws. */
     public ToolResult execute(ToolCall call, ToolContext context) {
         Objects.requireNonNull(call, "call");

@@ -265,6 +265,23 @@ class ToolExecutorTest {
         }
 
         @Test
+        void mayAskForApprovalFollowsTheModeTiersRulesAndPolicy() {
+            assertThat(executor(ApprovalMode.YOLO).mayAskForApproval()).isFalse();
+            assertThat(executor(ApprovalMode.YOLO, ApprovalRule.alwaysAsk("shell_exec").whenArgument("/text", "rm *"))
+                    .mayAskForApproval()).as("an always-ask rule that may match").isTrue();
+            assertThat(executor(ApprovalMode.AUTO).mayAskForApproval()).as("file_write, block and shell_exec ask").isTrue();
+            assertThat(executor(ApprovalMode.AUTO, ApprovalRule.autoApprove("file_*"), ApprovalRule.autoApprove("shell_exec"),
+                    ApprovalRule.autoApprove("block")).mayAskForApproval()).as("every side-effecting call pre-approved").isFalse();
+            assertThat(executor(ApprovalMode.AUTO, ApprovalRule.autoApprove("file_*"), ApprovalRule.autoApprove("block"),
+                    ApprovalRule.autoApprove("shell_*").whenArgument("/text", "git status*")).mayAskForApproval())
+                    .as("shell_exec pre-approved for some arguments only").isTrue();
+            assertThat(executor(ApprovalMode.ASK, ApprovalRule.autoApprove("*")).mayAskForApproval()).isTrue();
+            assertThat(ToolExecutor.builder(registry).approvalMode(ApprovalMode.ASK)
+                    .policy(ToolPolicy.builder().allow("file_read", "order").build()).build().mayAskForApproval())
+                    .as("only read-only tools permitted").isFalse();
+        }
+
+        @Test
         void yoloAsksNothingExceptAlwaysAskRules() {
             ToolExecutor ex = executor(ApprovalMode.YOLO, ApprovalRule.alwaysAsk("shell_exec").whenArgument("/text", "rm *"));
             ToolContext ctx = context(ApprovalDecision.deny("not today"));

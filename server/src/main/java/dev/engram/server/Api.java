@@ -8,7 +8,6 @@ import dev.engram.agents.DeclaredTool;
 import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ToolDefinition;
 import dev.engram.memory.AgentRecord;
-import dev.engram.memory.ApiKey;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
 import io.helidon.http.HeaderNames;
@@ -35,9 +34,10 @@ final class Api {
     final MemoryStore store;
     final Turns turns;
     final Settings settings;
+    private final VerifiedKeys keys;
 
     /** The server's settings that endpoints read. */
-    record Settings(String defaultModel, java.time.Duration pingInterval) {
+    record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl) {
     }
 
     Api(AgentRuntime runtime, Turns turns, Settings settings) {
@@ -45,6 +45,7 @@ final class Api {
         this.store = runtime.store();
         this.turns = turns;
         this.settings = settings;
+        this.keys = new VerifiedKeys(store.keys(), settings.keyCacheTtl());
     }
 
     /** The caller of a request, from its {@code Authorization: Bearer KEY}; a 401 without a valid key. */
@@ -57,11 +58,7 @@ final class Api {
         if (!header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw ApiException.unauthorized("The Authorization header must be 'Bearer KEY'.");
         }
-        Optional<ApiKey> key = store.keys().verify(header.substring(7).trim());
-        if (key.isEmpty()) {
-            throw ApiException.unauthorized("Invalid API key.");
-        }
-        return new Caller(key.get().id(), key.get().userId());
+        return keys.verify(header.substring(7).trim()).orElseThrow(() -> ApiException.unauthorized("Invalid API key."));
     }
 
     /** The users whose things the caller sees: its own, or (an admin key) the default user and every user with a key or an identity. */

@@ -64,9 +64,10 @@ public final class EngramServer implements AutoCloseable {
         AgentRuntime.Builder rb = AgentRuntime.builder(b.store, b.search);
         b.runtime.accept(rb);
         rb.approvalHandler(turns);
+        rb.listener(turns);
         this.runtime = rb.build();
         this.shutdownGrace = b.shutdownGrace;
-        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval));
+        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl));
         HttpRouting.Builder routing = routingBuilder.join();
         routing.get("/v1/health", EngramServer::health).get("/v1/health/", EngramServer::health);
         new AgentRoutes(api).register(routing);
@@ -170,6 +171,7 @@ public final class EngramServer implements AutoCloseable {
         private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
         private Duration pingInterval = Duration.ofSeconds(5);
         private Duration shutdownGrace = Duration.ofSeconds(10);
+        private Duration keyCacheTtl = Duration.ofSeconds(1);
         private TurnLock turnLock = TurnLock.local();
 
         private Builder(MemoryStore store, MemorySearch search) {
@@ -234,6 +236,19 @@ public final class EngramServer implements AutoCloseable {
                 throw new IllegalArgumentException("shutdown grace must not be negative, got " + grace);
             }
             this.shutdownGrace = grace;
+            return this;
+        }
+
+        /**
+         * How long a key that verified is taken as valid without asking the store again. Default 1 s: a client's
+         * requests then cost one key lookup per second, and a key revoked with {@code engram keys revoke} stops
+         * working on every server within that time. {@link Duration#ZERO} checks the store on every request.
+         */
+        public Builder keyCacheTtl(Duration ttl) {
+            if (ttl == null || ttl.isNegative()) {
+                throw new IllegalArgumentException("key cache time must not be negative, got " + ttl);
+            }
+            this.keyCacheTtl = ttl;
             return this;
         }
 

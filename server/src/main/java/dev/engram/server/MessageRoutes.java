@@ -65,7 +65,7 @@ final class MessageRoutes {
     /** Letta's {@code LettaResponse} for where the turn paused. */
     private ObjectNode response(Turns.Running turn, Turns.Pause pause, LettaTurns.View view) {
         ObjectNode out = Body.JSON.createObjectNode();
-        List<ObjectNode> messages = new ArrayList<>(view.of(api.turns.unshown(turn)));
+        List<ObjectNode> messages = new ArrayList<>(view.of(turn.unshown()));
         String reason;
         AgentResponse response = null;
         switch (pause) {

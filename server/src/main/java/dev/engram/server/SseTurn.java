@@ -63,9 +63,9 @@ final class SseTurn {
                 }
                 case Turns.Pause.NeedsApproval n -> {
                     List<ObjectNode> rest = LettaTurns.withApprovalRequest(tokens ? List.of()
-                            : view.of(api.turns.unshown(turn)), n.pending());
+                            : view.of(turn.unshown()), n.pending());
                     if (tokens) {
-                        api.turns.unshown(turn);
+                        turn.unshown();
                     }
                     rest.forEach(this::emit);
                     finish("requires_approval", null);
@@ -159,7 +159,7 @@ final class SseTurn {
 
     /** Sends the turn's stored messages not sent yet (whole messages, without stream_tokens). */
     private void flushStored() {
-        List<ObjectNode> stored = view.of(api.turns.unshown(turn));
+        List<ObjectNode> stored = view.of(turn.unshown());
         if (!tokens) {
             stored.forEach(this::emit);
         }

@@ -15,7 +15,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A scripted model for the server's tests, driven by the user's words so that any number of agents can use it:
  * {@code call {"name": T, "arguments": {...}}} makes it call tool T (with a heartbeat) and then say
- * {@code done: RESULT}; {@code sleep N} makes it wait N ms first; {@code fail} makes it throw; anything else it
+ * {@code done: RESULT}; {@code sleep N} makes it wait N ms first; {@code fail} makes it throw; {@code thread} names the thread that
+ * runs the turn; anything else it
  * answers with {@code send_message("You said: ...")}. It streams its answer in small pieces (reasoning, then the
  * call's arguments 8 characters at a time).
  */
@@ -46,6 +47,10 @@ final class EchoModel implements ChatModel {
                 throw new dev.engram.framework.model.ModelCancelledException("the turn was cancelled");
             }
             text = space < 0 ? "" : text.substring(space + 1);
+        }
+        if (text.equals("thread")) {
+            Thread t = Thread.currentThread();
+            return reply(id, "thread " + t.getName() + (t.isVirtual() ? " (virtual)" : " (platform)"));
         }
         if (text.equals("fail")) {
             throw new dev.engram.framework.model.ModelException("the scripted model was told to fail");

@@ -128,6 +128,20 @@ class MessageEndpointsTest {
     }
 
     @Test
+    void aTurnThatCannotAskForApprovalRunsOnTheRequestsThreadAndOneThatMayOnItsOwn() {
+        ServerFixture.Response inline = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", fx.userMessage("thread"));
+        assertThat(inline.json().path("messages").get(1).path("content").asString()).endsWith("(virtual)")
+                .doesNotContain("engram-turn");
+        fx.patch(fx.ana, "/v1/agents/" + agent + "/tools/approval/block?requires_approval=true", null);
+        ServerFixture.Response own = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", fx.userMessage("thread"));
+        assertThat(own.json().path("messages").get(1).path("content").asString()).startsWith("thread engram-turn-")
+                .endsWith("(platform)");
+        assertThat(fx.patch(fx.ana, "/v1/agents/" + agent + "/tools/approval/block?requires_approval=false", null).status()).isEqualTo(200);
+        ServerFixture.Response again = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", fx.userMessage("thread"));
+        assertThat(again.json().path("messages").get(1).path("content").asString()).endsWith("(virtual)");
+    }
+
+    @Test
     void aToolThatNeedsApprovalPausesTheTurnUntilTheClientAnswers() {
         ServerFixture.Response rule = fx.patch(fx.ana, "/v1/agents/" + agent + "/tools/approval/block?requires_approval=true", null);
         assertThat(rule.status()).as(rule.text()).isEqualTo(200);
