@@ -13,6 +13,7 @@ import dev.engram.framework.model.ModelCancelledException;
 import dev.engram.framework.model.ModelException;
 import dev.engram.framework.model.ToolChoice;
 import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryStats;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
 import java.time.Duration;
@@ -197,7 +198,7 @@ public final class Agent {
 
     /** The messages in the context window, oldest first (summaries of evicted messages are system messages). */
     public List<ConversationMessage> inContextMessages() {
-        return context.read();
+        return context.messages();
     }
 
     /** Delivers a message from another agent (or a parent) and waits for the reply. */
@@ -369,10 +370,10 @@ public final class Agent {
 
     /** Compiles, compacting first when over the window (or when {@code forceCompaction}). */
     private CompiledPrompt promptForStep(Turn turn, boolean forceCompaction) {
-        List<ConversationMessage> messages = context.read();
-        CompiledPrompt prompt = compile(messages);
+        InContextMessages.Read read = context.read();
+        CompiledPrompt prompt = compile(read);
         if (forceCompaction || prompt.tokens() > definition.contextWindowTokens()) {
-            new Compactor(this, settings).compact(turn.session, messages, prompt.tokens());
+            new Compactor(this, settings).compact(turn.session, read.messages(), prompt.tokens());
             prompt = compile(context.read());
             if (prompt.tokens() > definition.contextWindowTokens()) {
                 throw new AgentException("Agent '" + id() + "' needs " + prompt.tokens() + " tokens for its system prompt, "
@@ -388,9 +389,13 @@ public final class Agent {
     }
 
     /** The prompt over these in-context messages, with the memory-pressure warning when it is past the threshold. */
-    private CompiledPrompt compile(List<ConversationMessage> messages) {
+    private CompiledPrompt compile(InContextMessages.Read read) {
         AgentTools now = tools;
-        return Prompts.compile(this, settings.store(), messages, now.offered(), now.tokens(), settings.memoryPressureThreshold());
+        // The statistics shown are of the memory the agent works on: its own (read with its messages), or for a
+        // companion its principal's.
+        MemoryStats stats = definition.memoryScope().equals(scope) ? read.stats() : settings.store().stats(definition.memoryScope());
+        return Prompts.compile(this, settings.store(), read.messages(), stats, now.offered(), now.tokens(),
+                settings.memoryPressureThreshold());
     }
 
     private static void checkText(String value, String what) {

@@ -1,6 +1,7 @@
 package dev.engram.agents;
 
 import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.Scope;
@@ -27,29 +28,44 @@ final class InContextMessages {
         this.max = max;
     }
 
+    /**
+     * The in-context messages, and the scope's statistics read with them (a step shows them in its prompt).
+     *
+     * @param messages every in-context message of the scope, oldest first (at most {@code max}, the newest)
+     * @param stats    the scope's statistics, read after the messages
+     */
+    record Read(List<ConversationMessage> messages, MemoryStats stats) {
+    }
+
     /** Every in-context message of the scope, oldest first (at most {@code max}, the newest). */
-    List<ConversationMessage> read() {
+    List<ConversationMessage> messages() {
+        return read().messages();
+    }
+
+    /** The in-context messages and the scope's statistics. */
+    Read read() {
         List<ConversationMessage> known = last;
         if (!known.isEmpty()) {
             List<ConversationMessage> added = store.messages().list(scope,
                     MessageQuery.inContext().withIdRange(known.getLast().id(), Long.MAX_VALUE).withLimit(max));
             List<ConversationMessage> oldest = store.messages().list(scope, MessageQuery.inContext().withLimit(1));
-            long count = store.stats(scope).messagesInContext();
+            MemoryStats stats = store.stats(scope);
+            long count = stats.messagesInContext();
             if (!oldest.isEmpty() && oldest.getFirst().id() == known.getFirst().id() && known.size() + added.size() == count
                     && count <= max) {
                 if (added.isEmpty()) {
-                    return known;
+                    return new Read(known, stats);
                 }
                 List<ConversationMessage> all = new ArrayList<>(known.size() + added.size());
                 all.addAll(known);
                 all.addAll(added);
                 List<ConversationMessage> now = List.copyOf(all);
                 last = now;
-                return now;
+                return new Read(now, stats);
             }
         }
         List<ConversationMessage> all = List.copyOf(store.messages().list(scope, MessageQuery.inContext().newest(max)));
         last = all;
-        return all;
+        return new Read(all, store.stats(scope));
     }
 }

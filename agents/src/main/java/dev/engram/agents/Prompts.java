@@ -24,11 +24,10 @@ final class Prompts {
     private Prompts() {
     }
 
-    static CompiledPrompt compile(Agent agent, MemoryStore store, List<ConversationMessage> messages,
+    static CompiledPrompt compile(Agent agent, MemoryStore store, List<ConversationMessage> messages, MemoryStats stats,
             List<ToolDefinition> tools, int toolTokens, double pressureThreshold) {
         dev.engram.memory.Scope memory = agent.definition().memoryScope();
         List<Block> blocks = store.blocks().list(memory);
-        MemoryStats stats = store.stats(memory);
         String instructions = agent.definition().systemPrompt().strip() + "\n\n"
                 + ToolRuleSolver.describe(agent.definition().toolRules());
         StringBuilder blockText = new StringBuilder(4096);
@@ -88,7 +87,7 @@ final class Prompts {
                     + "with the block tool (facts about the user, your plans) or in archival memory with recall.\n"
                     + "</memory_pressure>\n";
             system.append(warning);
-            total += agent.tokens.count(warning);
+            total += agent.tokens.cached(warning); // the same text for each percentage
         }
         chat.set(0, new ChatMessage.System(system.toString().strip()));
         return new CompiledPrompt(chat, tools, total, window, pressureWarning);

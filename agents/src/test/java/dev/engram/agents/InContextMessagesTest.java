@@ -17,7 +17,7 @@ class InContextMessagesTest {
     private final InContextMessages context = new InContextMessages(store, scope, 1_000);
 
     private List<String> contents() {
-        return context.read().stream().map(ConversationMessage::content).toList();
+        return context.messages().stream().map(ConversationMessage::content).toList();
     }
 
     private List<String> stored() {
@@ -44,6 +44,9 @@ class InContextMessagesTest {
         store.messages().append(scope, NewMessage.user("default", "four"));
         store.messages().append(scope, NewMessage.user("default", "five"));
         assertThat(contents()).containsExactly("four", "five").isEqualTo(stored());
-        assertThat(context.read()).isSameAs(context.read());
+        assertThat(context.messages()).isSameAs(context.messages());
+        // the statistics come with the messages they describe
+        assertThat(context.read().stats().messagesInContext()).isEqualTo(2);
+        assertThat(context.read().stats().messages()).isEqualTo(store.messages().count(scope));
     }
 }

@@ -1,7 +1,6 @@
 package dev.engram.bench;
 
 import dev.engram.agents.Agent;
-import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.framework.ToolCall;
 import dev.engram.framework.model.ChatMessage;
@@ -13,7 +12,6 @@ import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageRole;
-import dev.engram.memory.NewBlock;
 import dev.engram.memory.Scope;
 import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.postgres.PostgresBackend;
@@ -36,8 +34,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -52,8 +48,12 @@ import tools.jackson.databind.json.JsonMapper;
  *       measures, with this model), latency p50/p99;</li>
  *   <li><b>HTTP, one client</b>: the same messages through {@code POST /v1/agents/{id}/messages}; the difference of
  *       the medians is the server's own cost per message;</li>
- *   <li><b>HTTP, M clients</b>: M concurrent clients over N agents of U users (each client its own user's key),
- *       for the duration: messages per second, p50/p99, errors;</li>
+ *   <li><b>HTTP, M clients</b>: M concurrent clients over N agents of U users (each client with its user's key on a
+ *       kept-alive connection of its own, through the minimal {@link RawHttpClient}),
+ *       for the duration, twice ({@link LoadClients}): in a closed loop, each sending its next message when the last
+ *       was answered (the capacity: messages per second), then paced, together offering {@code --rate} messages
+ *       per second on fixed schedules (the latency at that load, counted from when each message was due);
+ *       p50/p99, errors;</li>
  *   <li><b>checks</b>: every acknowledged message is stored (its text among its agent's user messages), every
  *       reply echoes its own message, and no user's key lists or reads another user's agent.</li>
  * </ol>
@@ -66,7 +66,7 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.engram.bench.ServerLoad [--agents 64] [--users 8] [--clients 64]
- *      [--seconds 20] [--postgres jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres]
+ *      [--seconds 20] [--rate 300] [--postgres jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres]
  * </pre>
  */
 public final class ServerLoad {
@@ -78,6 +78,8 @@ public final class ServerLoad {
      * measure prompts of ever more messages).
      */
     static final int CONTEXT_WINDOW = 8_192;
+    /** Each agent of the load gets up to this many messages first (about one compaction cycle). */
+    static final int EARLIER_MESSAGES = 60;
 
     /** Answers every message at once with one send_message call echoing it. */
     static final class InstantModel implements ChatModel {
@@ -106,7 +108,7 @@ public final class ServerLoad {
         }
     }
 
-    record Settings(int agents, int users, int clients, int seconds, Optional<String> postgres) {
+    record Settings(int agents, int users, int clients, int seconds, double rate, Optional<String> postgres) {
         static Settings parse(String[] args) {
             Map<String, String> a = new HashMap<>();
             for (int i = 0; i + 1 < args.length; i += 2) {
@@ -120,9 +122,9 @@ public final class ServerLoad {
             }
             Settings s = new Settings(Integer.parseInt(a.getOrDefault("agents", "64")), Integer.parseInt(a.getOrDefault("users", "8")),
                     Integer.parseInt(a.getOrDefault("clients", "64")), Integer.parseInt(a.getOrDefault("seconds", "20")),
-                    Optional.ofNullable(a.get("postgres")));
-            if (s.agents < s.users || s.users < 1 || s.clients < 1 || s.seconds < 1) {
-                throw new IllegalArgumentException("need agents >= users >= 1, clients >= 1, seconds >= 1");
+                    Double.parseDouble(a.getOrDefault("rate", "300")), Optional.ofNullable(a.get("postgres")));
+            if (s.agents < s.users || s.users < 1 || s.clients < 1 || s.seconds < 1 || !(s.rate > 0)) {
+                throw new IllegalArgumentException("need agents >= users >= 1, clients >= 1, seconds >= 1, rate > 0");
             }
             return s;
         }
@@ -206,39 +208,57 @@ public final class ServerLoad {
                             .put("label", "persona").put("value", "A patient assistant. ".repeat(20)))));
             agentsOf.get(u).add(created.path("id").asString());
         }
+        // Conversations that started at different times: each agent is somewhere else in its context's fill-and-compact
+        // cycle (about 60 of these messages), not all compacting in the same second as agents created together would.
+        java.util.Random random = new java.util.Random(42);
+        for (int u = 0; u < s.users; u++) {
+            for (String agent : agentsOf.get(u)) {
+                Agent a = first.server().runtime().current("user" + u, agent);
+                for (int n = random.nextInt(EARLIER_MESSAGES); n > 0; n--) {
+                    a.send("earlier " + n);
+                }
+            }
+        }
         System.out.printf(Locale.ROOT, "# ServerLoad: %d agents of %d users, %d clients, %d s; store %s; %d server%s%n", s.agents,
                 s.users, s.clients, s.seconds, s.postgres.isPresent() ? "PostgreSQL" : "SQLite", instances.size(),
                 instances.size() > 1 ? "s (clients alternate)" : "");
 
-        // 1. in-process, one client, on an agent of its own
+        // 1./2. one client, on one agent: in-process (the very Agent the server runs) and over HTTP with both clients,
+        // in rotating blocks of 20 messages, so that all three see the same agent, context sizes, store and JIT
         AgentRuntime runtime = first.server().runtime();
-        Agent solo = runtime.create(AgentDefinition.builder("user0").id("solo-inprocess").model("bench:instant")
-                .contextWindowTokens(CONTEXT_WINDOW)
-                .block(NewBlock.builder("human").value("Facts. ".repeat(40)).build()).build());
-        String soloHttp = post(http, first.url("/v1/agents/"), keys.get(0), JSON.createObjectNode().put("name", "solo-http")
+        String soloId = post(http, first.url("/v1/agents/"), keys.get(0), JSON.createObjectNode().put("name", "solo")
                         .put("context_window_limit", CONTEXT_WINDOW).set("memory_blocks", JSON.createArrayNode().add(
                                 JSON.createObjectNode().put("label", "human").put("value", "Facts. ".repeat(40)))))
                 .path("id").asString();
-        for (int i = 0; i < 300; i++) { // warm-up of both paths
-            solo.send("warm " + i);
-            post(http, first.url("/v1/agents/" + soloHttp + "/messages"), keys.get(0), message("warm " + i));
-        }
+        Agent solo = runtime.current("user0", soloId);
+        String soloPath = "/v1/agents/" + soloId + "/messages";
         long[] inProcess = new long[1000];
         long[] overHttp = new long[1000];
         long[] overRaw = new long[1000];
         try (RawHttpClient raw = new RawHttpClient(first.server().port())) {
-            for (int i = 0; i < inProcess.length; i++) { // interleaved, so that all see the same store state and JIT
-                long t0 = System.nanoTime();
-                solo.send("m" + i);
-                inProcess[i] = System.nanoTime() - t0;
-                t0 = System.nanoTime();
-                post(http, first.url("/v1/agents/" + soloHttp + "/messages"), keys.get(0), message("m" + i));
-                overHttp[i] = System.nanoTime() - t0;
-                t0 = System.nanoTime();
-                if (raw.post("/v1/agents/" + soloHttp + "/messages", keys.get(0), message("r" + i).toString()) != 200) {
-                    throw new IllegalStateException("the raw client's message failed");
+            for (int i = 0; i < 300; i++) { // warm-up of all three paths
+                solo.send("warm " + i);
+                post(http, first.url(soloPath), keys.get(0), message("warm " + i));
+                raw.post(soloPath, keys.get(0), message("warm " + i).toString());
+            }
+            for (int block = 0; block < inProcess.length / 20; block++) {
+                for (int i = block * 20; i < block * 20 + 20; i++) {
+                    long t0 = System.nanoTime();
+                    solo.send("m" + i);
+                    inProcess[i] = System.nanoTime() - t0;
                 }
-                overRaw[i] = System.nanoTime() - t0;
+                for (int i = block * 20; i < block * 20 + 20; i++) {
+                    long t0 = System.nanoTime();
+                    post(http, first.url(soloPath), keys.get(0), message("h" + i));
+                    overHttp[i] = System.nanoTime() - t0;
+                }
+                for (int i = block * 20; i < block * 20 + 20; i++) {
+                    long t0 = System.nanoTime();
+                    if (raw.post(soloPath, keys.get(0), message("r" + i).toString()).status() != 200) {
+                        throw new IllegalStateException("the raw client's message failed");
+                    }
+                    overRaw[i] = System.nanoTime() - t0;
+                }
             }
         }
         Arrays.sort(inProcess);
@@ -257,7 +277,7 @@ public final class ServerLoad {
             get(http, first.url("/v1/health/"), keys.get(0));
             health[i] = System.nanoTime() - t0;
             t0 = System.nanoTime();
-            post(http, first.url("/v1/agents/" + soloHttp + "/messages/cancel"), keys.get(0), JSON.createObjectNode());
+            post(http, first.url("/v1/agents/" + soloId + "/messages/cancel"), keys.get(0), JSON.createObjectNode());
             agentGet[i] = System.nanoTime() - t0;
         }
         Arrays.sort(health);
@@ -265,46 +285,34 @@ public final class ServerLoad {
         System.out.printf(Locale.ROOT, "%-34s %10.3f %10.3f%n", "HTTP GET /v1/health/ (no work)", ms(health, 0.50), ms(health, 0.99));
         System.out.printf(Locale.ROOT, "%-34s %10.3f %10.3f%n", "HTTP POST .../messages/cancel", ms(agentGet, 0.50), ms(agentGet, 0.99));
 
-        // 3. M concurrent clients
-        ConcurrentLinkedQueue<Long> latencies = new ConcurrentLinkedQueue<>();
-        ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
-        Map<String, Set<String>> acknowledged = new java.util.concurrent.ConcurrentHashMap<>();
-        long end = System.nanoTime() + Duration.ofSeconds(s.seconds).toNanos();
-        CountDownLatch done = new CountDownLatch(s.clients);
+        // 3. M concurrent clients: as fast as they are answered (capacity), then paced at the offered rate (latency)
+        // Each client on a kept-alive connection of its own, with the minimal client (the JDK's would take a
+        // third of these 2 cores from the server).
+        List<RawHttpClient> connections = new ArrayList<>();
         for (int c = 0; c < s.clients; c++) {
-            int client = c;
-            Thread.ofVirtual().start(() -> {
-                try {
-                    int u = client % s.users;
-                    List<String> mine = agentsOf.get(u);
-                    Instance through = instances.get(client % instances.size());
-                    for (int n = 0; System.nanoTime() < end; n++) {
-                        String agent = mine.get((client / s.users + n) % mine.size());
-                        String text = "c" + client + "-" + n;
-                        long t0 = System.nanoTime();
-                        try {
-                            JsonNode r = post(http, through.url("/v1/agents/" + agent + "/messages"), keys.get(u), message(text));
-                            latencies.add(System.nanoTime() - t0);
-                            if (!r.toString().contains("echo: " + text + "\"")) {
-                                errors.add("reply of " + text + " does not echo it: " + r);
-                            }
-                            acknowledged.computeIfAbsent(agent, a -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(text);
-                        } catch (Exception e) {
-                            errors.add(text + ": " + e.getMessage());
-                        }
-                    }
-                } finally {
-                    done.countDown();
-                }
-            });
+            connections.add(new RawHttpClient(instances.get(c % instances.size()).server().port()));
         }
-        done.await();
-        long[] all = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
-        System.out.printf(Locale.ROOT, "%-34s %10s %10s %10s %8s%n", s.clients + " concurrent clients", "msgs/s", "p50 ms", "p99 ms",
-                "errors");
-        System.out.printf(Locale.ROOT, "%-34s %10.1f %10.3f %10.3f %8d%n", "HTTP POST .../messages", all.length / (double) s.seconds,
-                ms(all, 0.50), ms(all, 0.99), errors.size());
-        errors.stream().limit(5).forEach(e -> System.out.println("  error: " + e));
+        LoadClients.Send send = (client, agent, text) -> {
+            RawHttpClient.Response r = connections.get(client).post("/v1/agents/" + agent + "/messages", keys.get(client % s.users),
+                    message(text).toString());
+            if (r.status() != 200 || !r.body().contains("echo: " + text + "\"")) {
+                throw new IllegalStateException("the reply of " + text + " does not echo it: " + r);
+            }
+        };
+        Duration length = Duration.ofSeconds(s.seconds);
+        LoadClients.Result closed = LoadClients.run(s.clients, agentsOf, length, Optional.empty(), "c", send);
+        LoadClients.Result paced = LoadClients.run(s.clients, agentsOf, length, Optional.of(s.rate), "p", send);
+        for (RawHttpClient c : connections) {
+            c.close();
+        }
+        System.out.printf(Locale.ROOT, "%-34s %10s %10s %10s %10s %8s%n", s.clients + " concurrent clients", "msgs/s", "p50 ms", "p99 ms",
+                "max ms", "errors");
+        report("closed loop (capacity)", closed);
+        report(String.format(Locale.ROOT, "paced, %.0f msgs/s offered", s.rate), paced);
+        Map<String, Set<String>> acknowledged = new HashMap<>();
+        for (LoadClients.Result r : List.of(closed, paced)) {
+            r.acknowledged().forEach((agent, texts) -> acknowledged.computeIfAbsent(agent, a -> new HashSet<>()).addAll(texts));
+        }
 
         // 4. checks
         long lost = 0;
@@ -330,7 +338,7 @@ public final class ServerLoad {
             JsonNode listed = get(http, first.url("/v1/agents/?limit=1000"), keys.get(u)).body;
             for (JsonNode a : listed) {
                 String id = a.path("id").asString();
-                if (!agentsOf.get(u).contains(id) && !(u == 0 && (id.equals(soloHttp) || id.equals(solo.id())))) {
+                if (!agentsOf.get(u).contains(id) && !(u == 0 && id.equals(soloId))) {
                     crossUser++;
                 }
             }
@@ -370,6 +378,12 @@ public final class ServerLoad {
         Arrays.sort(delays);
         System.out.printf(Locale.ROOT, "search freshness across servers (write through one, found through the other): p50 %.1f ms, "
                 + "max %.1f ms%n", ms(delays, 0.5), delays[delays.length - 1] / 1e6);
+    }
+
+    private static void report(String what, LoadClients.Result r) {
+        System.out.printf(Locale.ROOT, "%-34s %10.1f %10.3f %10.3f %10.3f %8d%n", what, r.perSecond(), r.ms(0.50), r.ms(0.99),
+                r.ms(1.0), r.errors().size());
+        r.errors().stream().limit(5).forEach(e -> System.out.println("  error: " + e));
     }
 
     private static JsonNode message(String text) {

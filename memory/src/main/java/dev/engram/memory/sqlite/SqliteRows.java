@@ -296,11 +296,18 @@ final class SqliteRows implements SqliteOptionalRows {
 
     @Override
     public int markOutOfContext(Scope scope, Collection<Long> ids) {
-        int changed = 0;
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        // one statement prepared once for every id (a compaction takes a hundred or more out at once)
+        PreparedBatch batch = h.prepareBatch("UPDATE messages SET in_context = 0 "
+                + "WHERE id = ? AND user_id = ? AND agent_id = ? AND in_context = 1");
         for (Long id : ids) {
-            changed += h.createUpdate("UPDATE messages SET in_context = 0 "
-                            + "WHERE id = ? AND user_id = ? AND agent_id = ? AND in_context = 1")
-                    .bind(0, id).bind(1, scope.userId()).bind(2, scope.agentId()).execute();
+            batch.bind(0, id).bind(1, scope.userId()).bind(2, scope.agentId()).add();
+        }
+        int changed = 0;
+        for (int n : batch.execute()) {
+            changed += n;
         }
         return changed;
     }
