@@ -245,6 +245,11 @@ public final class ToolExecutor {
     private Optional<ToolResult> approve(ToolCall call, DynamicTool tool, JsonNode args, String raw,
             ToolContext context, long start) {
         String name = tool.name();
+        Need need = approvalNeed(tool, args);
+        if (need == Need.NO) {
+            return Optional.empty();
+        }
+        // The approval scope (which parses the arguments again) only when a session approval could apply.
         String approvalKey;
         try {
             approvalKey = approvalKey(tool, args);
@@ -254,7 +259,8 @@ public final class ToolExecutor {
             LOG.warn("Approval scope of tool '{}' failed for call {}", name, call.id(), e);
             return Optional.of(finish(call, start, ToolStatus.FAILED, internalError(name), Truncation.KEEP_HEAD));
         }
-        if (!needsApproval(tool, args, context, approvalKey)) {
+        if (need == Need.UNLESS_APPROVED_FOR_SESSION
+                && sessionApprovals.getOrDefault(sessionKey(context), Set.of()).contains(approvalKey)) {
             return Optional.empty();
         }
         Optional<ApprovalHandler> handler = context.approvalHandler();
@@ -321,24 +327,32 @@ public final class ToolExecutor {
         return tool.name() + scope.map(s -> "\u0000" + s).orElse("");
     }
 
-    private boolean needsApproval(DynamicTool tool, JsonNode args, ToolContext context, String approvalKey) {
+    /** Whether a call needs approval. */
+    private enum Need {
+        NO,
+        YES,
+        /** Unless the session approved calls of this tool (and approval scope) before. */
+        UNLESS_APPROVED_FOR_SESSION
+    }
+
+    private Need approvalNeed(DynamicTool tool, JsonNode args) {
         String name = tool.name();
         boolean autoRule = false;
         for (ApprovalRule rule : rules) {
             if (rule.matches(name, args)) {
                 if (rule.action() == ApprovalRule.Action.ALWAYS_ASK) {
-                    return true;
+                    return Need.YES;
                 }
                 autoRule = true;
             }
         }
         if (tool.safetyTier() == SafetyTier.READ_ONLY) {
-            return false;
+            return Need.NO;
         }
         return switch (approvalMode) {
-            case YOLO -> false;
-            case ASK -> true;
-            case AUTO -> !autoRule && !sessionApprovals.getOrDefault(sessionKey(context), Set.of()).contains(approvalKey);
+            case YOLO -> Need.NO;
+            case ASK -> Need.YES;
+            case AUTO -> autoRule ? Need.NO : Need.UNLESS_APPROVED_FOR_SESSION;
         };
     }
 

@@ -248,14 +248,13 @@ final class SqliteRows implements SqliteOptionalRows {
     public List<ConversationMessage> insertMessages(Scope scope, List<NewMessage> messages, Instant at) {
         List<ConversationMessage> out = new ArrayList<>(messages.size());
         for (NewMessage m : messages) {
-            h.createUpdate("""
+            long id = h.createQuery("""
                     INSERT INTO messages (user_id, agent_id, session_id, role, content, tool_calls, tool_call_id,
                                           created_at, in_context)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)""")
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1) RETURNING id""")
                     .bind(0, scope.userId()).bind(1, scope.agentId()).bind(2, m.sessionId()).bind(3, m.role().name())
                     .bind(4, m.content()).bind(5, Columns.toolCallsJson(m.toolCalls()))
-                    .bind(6, m.toolCallId().orElse(null)).bind(7, Columns.micros(at)).execute();
-            long id = h.createQuery("SELECT last_insert_rowid()").mapTo(Long.class).one();
+                    .bind(6, m.toolCallId().orElse(null)).bind(7, Columns.micros(at)).mapTo(Long.class).one();
             out.add(new ConversationMessage(id, scope.agentId(), scope.userId(), m.sessionId(), m.role(), m.content(),
                     m.toolCalls(), m.toolCallId(), at, true));
         }
