@@ -25,7 +25,7 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  */
 final class LoadClients {
-    /** One message: sends {@code text} as client {@code client}'s {@code n}-th message and returns the reply. */
+    /** How a client sends one message. */
     @FunctionalInterface
     interface Send {
         /** Sends the message to {@code agent}; throws when it failed. */

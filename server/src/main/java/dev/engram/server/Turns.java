@@ -86,6 +86,9 @@ final class Turns implements ApprovalHandler, AgentListener {
         /** How many of {@link #stored} the waiting requests have shown; guarded by {@link #stored}. */
         private int shown;
 
+        /** Whether the turn runs on its request's thread, which cannot answer the request while it waits. */
+        private volatile boolean inline;
+
         Running(Agent agent) {
             this.agent = agent;
         }
@@ -149,6 +152,7 @@ final class Turns implements ApprovalHandler, AgentListener {
         if (streamed || agent.mayRequestApproval()) {
             threads.execute(() -> run(r, session, message, streamed));
         } else {
+            r.inline = true;
             run(r, session, message, false);
             // A cancel that came as the turn ended may have interrupted this thread after the agent looked.
             Thread.interrupted();
@@ -242,6 +246,11 @@ final class Turns implements ApprovalHandler, AgentListener {
         Running r = user.isPresent() && agent.isPresent() ? running.get(Scope.of(user.get(), agent.get())) : null;
         if (r == null) {
             return CompletableFuture.completedFuture(ApprovalDecision.deny("no client of the server can be asked"));
+        }
+        if (r.inline) {
+            // The agent's tools changed during a turn that started without any that ask.
+            return CompletableFuture.completedFuture(ApprovalDecision.deny(
+                    "the approval rules changed during this turn; the next message's turn can ask"));
         }
         Pending p = new Pending(request.toolName(), request.arguments(), request.callId(), store.clock().instant(),
                 new CompletableFuture<>());

@@ -142,6 +142,28 @@ class MessageEndpointsTest {
     }
 
     @Test
+    void anApprovalRuleAddedDuringATurnOnTheRequestsThreadDeniesTheCallInsteadOfWaiting() throws Exception {
+        String call = "sleep 400 call {\"name\": \"block\", \"arguments\": {\"operation\": \"append\", \"label\": \"human\", \"text\": \"Ana\"}}";
+        java.util.concurrent.CompletableFuture<ServerFixture.Response> turn = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> fx.post(fx.ana, "/v1/agents/" + agent + "/messages", obj("input", call)));
+        Thread.sleep(100); // the model is sleeping: the turn has started on its request's thread
+        assertThat(fx.patch(fx.ana, "/v1/agents/" + agent + "/tools/approval/block?requires_approval=true", null).status()).isEqualTo(200);
+
+        ServerFixture.Response r = turn.get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+        assertThat(r.status()).as(r.text()).isEqualTo(200);
+        assertThat(r.json().path("stop_reason").path("stop_reason").asString()).isEqualTo("end_turn");
+        JsonNode denied = java.util.stream.StreamSupport.stream(r.json().path("messages").spliterator(), false)
+                .filter(m -> m.path("message_type").asString().equals("tool_return_message")).findFirst().orElseThrow();
+        assertThat(denied.path("tool_return").asString()).contains("not approved").contains("approval rules changed during this turn");
+        assertThat(fx.get(fx.ana, "/v1/agents/" + agent + "/core-memory/blocks/human").json().path("value").asString())
+                .doesNotContain("Ana");
+        // the next message's turn asks
+        ServerFixture.Response next = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", obj("input", call.substring(10)));
+        assertThat(next.json().path("stop_reason").path("stop_reason").asString()).isEqualTo("requires_approval");
+    }
+
+    @Test
     void aToolThatNeedsApprovalPausesTheTurnUntilTheClientAnswers() {
         ServerFixture.Response rule = fx.patch(fx.ana, "/v1/agents/" + agent + "/tools/approval/block?requires_approval=true", null);
         assertThat(rule.status()).as(rule.text()).isEqualTo(200);
