@@ -5,10 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,18 +45,14 @@ public final class ToolExecutor {
 
     private final ToolRegistry registry;
     private final ToolPolicy policy;
-    private final ApprovalMode approvalMode;
-    private final List<ApprovalRule> rules;
+    private final ApprovalGate approvals;
     private final Duration approvalTimeout;
     private final int outputBudgetBytes;
-    /** Session key to the tools approved for the rest of that session. */
-    private final ConcurrentHashMap<String, Set<String>> sessionApprovals = new ConcurrentHashMap<>();
 
     private ToolExecutor(Builder b) {
         this.registry = b.registry;
         this.policy = b.policy;
-        this.approvalMode = b.approvalMode;
-        this.rules = List.copyOf(b.rules);
+        this.approvals = new ApprovalGate(b.approvalMode, b.rules);
         this.approvalTimeout = b.approvalTimeout;
         this.outputBudgetBytes = b.outputBudgetBytes;
     }
@@ -77,7 +71,7 @@ public final class ToolExecutor {
     }
 
     public ApprovalMode approvalMode() {
-        return approvalMode;
+        return approvals.mode();
     }
 
     /**
@@ -89,27 +83,11 @@ public final class ToolExecutor {
      */
     public boolean mayAskForApproval() {
         for (DynamicTool tool : registry.list()) {
-            if (policy.permits(tool.name()) && mayAsk(tool.name(), tool.safetyTier())) {
+            if (policy.permits(tool.name()) && approvals.mayAsk(tool.name(), tool.safetyTier())) {
                 return true;
             }
         }
         return false;
-    }
-
-    private boolean mayAsk(String name, SafetyTier tier) {
-        for (ApprovalRule rule : rules) {
-            if (rule.action() == ApprovalRule.Action.ALWAYS_ASK && rule.mayMatch(name)) {
-                return true;
-            }
-        }
-        if (tier == SafetyTier.READ_ONLY) {
-            return false;
-        }
-        return switch (approvalMode) {
-            case YOLO -> false;
-            case ASK -> true;
-            case AUTO -> rules.stream().noneMatch(r -> r.action() == ApprovalRule.Action.AUTO_APPROVE && r.matchesEveryCall(name));
-        };
     }
 
     /** Runs one call through the whole pipeline. Never throws. */
@@ -245,8 +223,8 @@ public final class ToolExecutor {
     private Optional<ToolResult> approve(ToolCall call, DynamicTool tool, JsonNode args, String raw,
             ToolContext context, long start) {
         String name = tool.name();
-        Need need = approvalNeed(tool, args);
-        if (need == Need.NO) {
+        ApprovalGate.Need need = approvals.need(tool, args);
+        if (need == ApprovalGate.Need.NO) {
             return Optional.empty();
         }
         // The approval scope (which parses the arguments again) only when a session approval could apply.
@@ -259,8 +237,7 @@ public final class ToolExecutor {
             LOG.warn("Approval scope of tool '{}' failed for call {}", name, call.id(), e);
             return Optional.of(finish(call, start, ToolStatus.FAILED, internalError(name), Truncation.KEEP_HEAD));
         }
-        if (need == Need.UNLESS_APPROVED_FOR_SESSION
-                && sessionApprovals.getOrDefault(sessionKey(context), Set.of()).contains(approvalKey)) {
+        if (need == ApprovalGate.Need.UNLESS_APPROVED_FOR_SESSION && approvals.approvedForSession(context, approvalKey)) {
             return Optional.empty();
         }
         Optional<ApprovalHandler> handler = context.approvalHandler();
@@ -295,7 +272,7 @@ public final class ToolExecutor {
                 return Optional.of(denied(call, start, "the user denied it" + reason));
             }
             if (decision.rememberForSession()) {
-                sessionApprovals.computeIfAbsent(sessionKey(context), k -> ConcurrentHashMap.newKeySet()).add(approvalKey);
+                approvals.rememberForSession(context, approvalKey);
             }
             return Optional.empty();
         } catch (TimeoutException e) {
@@ -327,39 +304,6 @@ public final class ToolExecutor {
         return tool.name() + scope.map(s -> "\u0000" + s).orElse("");
     }
 
-    /** Whether a call needs approval. */
-    private enum Need {
-        NO,
-        YES,
-        /** Unless the session approved calls of this tool (and approval scope) before. */
-        UNLESS_APPROVED_FOR_SESSION
-    }
-
-    private Need approvalNeed(DynamicTool tool, JsonNode args) {
-        String name = tool.name();
-        boolean autoRule = false;
-        for (ApprovalRule rule : rules) {
-            if (rule.matches(name, args)) {
-                if (rule.action() == ApprovalRule.Action.ALWAYS_ASK) {
-                    return Need.YES;
-                }
-                autoRule = true;
-            }
-        }
-        if (tool.safetyTier() == SafetyTier.READ_ONLY) {
-            return Need.NO;
-        }
-        return switch (approvalMode) {
-            case YOLO -> Need.NO;
-            case ASK -> Need.YES;
-            case AUTO -> autoRule ? Need.NO : Need.UNLESS_APPROVED_FOR_SESSION;
-        };
-    }
-
-    private static String sessionKey(ToolContext context) {
-        return context.sessionId().orElse("") + "\u0000" + context.agentId().orElse("") + "\u0000"
-                + context.userId().orElse("");
-    }
 
     private ToolResult invoke(ToolCall call, DynamicTool tool, JsonNode args, String raw, ToolContext context, long start) {
         CompletableFuture<String> output = new CompletableFuture<>();
