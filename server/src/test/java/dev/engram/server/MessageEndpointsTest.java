@@ -143,10 +143,16 @@ class MessageEndpointsTest {
 
     @Test
     void anApprovalRuleAddedDuringATurnOnTheRequestsThreadDeniesTheCallInsteadOfWaiting() throws Exception {
-        String call = "sleep 400 call {\"name\": \"block\", \"arguments\": {\"operation\": \"append\", \"label\": \"human\", \"text\": \"Ana\"}}";
+        String call = "sleep 1000 call {\"name\": \"block\", \"arguments\": {\"operation\": \"append\", \"label\": \"human\", \"text\": \"Ana\"}}";
         java.util.concurrent.CompletableFuture<ServerFixture.Response> turn = java.util.concurrent.CompletableFuture.supplyAsync(
                 () -> fx.post(fx.ana, "/v1/agents/" + agent + "/messages", obj("input", call)));
-        Thread.sleep(100); // the model is sleeping: the turn has started on its request's thread
+        // wait until the turn has started (on its request's thread: no rule asks yet) and its model is sleeping
+        dev.engram.agents.Agent running = fx.server.runtime().current("ana", agent);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!running.isBusy() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(running.isBusy()).isTrue();
         assertThat(fx.patch(fx.ana, "/v1/agents/" + agent + "/tools/approval/block?requires_approval=true", null).status()).isEqualTo(200);
 
         ServerFixture.Response r = turn.get(30, java.util.concurrent.TimeUnit.SECONDS);
@@ -159,7 +165,7 @@ class MessageEndpointsTest {
         assertThat(fx.get(fx.ana, "/v1/agents/" + agent + "/core-memory/blocks/human").json().path("value").asString())
                 .doesNotContain("Ana");
         // the next message's turn asks
-        ServerFixture.Response next = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", obj("input", call.substring(10)));
+        ServerFixture.Response next = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", obj("input", call.substring(11)));
         assertThat(next.json().path("stop_reason").path("stop_reason").asString()).isEqualTo("requires_approval");
     }
 
