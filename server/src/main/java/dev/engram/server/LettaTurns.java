@@ -138,7 +138,7 @@ final class LettaTurns {
                     throw ApiException.badRequest("The call waiting for approval is '" + p.callId() + "', not '"
                             + a.callId() + "'.");
                 }
-                if (!a.requestId().isEmpty() && !approvalRequestIds(api, agent, p).contains(a.requestId())) {
+                if (!a.requestId().isEmpty() && !approvalRequestIds(r, p).contains(a.requestId())) {
                     throw ApiException.badRequest("approval_request_id '" + a.requestId() + "' does not name the call "
                             + "waiting for approval (tool_call_id " + p.callId() + ").");
                 }
@@ -154,11 +154,9 @@ final class LettaTurns {
     }
 
     /** The ids the approval request of a pending call may have been shown with: its stored message's, or its own. */
-    private static Set<String> approvalRequestIds(Api api, Agent agent, Turns.Pending p) {
+    private static Set<String> approvalRequestIds(Turns.Running turn, Turns.Pending p) {
         Set<String> ids = new java.util.HashSet<>(Set.of("approval-" + p.callId()));
-        api.store.messages().list(agent.scope(), dev.engram.memory.MessageQuery.all().newest(50)).stream()
-                .filter(m -> m.toolCalls().stream().anyMatch(c -> c.id().equals(p.callId())))
-                .forEach(m -> ids.add(Ids.message(m.id())));
+        turn.messageWithCall(p.callId()).ifPresent(m -> ids.add(Ids.message(m.id())));
         return ids;
     }
 

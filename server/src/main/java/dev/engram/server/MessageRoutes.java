@@ -44,7 +44,7 @@ final class MessageRoutes {
                     .run(input, res);
             return;
         }
-        Turns.Running turn = begin(agent, input, false);
+        Turns.Running turn = LettaTurns.begin(api, agent, input, false, null);
         Api.json(res, response(turn, LettaTurns.await(turn), view));
     }
 
@@ -55,11 +55,6 @@ final class MessageRoutes {
         LettaTurns.Input input = LettaTurns.input(body);
         new SseTurn(api, agent, LettaTurns.view(body), body.bool("stream_tokens").orElse(false), body.bool("include_pings").orElse(false))
                 .run(input, res);
-    }
-
-    /** Starts the turn a message asks for, or resumes the one an approval answers. */
-    Turns.Running begin(Agent agent, LettaTurns.Input input, boolean streamed) {
-        return LettaTurns.begin(api, agent, input, streamed, null);
     }
 
     /** Letta's {@code LettaResponse} for where the turn paused. */

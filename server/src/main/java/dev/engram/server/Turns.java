@@ -106,6 +106,13 @@ final class Turns implements ApprovalHandler, AgentListener {
             }
         }
 
+        /** The message of this turn that made the call, if the turn stored it. */
+        Optional<ConversationMessage> messageWithCall(String callId) {
+            synchronized (stored) {
+                return stored.stream().filter(m -> m.toolCalls().stream().anyMatch(c -> c.id().equals(callId))).findFirst();
+            }
+        }
+
         private void stored(List<ConversationMessage> messages) {
             synchronized (stored) {
                 stored.addAll(messages);
