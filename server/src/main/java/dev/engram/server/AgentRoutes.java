@@ -1,5 +1,10 @@
 package dev.engram.server;
 
+import static io.helidon.http.Method.DELETE;
+import static io.helidon.http.Method.GET;
+import static io.helidon.http.Method.PATCH;
+import static io.helidon.http.Method.POST;
+
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.AgentFileImport;
@@ -11,7 +16,6 @@ import dev.engram.memory.Block;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.Scope;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -34,25 +38,21 @@ final class AgentRoutes {
         this.api = api;
     }
 
-    void register(HttpRouting.Builder r) {
-        r.get("/v1/agents/count", this::count);
-        r.post("/v1/agents/import", new AgentImport(api)::handle);
-        r.get("/v1/agents", this::list);
-        r.get("/v1/agents/", this::list);
-        r.post("/v1/agents", this::create);
-        r.post("/v1/agents/", this::create);
-        r.get("/v1/agents/{agent_id}/export", this::export);
-        r.get("/v1/agents/{agent_id}", this::retrieve);
-        r.patch("/v1/agents/{agent_id}", this::modify);
-        r.delete("/v1/agents/{agent_id}", this::delete);
+    List<Route> routes() {
+        return List.of(
+                Route.caller(GET, "/v1/agents/count", this::count),
+                Route.caller(POST, "/v1/agents/import", new AgentImport(api)::handle),
+                Route.caller(GET, "/v1/agents", this::list),
+                Route.caller(GET, "/v1/agents/", this::list),
+                Route.caller(POST, "/v1/agents", this::create),
+                Route.caller(POST, "/v1/agents/", this::create),
+                Route.agent(api, GET, "/v1/agents/{agent_id}/export", this::export),
+                Route.agent(api, GET, "/v1/agents/{agent_id}", this::retrieve),
+                Route.agent(api, PATCH, "/v1/agents/{agent_id}", this::modify),
+                Route.agent(api, DELETE, "/v1/agents/{agent_id}", this::delete));
     }
 
-    static String agentId(ServerRequest req) {
-        return req.path().pathParameters().get("agent_id");
-    }
-
-    private void create(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void create(Caller caller, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
         String user = ownerOf(caller, body);
         String id = Ids.newAgentId();
@@ -166,15 +166,13 @@ final class AgentRoutes {
         }
     }
 
-    private void list(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void list(Caller caller, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 50, false);
         List<Agent> agents = matching(caller, req);
         Api.json(res, pages.page(agents, Agent::id, "agent").stream().map(api::agentState).toList());
     }
 
-    private void count(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void count(Caller caller, ServerRequest req, ServerResponse res) {
         Api.json(res, Body.JSON.getNodeFactory().numberNode(matching(caller, req).size()));
     }
 
@@ -207,14 +205,11 @@ final class AgentRoutes {
         return out;
     }
 
-    private void retrieve(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
-        Api.json(res, api.agentState(api.agent(caller, agentId(req))));
+    private void retrieve(Agent agent, ServerRequest req, ServerResponse res) {
+        Api.json(res, api.agentState(agent));
     }
 
-    private void modify(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
-        Agent agent = api.agent(caller, agentId(req));
+    private void modify(Agent agent, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
         Optional<String> model = model(body);
         Optional<List<String>> toolIds = body.strings("tool_ids");
@@ -274,9 +269,7 @@ final class AgentRoutes {
         return a.ownerAgentId().equals(b.ownerAgentId()) && a.label().equals(b.label());
     }
 
-    private void delete(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
-        Agent agent = api.agent(caller, agentId(req));
+    private void delete(Agent agent, ServerRequest req, ServerResponse res) {
         if (api.turns.running(agent.scope()).isPresent()) {
             throw ApiException.conflict("Agent '" + agent.id() + "' is working on a message; cancel it "
                     + "(POST /v1/agents/" + agent.id() + "/messages/cancel) or wait, then delete it.");
@@ -285,9 +278,7 @@ final class AgentRoutes {
         Api.json(res, Body.JSON.createObjectNode().put("message", "Agent id=" + agent.id() + " successfully deleted"));
     }
 
-    private void export(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
-        Agent agent = api.agent(caller, agentId(req));
+    private void export(Agent agent, ServerRequest req, ServerResponse res) {
         String file = api.runtime.exportLettaAgentFile(agent.userId(), List.of(agent.id()));
         res.header(io.helidon.http.HeaderNames.CONTENT_TYPE, "application/json");
         res.send(file);
@@ -295,8 +286,7 @@ final class AgentRoutes {
 
     /** {@code POST /v1/agents/import}: a multipart form whose {@code file} is a Letta Agent File. */
     record AgentImport(Api api) {
-        void handle(ServerRequest req, ServerResponse res) {
-            Caller caller = api.caller(req);
+        void handle(Caller caller, ServerRequest req, ServerResponse res) {
             Upload upload = Upload.read(req);
             String user = caller.user().orElse(Api.DEFAULT_USER);
             AgentFileImport imported = api.runtime.importLettaAgentFile(upload.file(), upload.fileName(), user,

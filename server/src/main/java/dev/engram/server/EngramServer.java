@@ -9,12 +9,15 @@ import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NotFoundException;
 import dev.engram.memory.VersionConflictException;
+import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -51,6 +54,7 @@ public final class EngramServer implements AutoCloseable {
     private final WebServer web;
     private final AgentRuntime runtime;
     private final Turns turns;
+    private final List<Route> routes;
     private final Duration shutdownGrace;
     private final Object stopped = new Object();
     private volatile boolean closed;
@@ -68,15 +72,11 @@ public final class EngramServer implements AutoCloseable {
         this.runtime = rb.build();
         this.shutdownGrace = b.shutdownGrace;
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl));
+        this.routes = routes(api);
         HttpRouting.Builder routing = routingBuilder.join();
-        routing.get("/v1/health", EngramServer::health).get("/v1/health/", EngramServer::health);
-        new AgentRoutes(api).register(routing);
-        new MessageRoutes(api).register(routing);
-        new MemoryRoutes(api).register(routing);
-        new ToolRoutes(api).register(routing);
-        new IdentityRoutes(api).register(routing);
+        routing.addFilter(new Authentication(new VerifiedKeys(b.store.keys(), b.keyCacheTtl), routes));
+        Route.register(routing, routes);
         routing.any("/v1/*", (req, res) -> {
-            api.caller(req);
             throw ApiException.of(Status.NOT_IMPLEMENTED_501, req.prologue().method().text() + " " + req.path().path()
                     + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
                     + "memory, tools and identities endpoints).");
@@ -84,6 +84,24 @@ public final class EngramServer implements AutoCloseable {
         errors(routing);
         this.web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
                 .shutdownGracePeriod(b.shutdownGrace).shutdownHook(false).routing(routing).build();
+    }
+
+    /** The server's route table: every endpoint, in the order Helidon matches them. */
+    private static List<Route> routes(Api api) {
+        List<Route> routes = new ArrayList<>();
+        routes.add(Route.open(Method.GET, "/v1/health", EngramServer::health));
+        routes.add(Route.open(Method.GET, "/v1/health/", EngramServer::health));
+        routes.addAll(new AgentRoutes(api).routes());
+        routes.addAll(new MessageRoutes(api).routes());
+        routes.addAll(new MemoryRoutes(api).routes());
+        routes.addAll(new ToolRoutes(api).routes());
+        routes.addAll(new IdentityRoutes(api).routes());
+        return List.copyOf(routes);
+    }
+
+    /** The route table (for tests that walk every endpoint). */
+    List<Route> routes() {
+        return routes;
     }
 
     private static void health(ServerRequest req, ServerResponse res) {
