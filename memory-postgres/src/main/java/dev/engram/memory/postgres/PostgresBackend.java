@@ -10,6 +10,7 @@ import dev.engram.memory.spi.Rows;
 import dev.engram.memory.spi.SchemaMigrations;
 import java.util.Objects;
 import java.util.function.Function;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -97,9 +98,16 @@ public final class PostgresBackend implements MemoryBackend {
         });
     }
 
+    /**
+     * Runs {@code work} on a connection of its own, in autocommit, so that it sees committed data only: never
+     * {@code withHandle}, which on the thread of a write in progress would join that write's handle and show
+     * its uncommitted rows (and change-log events).
+     */
     @Override
     public <T> T read(Function<Rows, T> work) {
-        return jdbi.withHandle(h -> work.apply(new PostgresRows(h)));
+        try (Handle h = jdbi.open()) {
+            return work.apply(new PostgresRows(h));
+        }
     }
 
     @Override
