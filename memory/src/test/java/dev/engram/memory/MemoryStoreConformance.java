@@ -67,6 +67,28 @@ public abstract class MemoryStoreConformance {
     }
 
     @Nested
+    class Usage {
+        @Test
+        void usageCountsTheUsersAgentsOwnedBlocksArchivalEntriesAndTheirBytes() {
+            assertThat(store.usage("ana")).isEqualTo(UserUsage.NONE);
+            store.agents().create(ANA, "Helper", "{}");
+            store.agents().create(ANA_COACH, "Coach", "{}");
+            store.agents().create(BEN, "Helper", "{}");
+            human(ANA, "Name: Ana", 100);                       // 9 bytes
+            store.blocks().create(ANA_COACH, NewBlock.builder("plan").value("été").build()); // 5 bytes in UTF-8
+            store.blocks().share(ANA, "human", "coach", MemoryPermission.READ_ONLY); // a share is not another block
+            store.archival().insert(ANA, NewArchivalEntry.of("a fact"));            // 6 bytes
+            store.archival().insert(ANA_COACH, NewArchivalEntry.of("ünd"));         // 4 bytes
+            human(BEN, "Name: Ben, who has a longer block", 100);
+            store.archival().insert(BEN, NewArchivalEntry.of("not ana's"));
+
+            assertThat(store.usage("ana")).isEqualTo(new UserUsage(2, 2, 2, 9 + 5 + 6 + 4));
+            assertThat(store.usage("ben")).isEqualTo(new UserUsage(1, 1, 1, 33 + 9));
+            assertThat(store.usage("carl")).isEqualTo(UserUsage.NONE);
+        }
+    }
+
+    @Nested
     class Blocks {
         @Test
         void createdBlockReadsBackWithVersionOne() {
