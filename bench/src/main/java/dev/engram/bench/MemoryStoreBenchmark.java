@@ -70,7 +70,9 @@ public class MemoryStoreBenchmark {
     public void setUp() throws IOException, SQLException {
         dir = Files.createTempDirectory("engram-bench-memory");
         Path file = dir.resolve("memory.db");
-        store = MemoryStore.sqlite(file);
+        // The appended log outgrows the default largest text (MemoryLimits): give it room.
+        store = MemoryStore.over(dev.engram.memory.sqlite.SqliteBackend.open(dev.engram.memory.SqliteOptions.builder(file).build()),
+                java.time.Clock.systemUTC(), new dev.engram.memory.MemoryLimits(50_000_000));
         store.blocks().create(SCOPE, NewBlock.builder("log").limit(50_000_000).build());
         knownArchivalId = store.archival().insert(SCOPE, NewArchivalEntry.of("a known fact")).id();
 

@@ -52,7 +52,8 @@ public final class BlockStore {
     /**
      * Creates a block owned by the scope's agent.
      *
-     * @throws DuplicateException if the agent already has or is shared a block with that label
+     * @throws DuplicateException     if the agent already has or is shared a block with that label
+     * @throws LimitExceededException if its limit is above the store's largest ({@link MemoryLimits})
      */
     public Block create(Scope scope, NewBlock block) {
         Checks.notNull(scope, "scope");
@@ -124,7 +125,8 @@ public final class BlockStore {
      *
      * @throws NotFoundException        if the agent has no such block
      * @throws VersionConflictException if {@code expectedVersion} is not current
-     * @throws LimitExceededException   if the value is longer than the new limit (nothing changes)
+     * @throws LimitExceededException   if the value is longer than the new limit, or a changed limit is above the
+     *                                  store's largest ({@link MemoryLimits}) (nothing changes)
      */
     public Block update(Scope scope, String label, BlockUpdate update, long expectedVersion) {
         Checks.notNull(scope, "scope");
@@ -133,6 +135,9 @@ public final class BlockStore {
         return store.write(rows -> {
             Block b = require(rows, scope, label);
             MemoryErrors.checkVersion(b.label(), expectedVersion, b.version());
+            if (update.limit() != b.limit()) {
+                store.limits().checkBlockLimit(b.label(), update.limit());
+            }
             Block changed = new Block(b.label(), update.description(), b.value(), update.limit(), b.type(),
                     update.permission(), b.pinned(), b.version(), b.ownerAgentId(), b.createdAt(), b.updatedAt());
             return update(rows, scope, changed, update.value(), ANY_VERSION, "update");
@@ -327,6 +332,7 @@ public final class BlockStore {
     }
 
     private Block insert(Rows rows, Scope scope, NewBlock nb, String operation) {
+        store.limits().checkBlockLimit(nb.label(), nb.limit());
         if (rows.block(scope, nb.label()).isPresent()) {
             throw MemoryErrors.duplicateBlock(scope, nb.label());
         }

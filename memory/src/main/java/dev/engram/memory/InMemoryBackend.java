@@ -418,6 +418,22 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     }
 
     @Override
+    public UserUsage usage(String userId) {
+        long agentCount = agents.keySet().stream().filter(s -> s.userId().equals(userId)).count();
+        List<Block> owned = blocks.entrySet().stream().filter(e -> e.getKey().userId().equals(userId))
+                .map(Map.Entry::getValue).toList();
+        List<ArchivalEntry> entries = archival.values().stream().filter(o -> o.scope().userId().equals(userId))
+                .map(Owned::row).toList();
+        long bytes = owned.stream().mapToLong(b -> utf8(b.value())).sum()
+                + entries.stream().mapToLong(e -> utf8(e.content())).sum();
+        return new UserUsage(agentCount, owned.size(), entries.size(), bytes);
+    }
+
+    private static long utf8(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    }
+
+    @Override
     public MemoryStats stats(Scope scope) {
         List<ConversationMessage> mine = messages.values().stream().filter(m -> m.scope().equals(scope)).toList();
         return new MemoryStats(blocks(scope).size(), archivalOf(scope).count(), countNotes(scope.userId()), mine.size(),

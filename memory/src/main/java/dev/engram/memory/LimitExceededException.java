@@ -18,13 +18,27 @@ public class LimitExceededException extends MemoryException {
      * @param currentSize   the block's size now (0 for a block being created)
      */
     public LimitExceededException(String label, int attemptedSize, int limit, int currentSize) {
-        super("Block '" + label + "' holds " + currentSize + " of " + limit + " characters; this write would make it "
+        this("Block '" + label + "' holds " + currentSize + " of " + limit + " characters; this write would make it "
                 + attemptedSize + ", " + (attemptedSize - limit) + " over the limit. The block is unchanged: "
-                + "shorten the text, or replace or archive older content first.");
+                + "shorten the text, or replace or archive older content first.", label, attemptedSize, limit, currentSize);
+    }
+
+    private LimitExceededException(String message, String label, int attemptedSize, int limit, int currentSize) {
+        super(message);
         this.label = label;
         this.currentSize = currentSize;
         this.limit = limit;
         this.attemptedSize = attemptedSize;
+    }
+
+    /**
+     * A block asked for a character limit above the store's largest ({@link MemoryLimits#maxTextChars()}): then
+     * {@link #attemptedSize()} is the limit asked for and {@link #limit()} the largest allowed.
+     */
+    public static LimitExceededException blockLimit(String label, int requestedLimit, int maxLimit) {
+        return new LimitExceededException("Block '" + label + "' asks for a limit of " + requestedLimit
+                + " characters; this store allows at most " + maxLimit + " per block (MemoryLimits). Nothing was "
+                + "stored: ask for a limit of at most " + maxLimit + ".", label, requestedLimit, maxLimit, 0);
     }
 
     public String label() {

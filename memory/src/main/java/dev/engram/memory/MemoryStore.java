@@ -177,6 +177,12 @@ public final class MemoryStore implements AutoCloseable {
         return changes;
     }
 
+    /** What the user keeps (agents, blocks, archival entries and their bytes), counted for quotas. */
+    public UserUsage usage(String userId) {
+        Checks.id(userId, "user id");
+        return core.read(rows -> rows.usage(userId));
+    }
+
     /** Counts for the scope's prompt statistics. */
     public MemoryStats stats(Scope scope) {
         Checks.notNull(scope, "scope");

@@ -27,16 +27,38 @@ public final class ScheduleStore {
             .thenComparing(s -> s.nextRunAt().orElse(Instant.MAX))
             .thenComparing(Schedule::updatedAt, Comparator.reverseOrder());
 
+    /** How many firings of a cron schedule whose fields {@link CronGaps} cannot read are looked at for the shortest interval. */
+    private static final int FIRINGS_CHECKED = 100;
+
     private final StoreCore store;
+    private final ScheduleLimits limits;
 
     ScheduleStore(StoreCore store) {
+        this(store, ScheduleLimits.defaults());
+    }
+
+    private ScheduleStore(StoreCore store, ScheduleLimits limits) {
         this.store = store;
+        this.limits = limits;
+    }
+
+    /** This store, creating schedules within {@code limits} instead of {@link ScheduleLimits#defaults()}. */
+    public ScheduleStore limitedBy(ScheduleLimits limits) {
+        Checks.notNull(limits, "schedule limits");
+        return new ScheduleStore(store, limits);
+    }
+
+    /** The limits {@link #create} keeps. */
+    public ScheduleLimits limits() {
+        return limits;
     }
 
     /**
      * Stores a new schedule with id {@code sched-<uuid>}, first due at the timing's first firing after now.
      *
-     * @throws IllegalArgumentException if the message or session is blank, or a one-off time is not in the future
+     * @throws IllegalArgumentException if the message or session is blank, a one-off time is not in the future or is
+     *                                  further ahead than the {@linkplain #limits() limits} allow, or a cron
+     *                                  schedule would fire more often than their minimum interval
      * @throws MemoryException          if the agent already has {@link #MAX_ACTIVE_PER_AGENT} schedules waiting
      */
     public Schedule create(Scope scope, String sessionId, String message, ScheduleTiming timing) {
@@ -50,6 +72,7 @@ public final class ScheduleStore {
             case ScheduleTiming.Once once -> "the time " + once.at() + " is not in the future (it is now " + now + "); give a later time";
             case ScheduleTiming.Cron cron -> "cron '" + cron.expression() + "' never fires; check the day and month";
         }));
+        checkLimits(timing, now, first);
         return store.write(rows -> {
             long waiting = rows.listSchedules(scope.userId()).stream()
                     .filter(s -> s.active() && s.scope().equals(scope)).count();
@@ -183,6 +206,41 @@ public final class ScheduleStore {
                             Optional.empty(), store.now()), s.version()));
             return null;
         });
+    }
+
+    private void checkLimits(ScheduleTiming timing, Instant now, Instant first) {
+        switch (timing) {
+            case ScheduleTiming.Once once -> {
+                if (Duration.between(now, first).compareTo(limits.maxAhead()) > 0) {
+                    throw new IllegalArgumentException("the time " + once.at() + " is more than " + days(limits.maxAhead())
+                            + " ahead (it is now " + now + "); schedules may be set at most that far ahead");
+                }
+            }
+            case ScheduleTiming.Cron cron -> {
+                Optional<Duration> shortest = CronGaps.shortest(cron.expression());
+                Instant previous = first;
+                for (Instant next : shortest.isPresent() ? List.<Instant>of() : cron.firingsAfter(first, FIRINGS_CHECKED)) {
+                    Duration gap = Duration.between(previous, next);
+                    if (gap.compareTo(shortest.orElse(gap)) <= 0) {
+                        shortest = Optional.of(gap);
+                    }
+                    previous = next;
+                }
+                if (shortest.isPresent() && shortest.get().compareTo(limits.minInterval()) < 0) {
+                    throw new IllegalArgumentException("cron '" + cron.expression() + "' fires " + minutes(shortest.get())
+                            + " apart at times; schedules may fire at most once every " + minutes(limits.minInterval())
+                            + ": give a cron whose firings are at least that far apart");
+                }
+            }
+        }
+    }
+
+    private static String minutes(Duration d) {
+        return d.toSeconds() % 60 == 0 ? d.toMinutes() + (d.toMinutes() == 1 ? " minute" : " minutes") : d.toSeconds() + " seconds";
+    }
+
+    private static String days(Duration d) {
+        return d.toDays() + (d.toDays() == 1 ? " day" : " days");
     }
 
     private static List<Schedule> sorted(List<Schedule> schedules) {

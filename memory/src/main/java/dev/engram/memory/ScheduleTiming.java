@@ -73,6 +73,22 @@ public sealed interface ScheduleTiming {
             return executionTime(expression).nextExecution(instant.atZone(zone)).map(t -> t.toInstant());
         }
 
+        /** Up to {@code max} firings after {@code instant}, in order (the expression is read once for all). */
+        public java.util.List<Instant> firingsAfter(Instant instant, int max) {
+            ExecutionTime time = executionTime(expression);
+            java.util.List<Instant> out = new java.util.ArrayList<>();
+            java.time.ZonedDateTime at = instant.atZone(zone);
+            while (out.size() < max) {
+                Optional<java.time.ZonedDateTime> next = time.nextExecution(at);
+                if (next.isEmpty()) {
+                    break;
+                }
+                at = next.get();
+                out.add(at.toInstant());
+            }
+            return out;
+        }
+
         @Override
         public boolean recurring() {
             return true;

@@ -37,6 +37,32 @@ class MemoryLimitsTest {
     }
 
     @Test
+    void aBlockLimitAboveTheLargestTextIsRefusedOnEveryPathAndNothingIsStored() {
+        long seq = store.changes().lastSeq();
+        assertThatThrownBy(() -> store.blocks().create(ANA, NewBlock.builder("huge").limit(20_000_000).build()))
+                .isInstanceOf(LimitExceededException.class)
+                .hasMessage("Block 'huge' asks for a limit of 20000000 characters; this store allows at most 100 per block "
+                        + "(MemoryLimits). Nothing was stored: ask for a limit of at most 100.");
+        assertThat(store.blocks().list(ANA)).isEmpty();
+        assertThat(store.changes().lastSeq()).isEqualTo(seq);
+
+        Block ok = store.blocks().create(ANA, NewBlock.builder("notes").value("short").limit(100).build());
+        seq = store.changes().lastSeq();
+        assertThatThrownBy(() -> store.blocks().update(ANA, "notes", BlockUpdate.of(ok).withLimit(101), BlockStore.ANY_VERSION))
+                .isInstanceOf(LimitExceededException.class).hasMessageContaining("at most 100 per block");
+        store.archival().insert(ANA, NewArchivalEntry.labelled("fact", "a fact", List.of()));
+        seq = store.changes().lastSeq();
+        assertThatThrownBy(() -> store.blocks().load(ANA, "fact", "loaded", 1_000))
+                .isInstanceOf(LimitExceededException.class).hasMessageContaining("'loaded' asks for a limit of 1000");
+        assertThat(store.blocks().get(ANA, "notes").orElseThrow()).isEqualTo(ok);
+        assertThat(store.blocks().get(ANA, "loaded")).isEmpty();
+        assertThat(store.changes().lastSeq()).isEqualTo(seq);
+        // a limit at the largest is fine, and an update that keeps the limit is not checked again
+        assertThat(store.blocks().update(ANA, "notes", BlockUpdate.of(ok).withValue("longer"), BlockStore.ANY_VERSION).value())
+                .isEqualTo("longer");
+    }
+
+    @Test
     void aQueryOverTheSearchLimitIsRefused() {
         assertThatThrownBy(() -> SearchRequest.builder(ANA, "q".repeat(SearchRequest.MAX_QUERY_CHARS + 1)).build())
                 .isInstanceOf(IllegalArgumentException.class)

@@ -76,6 +76,28 @@ public abstract class MemoryStoreConformance {
     }
 
     @Nested
+    class Usage {
+        @Test
+        void usageCountsTheUsersAgentsOwnedBlocksArchivalEntriesAndTheirBytes() {
+            assertThat(store.usage("ana")).isEqualTo(UserUsage.NONE);
+            store.agents().create(ANA, "Helper", "{}");
+            store.agents().create(ANA_COACH, "Coach", "{}");
+            store.agents().create(BEN, "Helper", "{}");
+            human(ANA, "Name: Ana", 100);                       // 9 bytes
+            store.blocks().create(ANA_COACH, NewBlock.builder("plan").value("été").build()); // 5 bytes in UTF-8
+            store.blocks().share(ANA, "human", "coach", MemoryPermission.READ_ONLY); // a share is not another block
+            store.archival().insert(ANA, NewArchivalEntry.of("a fact"));            // 6 bytes
+            store.archival().insert(ANA_COACH, NewArchivalEntry.of("ünd"));         // 4 bytes
+            human(BEN, "Name: Ben, who has a longer block", 100);
+            store.archival().insert(BEN, NewArchivalEntry.of("not ana's"));
+
+            assertThat(store.usage("ana")).isEqualTo(new UserUsage(2, 2, 2, 9 + 5 + 6 + 4));
+            assertThat(store.usage("ben")).isEqualTo(new UserUsage(1, 1, 1, 33 + 9));
+            assertThat(store.usage("carl")).isEqualTo(UserUsage.NONE);
+        }
+    }
+
+    @Nested
     class Blocks {
         @Test
         void createdBlockReadsBackWithVersionOne() {
@@ -1053,6 +1075,44 @@ public abstract class MemoryStoreConformance {
             assertThat(clocked.schedules().claimDue(LEASE, 10, s -> s.userId().equals("ana")))
                     .extracting(s -> s.scope().userId()).containsExactly("ana");
             assertThat(clocked.schedules().claimDue(LEASE, 10)).extracting(Schedule::id).containsExactly(ben.id());
+        }
+
+        @Test
+        void aCronFiringMoreOftenThanTheMinimumIntervalIsRefusedWithTheMinimumAndNothingIsStored() {
+            long seq = store.changes().lastSeq();
+            for (String cron : List.of("* * * * *", "*/4 * * * *", "0,1 9 * * *", "58,59 * * * 1", "0,58 0,23 * * *", "0,3 9-17/2 * * 1-5", "5/3 * * * *")) {
+                assertThatThrownBy(() -> clocked.schedules().create(ANA, "main", "flood",
+                        ScheduleTiming.cron(cron, java.time.ZoneOffset.UTC)))
+                        .as(cron).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("schedules may fire at most once every 5 minutes");
+            }
+            assertThatThrownBy(() -> clocked.schedules().create(ANA, "main", "flood",
+                    ScheduleTiming.cron("* * * * *", java.time.ZoneOffset.UTC)))
+                    .hasMessage("cron '* * * * *' fires 1 minute apart at times; schedules may fire at most once every 5 minutes: give a cron whose firings are at least that far apart");
+            assertThat(clocked.schedules().list("ana")).isEmpty();
+            assertThat(store.changes().lastSeq()).isEqualTo(seq);
+
+            assertThat(clocked.schedules().create(ANA, "main", "ok", ScheduleTiming.cron("*/5 * * * *", java.time.ZoneOffset.UTC))
+                    .nextRunAt()).contains(T0.plus(java.time.Duration.ofMinutes(5)));
+            ScheduleStore relaxed = clocked.schedules().limitedBy(ScheduleLimits.defaults().withMinInterval(java.time.Duration.ofMinutes(1)));
+            assertThat(relaxed.limits().minInterval()).isEqualTo(java.time.Duration.ofMinutes(1));
+            assertThat(relaxed.create(ANA, "main", "every minute", ScheduleTiming.cron("* * * * *", java.time.ZoneOffset.UTC))
+                    .nextRunAt()).contains(T0.plus(java.time.Duration.ofMinutes(1)));
+        }
+
+        @Test
+        void aOneOffTooFarAheadIsRefusedWithAClearMessageAndNothingIsStored() {
+            long seq = store.changes().lastSeq();
+            for (Instant far : List.of(Instant.parse("+100000-01-01T00:00:00Z"), Instant.MAX, T0.plus(java.time.Duration.ofDays(5 * 365 + 1)))) {
+                assertThatThrownBy(() -> clocked.schedules().create(ANA, "main", "later", ScheduleTiming.once(far)))
+                        .as(far.toString()).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessage("the time " + far + " is more than 1825 days ahead (it is now " + T0
+                                + "); schedules may be set at most that far ahead");
+            }
+            assertThat(clocked.schedules().list("ana")).isEmpty();
+            assertThat(store.changes().lastSeq()).isEqualTo(seq);
+            assertThat(once(ANA, java.time.Duration.ofDays(5 * 365), "in five years").nextRunAt())
+                    .contains(T0.plus(java.time.Duration.ofDays(5 * 365)));
         }
 
         @Test

@@ -14,6 +14,7 @@ import dev.engram.memory.MessageRole;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Note;
 import dev.engram.memory.Scope;
+import dev.engram.memory.UserUsage;
 import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.NewChange;
 import dev.engram.memory.spi.Rows;
@@ -303,6 +304,16 @@ record PostgresRows(Handle h) implements PostgresOptionalRows {
     @Override
     public String storeId() {
         return one("SELECT min(id) FROM store_identity", (rs, c) -> rs.getString(1)).orElseThrow();
+    }
+
+    @Override
+    public UserUsage usage(String userId) {
+        return one("SELECT (SELECT count(*) FROM agents WHERE user_id = ?), (SELECT count(*) FROM blocks WHERE user_id = ?), "
+                + "(SELECT count(*) FROM archival WHERE user_id = ?), "
+                + "coalesce((SELECT sum(octet_length(value)) FROM blocks WHERE user_id = ?), 0) "
+                + "+ coalesce((SELECT sum(octet_length(content)) FROM archival WHERE user_id = ?), 0)",
+                (rs, c) -> new UserUsage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)),
+                userId, userId, userId, userId, userId).orElseThrow();
     }
 
     @Override

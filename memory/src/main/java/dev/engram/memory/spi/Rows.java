@@ -15,6 +15,7 @@ import dev.engram.memory.NewMessage;
 import dev.engram.memory.Note;
 import dev.engram.memory.Schedule;
 import dev.engram.memory.Scope;
+import dev.engram.memory.UserUsage;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -273,6 +274,37 @@ public interface Rows {
 
     /** Counts for the scope: blocks it sees, its archival entries, its user's notes, its messages. */
     MemoryStats stats(Scope scope);
+
+    /**
+     * What the user keeps: agents, owned blocks, archival entries and their bytes. The default reads every row of
+     * the user; a backend overrides it with counts (the three Engram backends answer it from their indexes).
+     */
+    default UserUsage usage(String userId) {
+        long agents = 0;
+        long blocks = 0;
+        long entries = 0;
+        long bytes = 0;
+        for (AgentRecord agent : listAgents(userId)) {
+            agents++;
+            for (Block b : blocks(agent.scope())) {
+                if (!b.isShared(agent.scope())) {
+                    blocks++;
+                    bytes += b.value().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                }
+            }
+            for (int offset = 0; ; offset += 1_000) {
+                List<ArchivalEntry> page = listArchival(agent.scope(), offset, 1_000);
+                for (ArchivalEntry e : page) {
+                    entries++;
+                    bytes += e.content().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                }
+                if (page.size() < 1_000) {
+                    break;
+                }
+            }
+        }
+        return new UserUsage(agents, blocks, entries, bytes);
+    }
 
     /**
      * The storage's identity: fixed when it was created (a backup restored keeps its original's).

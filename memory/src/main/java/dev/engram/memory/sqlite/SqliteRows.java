@@ -14,6 +14,7 @@ import dev.engram.memory.MessageRole;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Note;
 import dev.engram.memory.Scope;
+import dev.engram.memory.UserUsage;
 import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.NewChange;
 import dev.engram.memory.spi.Rows;
@@ -378,6 +379,21 @@ final class SqliteRows implements SqliteOptionalRows {
     @Override
     public String storeId() {
         return h.createQuery("SELECT min(id) FROM store_identity").mapTo(String.class).one();
+    }
+
+    @Override
+    public UserUsage usage(String userId) {
+        // octet_length reads a text's size from its record header, without loading the text.
+        return h.createQuery("""
+                SELECT (SELECT count(*) FROM agents WHERE user_id = :u) AS agents,
+                       (SELECT count(*) FROM blocks WHERE user_id = :u) AS blocks,
+                       (SELECT count(*) FROM archival WHERE user_id = :u) AS archival,
+                       coalesce((SELECT sum(octet_length(value)) FROM blocks WHERE user_id = :u), 0)
+                     + coalesce((SELECT sum(octet_length(content)) FROM archival WHERE user_id = :u), 0) AS bytes""")
+                .bind("u", userId)
+                .map((rs, ctx) -> new UserUsage(rs.getLong("agents"), rs.getLong("blocks"), rs.getLong("archival"),
+                        rs.getLong("bytes")))
+                .one();
     }
 
     @Override

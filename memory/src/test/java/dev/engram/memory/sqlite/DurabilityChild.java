@@ -1,13 +1,16 @@
 package dev.engram.memory.sqlite;
 
 import dev.engram.memory.BlockStore;
+import dev.engram.memory.MemoryLimits;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
+import dev.engram.memory.SqliteOptions;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 
 /**
@@ -23,7 +26,9 @@ public final class DurabilityChild {
         String run = args[1];
         Scope scope = Scope.of("ana", "helper");
         PrintStream out = new PrintStream(System.out, false);
-        MemoryStore store = MemoryStore.sqlite(file);
+        // The log block grows across every run: give it room beyond the default largest text.
+        MemoryStore store = MemoryStore.over(SqliteBackend.open(SqliteOptions.builder(file).build()), Clock.systemUTC(),
+                new MemoryLimits(10_000_000));
         if (store.blocks().get(scope, "log").isEmpty()) {
             store.blocks().create(scope, NewBlock.builder("log").limit(10_000_000).build());
         }
