@@ -83,7 +83,7 @@ public final class ToolExecutor {
      */
     public boolean mayAskForApproval() {
         for (DynamicTool tool : registry.list()) {
-            if (policy.permits(tool.name()) && approvals.mayAsk(tool.name(), tool.safetyTier())) {
+            if (policy.permits(tool.name()) && approvals.mayAsk(tool)) {
                 return true;
             }
         }

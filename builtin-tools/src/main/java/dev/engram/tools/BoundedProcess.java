@@ -1,0 +1,103 @@
+package dev.engram.tools;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one process of {@code shell_exec} or a Python tool to its end, within bounds: its standard input is
+ * given and closed, its output kept only up to a capacity ({@link TailBuffer}: the end of it), the whole
+ * process tree killed at the timeout, and, for a sandbox, killed too as soon as it holds more processes than
+ * allowed (a fork bomb). Memory stays bounded whatever the process prints.
+ */
+final class BoundedProcess {
+    /** How often the process count is looked at. */
+    private static final long WATCH_MILLIS = 25;
+
+    /** Why the process ended. */
+    enum Stop {
+        /** It exited on its own (or was killed by a signal from inside, such as its CPU time limit). */
+        EXITED,
+        /** It ran past its timeout and was killed with its children. */
+        TIMED_OUT,
+        /** It started more processes than allowed and was killed with its children. */
+        TOO_MANY_PROCESSES
+    }
+
+    /**
+     * How a run ended.
+     *
+     * @param stop     why it ended
+     * @param exitCode its exit code when it exited
+     * @param output   standard output (with standard error when they were merged)
+     * @param errors   standard error when kept apart; empty otherwise
+     */
+    record Outcome(Stop stop, OptionalInt exitCode, TailBuffer output, TailBuffer errors) {
+    }
+
+    private BoundedProcess() {
+    }
+
+    /**
+     * Starts {@code pb} and waits for it.
+     *
+     * @param input         bytes written to its standard input, which is then closed
+     * @param outputBytes   bytes kept of each output stream, from the end
+     * @param mergeErrors   whether standard error goes with standard output
+     * @param maxProcesses  the most processes the tree may hold (the sandbox's two bubblewrap processes aside);
+     *                      0 to not watch
+     * @throws IOException if the process cannot start
+     */
+    static Outcome run(ProcessBuilder pb, byte[] input, Duration timeout, int outputBytes, boolean mergeErrors,
+            int maxProcesses) throws IOException, InterruptedException {
+        pb.redirectErrorStream(mergeErrors);
+        Process process = pb.start();
+        TailBuffer output = new TailBuffer(outputBytes);
+        TailBuffer errors = new TailBuffer(mergeErrors ? 1 : outputBytes);
+        Thread out = Thread.ofVirtual().start(() -> output.drain(process.getInputStream()));
+        Thread err = mergeErrors ? null : Thread.ofVirtual().start(() -> errors.drain(process.getErrorStream()));
+        Stop stop = null;
+        try {
+            try (var stdin = process.getOutputStream()) {
+                stdin.write(input);
+            } catch (IOException e) {
+                // it exited without reading its input; its exit code says what happened
+            }
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (stop == null) {
+                long left = deadline - System.nanoTime();
+                if (process.waitFor(Math.max(0, Math.min(left, TimeUnit.MILLISECONDS.toNanos(WATCH_MILLIS))),
+                        TimeUnit.NANOSECONDS)) {
+                    stop = Stop.EXITED;
+                } else if (System.nanoTime() - deadline >= 0) {
+                    stop = Stop.TIMED_OUT;
+                } else if (maxProcesses > 0 && process.descendants().limit(maxProcesses + 3L).count() > maxProcesses + 2L) {
+                    stop = Stop.TOO_MANY_PROCESSES;
+                }
+            }
+        } finally {
+            if (process.isAlive() || stop != Stop.EXITED) {
+                killTree(process);
+            }
+        }
+        out.join(5_000);
+        if (err != null) {
+            err.join(5_000);
+        }
+        OptionalInt code = stop == Stop.EXITED ? OptionalInt.of(process.exitValue()) : OptionalInt.empty();
+        return new Outcome(stop, code, output, errors);
+    }
+
+    /**
+     * Kills the process and everything it started. Killing a sandbox's outer {@code bwrap} ends its PID
+     * namespace (and so every process in it) at once; the descendants are killed too for the host backend.
+     */
+    static void killTree(Process process) {
+        List<ProcessHandle> children = process.descendants().toList();
+        process.destroyForcibly();
+        children.forEach(ProcessHandle::destroyForcibly);
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+    }
+}
