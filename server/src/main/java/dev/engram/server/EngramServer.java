@@ -8,6 +8,8 @@ import dev.engram.memory.LimitExceededException;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NotFoundException;
+import dev.engram.memory.StorageFullException;
+import dev.engram.memory.StorageUnavailableException;
 import dev.engram.memory.VersionConflictException;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
@@ -119,6 +121,8 @@ public final class EngramServer implements AutoCloseable {
         routing.error(LimitExceededException.class, (req, res, e) -> send(res, ApiException.badRequest(e.getMessage())));
         routing.error(AgentException.class, (req, res, e) -> send(res, ApiException.badRequest(e.getMessage())));
         routing.error(IllegalArgumentException.class, (req, res, e) -> send(res, ApiException.badRequest(e.getMessage())));
+        routing.error(StorageUnavailableException.class, (req, res, e) -> send(res, StoreFailures.answer(e).orElseThrow()));
+        routing.error(StorageFullException.class, (req, res, e) -> send(res, StoreFailures.answer(e).orElseThrow()));
         routing.error(Throwable.class, (req, res, e) -> {
             String incident = UUID.randomUUID().toString().substring(0, 8);
             LOG.error("Request {} {} failed (incident {})", req.prologue().method().text(), req.path().path(), incident, e);

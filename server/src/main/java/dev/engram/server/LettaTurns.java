@@ -188,11 +188,16 @@ final class LettaTurns {
 
     /**
      * The answer to a turn that failed: the request's own answer when the server refused it (stopping, no lock), a
-     * 502 when the agent's model failed, else a 500 whose details go to the log only.
+     * 503 or 507 when the memory store failed ({@link StoreFailures}), a 502 when the agent's model failed, else a
+     * 500 whose details go to the log only.
      */
     static ApiException turnFailed(RuntimeException e) {
         if (e instanceof ApiException api) {
             return api;
+        }
+        Optional<ApiException> store = StoreFailures.answerTurn(e);
+        if (store.isPresent()) {
+            return store.get();
         }
         if (e instanceof dev.engram.agents.AgentException || e instanceof dev.engram.framework.model.ModelException) {
             return ApiException.of(Status.BAD_GATEWAY_502, "The agent's model failed: " + e.getMessage()
