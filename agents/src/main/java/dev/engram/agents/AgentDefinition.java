@@ -94,6 +94,7 @@ public record AgentDefinition(String id, String userId, String name, String syst
         Objects.requireNonNull(actsFor, "actsFor must not be null");
         Objects.requireNonNull(toolAccess, "toolAccess must not be null");
         DefinitionChecks.check(id, name, blocks, tools, toolRules, declaredTools, sharedBlocks);
+        ContextWindows.check(name, model, contextWindowTokens);
     }
 
     /** The agent's scope in the memory store. */

@@ -95,7 +95,8 @@ final class AgentFiles {
                     .model(text(o, "model", what))
                     .tools(strings(o.path("tools")))
                     .approvalMode(ApprovalMode.valueOf(o.path("approval_mode").asString("auto").toUpperCase(Locale.ROOT)))
-                    .contextWindowTokens(o.path("context_window_tokens").asInt(AgentDefinition.DEFAULT_CONTEXT_WINDOW))
+                    .contextWindowTokens(ContextWindows.clamp(text(o, "model", what),
+                            o.path("context_window_tokens").asInt(AgentDefinition.DEFAULT_CONTEXT_WINDOW)))
                     .maxSteps(o.path("max_steps").asInt(AgentDefinition.DEFAULT_MAX_STEPS))
                     .toolRules(ToolRules.parse(o.path("tool_rules")))
                     .tags(strings(o.path("tags")));

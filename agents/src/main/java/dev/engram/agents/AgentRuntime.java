@@ -80,10 +80,10 @@ public final class AgentRuntime implements AutoCloseable {
         this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog);
         this.transfer = new AgentTransfer(store, agents);
         sleeptime.attach(agents);
-        this.scheduler = new AgentScheduler(store, this::agent, () -> !closed);
+        this.scheduler = new AgentScheduler(store, this::agent, () -> !closed, b.scheduleLimits);
 
         ToolCatalog.fill(catalog, new ToolCatalog.Sources(store, search, b.broker, b.agentReplyTimeout, b.maxAgentDepth, b.workspace,
-                b.shell, b.webFetcher, b.searchProviders, b.tools), agents, turns, hub::emit);
+                b.shell, b.webFetcher, b.searchProviders, b.tools, b.scheduleLimits), agents, turns, hub::emit);
     }
 
     /** A builder over {@code store} and {@code search} (which must index that store). */
@@ -367,6 +367,7 @@ public final class AgentRuntime implements AutoCloseable {
         private int maxCorrections = 3;
         private int loopBreakerThreshold = 3;
         private double memoryPressureThreshold = 0.75;
+        private dev.engram.memory.ScheduleLimits scheduleLimits = dev.engram.memory.ScheduleLimits.defaults();
 
         private Builder(MemoryStore store, MemorySearch search) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -496,6 +497,16 @@ public final class AgentRuntime implements AutoCloseable {
                 throw new IllegalArgumentException("memory pressure threshold must be in (0, 1], got " + fraction);
             }
             this.memoryPressureThreshold = fraction;
+            return this;
+        }
+
+        /**
+         * How often schedules may fire: the {@code schedule} tool refuses a cron closer than the minimum interval and a
+         * time too far ahead, and the {@link #scheduler()} skips a user's firings beyond the budget. Default
+         * {@link dev.engram.memory.ScheduleLimits#defaults()}.
+         */
+        public Builder scheduleLimits(dev.engram.memory.ScheduleLimits limits) {
+            this.scheduleLimits = Objects.requireNonNull(limits, "schedule limits must not be null");
             return this;
         }
 

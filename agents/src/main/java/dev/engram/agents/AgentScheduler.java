@@ -2,6 +2,7 @@ package dev.engram.agents;
 
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Schedule;
+import dev.engram.memory.ScheduleLimits;
 import dev.engram.memory.ScheduleTiming;
 import dev.engram.memory.Scope;
 import java.time.Duration;
@@ -38,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * least once: a schedule is held while it is delivered, and one whose deliverer died is delivered again
  * after {@link #LEASE}.
  *
+ * <p>Each user has a budget of scheduled turns ({@link ScheduleLimits#firingsPerHour()} and
+ * {@link ScheduleLimits#firingsPerDay()}, counted by this scheduler): a firing beyond it is skipped (a one-off is
+ * then done, a recurring schedule waits for its next time), its delivery says why, and the first skip of a run of
+ * them is logged.
+ *
  * <p>Time is the store's clock ({@link MemoryStore#clock()}). A host either {@linkplain #start starts}
  * the scheduler, which then looks for due schedules at an interval, or calls {@link #runDue()} itself.
  * Thread-safe.
@@ -59,12 +65,14 @@ public final class AgentScheduler {
     private final BooleanSupplier open;
     private final List<Consumer<ScheduledDelivery>> listeners = new CopyOnWriteArrayList<>();
     private ScheduledExecutorService timer;
+    private final FiringBudget budget;
     private volatile boolean unsupported;
 
-    AgentScheduler(MemoryStore store, BiFunction<String, String, Agent> agents, BooleanSupplier open) {
+    AgentScheduler(MemoryStore store, BiFunction<String, String, Agent> agents, BooleanSupplier open, ScheduleLimits limits) {
         this.store = store;
         this.agents = agents;
         this.open = open;
+        this.budget = new FiringBudget(limits);
     }
 
     /** Hears every delivery, after its turn, on the thread that ran it (e.g. to forward the reply to the user). */
@@ -169,6 +177,15 @@ public final class AgentScheduler {
         String message = header(s, due, now, late, missed) + "\n" + s.message();
         Optional<AgentResponse> response = Optional.empty();
         Optional<String> error = Optional.empty();
+        Optional<FiringBudget.Refusal> refusal = budget.take(s.scope().userId(), now);
+        if (refusal.isPresent()) {
+            error = Optional.of("skipped: " + refusal.get().reason());
+            if (refusal.get().firstSkip()) {
+                LOG.warn("Scheduled message {} to {} is skipped, and so will be the user's next ones until the budget has "
+                        + "room again: {}", s.id(), s.scope(), refusal.get().reason());
+            }
+            return Optional.of(finish(s, new ScheduledDelivery(s, message, late, missed, response, error)));
+        }
         try {
             Agent agent = agents.apply(s.scope().userId(), s.scope().agentId());
             response = Optional.of(agent.send(s.sessionId(), message));
@@ -184,8 +201,12 @@ public final class AgentScheduler {
             error = Optional.of(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
             LOG.warn("Scheduled message {} to {} did not complete its turn: {}", s.id(), s.scope(), error.get());
         }
+        return Optional.of(finish(s, new ScheduledDelivery(s, message, late, missed, response, error)));
+    }
+
+    /** Records the firing and tells the listeners. */
+    private ScheduledDelivery finish(Schedule s, ScheduledDelivery delivery) {
         store.schedules().finishRun(s);
-        ScheduledDelivery delivery = new ScheduledDelivery(s, message, late, missed, response, error);
         for (Consumer<ScheduledDelivery> l : listeners) {
             try {
                 l.accept(delivery);
@@ -193,7 +214,7 @@ public final class AgentScheduler {
                 LOG.warn("Schedule delivery listener {} failed", l, e);
             }
         }
-        return Optional.of(delivery);
+        return delivery;
     }
 
     private static String header(Schedule s, Instant due, Instant now, boolean late, int missed) {

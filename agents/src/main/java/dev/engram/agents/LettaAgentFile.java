@@ -114,11 +114,12 @@ final class LettaAgentFile {
             Map<String, JsonNode> blocksById, Map<String, JsonNode> toolsById, Map<String, String> blockOwner) {
         String name = text(a, "name", at);
         JsonNode engram = a.path("metadata").path("engram");
+        String spec = model.orElseGet(() -> model(a, at));
         AgentDefinition.Builder b = AgentDefinition.builder(userId).id(id).name(name)
                 .systemPrompt(a.path("system").asString(AgentDefinition.DEFAULT_SYSTEM_PROMPT))
-                .model(model.orElseGet(() -> model(a, at)));
+                .model(spec);
         int window = a.path("llm_config").path("context_window").asInt(AgentDefinition.DEFAULT_CONTEXT_WINDOW);
-        b.contextWindowTokens(Math.max(window, AgentDefinition.MIN_CONTEXT_WINDOW));
+        b.contextWindowTokens(ContextWindows.clamp(spec, Math.max(window, AgentDefinition.MIN_CONTEXT_WINDOW)));
         if (engram.isObject()) {
             b.maxSteps(engram.path("max_steps").asInt(AgentDefinition.DEFAULT_MAX_STEPS))
                     .approvalMode(ApprovalMode.valueOf(engram.path("approval_mode").asString("auto").toUpperCase(Locale.ROOT)))

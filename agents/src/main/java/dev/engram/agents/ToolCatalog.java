@@ -27,7 +27,7 @@ final class ToolCatalog {
     /** What the catalog is made of, from the runtime's builder. */
     record Sources(MemoryStore store, MemorySearch search, PermissionBroker broker, Duration agentReplyTimeout,
             int maxAgentDepth, Workspace workspace, ShellOptions shell, WebFetcher webFetcher, List<SearchProvider> searchProviders,
-            List<DynamicTool> tools) {
+            List<DynamicTool> tools, dev.engram.memory.ScheduleLimits scheduleLimits) {
     }
 
     static void fill(Map<String, DynamicTool> catalog, Sources b, AgentRegistry agents, ActiveTurns turns,
@@ -38,7 +38,7 @@ final class ToolCatalog {
         builtins.addAll(BuiltinTools.memory(b.store(), b.search(), b.broker()));
         builtins.addAll(BuiltinTools.letta(b.store(), b.search(), b.broker(), BuiltinTools.MemoryToolOptions.defaults()));
         builtins.addAll(BuiltinTools.notes(b.store(), b.search()));
-        builtins.add(BuiltinTools.schedule(b.store()));
+        builtins.add(BuiltinTools.schedule(b.store(), b.scheduleLimits()));
         builtins.add(DynamicTool.from(new SubagentTool(agents, turns, b.agentReplyTimeout(), b.maxAgentDepth())));
         if (b.workspace() != null) {
             builtins.addAll(BuiltinTools.files(b.workspace()));

@@ -8,6 +8,7 @@ import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.ManualClock;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.Schedule;
+import dev.engram.memory.ScheduleLimits;
 import dev.engram.memory.ScheduleTiming;
 import dev.engram.memory.Scope;
 import java.nio.file.Path;
@@ -214,5 +215,65 @@ class AgentSchedulerTest {
         Schedule kept = fx.store.schedules().get("ana", s.id()).orElseThrow();
         assertThat(kept.active()).isTrue();
         assertThat(kept.claimedUntil()).isEmpty();
+    }
+
+    @Test
+    void firingsBeyondTheUsersBudgetAreSkippedLoggedOnceAndNotQueued() {
+        AgentFixture f = new AgentFixture(dir);
+        f.clock = clock;
+        ScriptedChatModel model = script("{\"turns\": [{\"text\": \"one\"}, {\"text\": \"two\"}, {\"text\": \"three\"}, "
+                + "{\"text\": \"four\"}]}");
+        fx = f.open(b -> b.model("script:s", model).scheduleLimits(ScheduleLimits.defaults().withFirings(2, 3)));
+        agent("ana");
+        agent("ben");
+        for (int i = 0; i < 4; i++) {
+            fx.store.schedules().create(ANA, "default", "ping " + i, ScheduleTiming.once(T0.plus(Duration.ofMinutes(10))));
+        }
+        fx.store.schedules().create(BEN, "default", "ben's", ScheduleTiming.once(T0.plus(Duration.ofMinutes(10))));
+
+        clock.advance(Duration.ofMinutes(10));
+        List<ScheduledDelivery> first = fx.runtime.scheduler().runDue();
+        assertThat(first).hasSize(5);
+        List<ScheduledDelivery> anas = first.stream().filter(d -> d.schedule().scope().equals(ANA)).toList();
+        assertThat(anas.stream().filter(d -> d.response().isPresent())).hasSize(2);
+        assertThat(anas.stream().filter(d -> d.response().isEmpty())).hasSize(2).allSatisfy(d -> assertThat(d.error())
+                .contains("skipped: user 'ana' had 2 scheduled turns in the last hour, the most allowed (2 an hour)"));
+        assertThat(first.stream().filter(d -> d.schedule().scope().equals(BEN)).toList())
+                .singleElement().satisfies(d -> assertThat(d.response()).as("another user's budget is their own").isPresent());
+        // skipped firings are done, not queued for later
+        assertThat(fx.store.schedules().list(ANA)).allSatisfy(s -> assertThat(s.status()).isEqualTo(Schedule.Status.DONE));
+        assertThat(userMessages(ANA)).hasSize(2);
+
+        // an hour later the hourly budget has room again, but the day's (3) allows only one more
+        clock.advance(Duration.ofHours(1));
+        fx.store.schedules().create(ANA, "default", "again 1", ScheduleTiming.once(clock.instant().plus(Duration.ofMinutes(5))));
+        fx.store.schedules().create(ANA, "default", "again 2", ScheduleTiming.once(clock.instant().plus(Duration.ofMinutes(5))));
+        clock.advance(Duration.ofMinutes(5));
+        List<ScheduledDelivery> later = fx.runtime.scheduler().runDue();
+        assertThat(later.stream().filter(d -> d.response().isPresent())).hasSize(1);
+        assertThat(later.stream().filter(d -> d.response().isEmpty())).singleElement().satisfies(d -> assertThat(d.error())
+                .contains("skipped: user 'ana' had 3 scheduled turns in the last 24 hours, the most allowed (3 a day)"));
+        assertThat(userMessages(ANA)).hasSize(3);
+        assertThat(fx.runtime.scheduler().runDue()).isEmpty();
+    }
+
+    @Test
+    void theScheduleToolRefusesACronFasterThanTheRuntimesMinimumInterval() {
+        AgentFixture f = new AgentFixture(dir);
+        f.clock = clock;
+        ScriptedChatModel model = script("""
+                {"turns": [
+                  {"tool_calls": [{"name": "schedule", "arguments": {"operation": "create", "cron": "*/10 * * * *",
+                     "message": "Check the build.", "request_heartbeat": true}}]},
+                  {"text": "done"}
+                ]}""");
+        fx = f.open(b -> b.model("script:s", model).scheduleLimits(ScheduleLimits.defaults().withMinInterval(Duration.ofMinutes(15))));
+        AgentResponse r = agent("ana").send("s1", "Check the build every ten minutes.");
+        assertThat(r.toolResults()).singleElement().satisfies(t -> {
+            assertThat(t.isError()).isTrue();
+            assertThat(t.content()).contains("cron '*/10 * * * *' fires 10 minutes apart at times; schedules may fire at "
+                    + "most once every 15 minutes");
+        });
+        assertThat(fx.store.schedules().list(ANA)).isEmpty();
     }
 }

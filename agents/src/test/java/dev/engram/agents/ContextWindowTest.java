@@ -179,4 +179,31 @@ class ContextWindowTest {
         Set<String> results = inContext.stream().flatMap(m -> m.toolCallId().stream()).collect(Collectors.toSet());
         assertThat(calls).allSatisfy(id -> assertThat(results).contains(id));
     }
+
+    @Test
+    void aContextWindowLargerThanTheModelTakesIsRefusedWithTheMaximumAndStoresNothing() {
+        fx = new AgentFixture(dir).open(b -> { });
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> fx.runtime.create(AgentDefinition.builder("ana").id("helper")
+                        .model("openai:gpt-4o-mini").contextWindowTokens(Integer.MAX_VALUE).build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("agent 'helper' asks for a context window of 2147483647 tokens; the most openai models take is "
+                        + "1047576 tokens (context_window_limit at most 1047576)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentDefinition.builder("ana").id("helper")
+                        .model("script:/srv/model.txt").contextWindowTokens(ContextWindows.MAX + 1).build())
+                .hasMessageContaining("the most any model takes is 2097152 tokens");
+        assertThat(fx.store.agents().list("ana")).isEmpty();
+        // at the maximum is fine, per provider
+        assertThat(AgentDefinition.builder("ana").id("a").model("gemini:gemini-1.5-pro").contextWindowTokens(2_097_152).build()
+                .contextWindowTokens()).isEqualTo(ContextWindows.MAX);
+        assertThat(ContextWindows.max("anthropic:claude-sonnet-4")).isEqualTo(1_000_000);
+        assertThat(ContextWindows.max("http://127.0.0.1:8080/v1")).isEqualTo(ContextWindows.MAX);
+    }
+
+    @Test
+    void aStoredDefinitionWithAHugeWindowLoadsWithTheModelsLargest() {
+        AgentDefinition d = AgentFiles.parse("""
+                {"format": "engram-agent", "version": 1, "agent": {"id": "helper", "user_id": "ana", "name": "Helper",
+                 "model": "openai:gpt-4o-mini", "context_window_tokens": 2147483647}}""", "test").definition();
+        assertThat(d.contextWindowTokens()).isEqualTo(1_047_576);
+    }
 }

@@ -294,6 +294,17 @@ class LettaAgentFileTest {
     }
 
     @Test
+    void aFilesHugeContextWindowIsImportedAsTheModelsLargest() {
+        String file = """
+                {"agents": [{"name": "Wide", "system": "s", "block_ids": [],
+                  "llm_config": {"model": "gpt-4o-mini", "model_endpoint_type": "openai", "context_window": 2147483647}}],
+                 "blocks": [], "tools": []}""";
+        open(b -> { });
+        Agent wide = fx.runtime.importLettaAgentFile(file, "wide.af", "ana", Optional.empty(), Optional.empty()).agents().getFirst();
+        assertThat(wide.definition().contextWindowTokens()).isEqualTo(ContextWindows.max("openai:gpt-4o-mini"));
+    }
+
+    @Test
     void aValueLongerThanItsLimitIsImportedWithTheLimitRaisedAndAWarning() {
         String file = """
                 {"agents": [{"name": "Small", "system": "s", "block_ids": ["b"], "llm_config": {"model": "m", "model_endpoint_type": "openai"}}],

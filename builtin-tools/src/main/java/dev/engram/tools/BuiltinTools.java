@@ -6,6 +6,7 @@ import dev.engram.memory.Fusion;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.ScheduleLimits;
 import dev.engram.memory.NewBlock;
 import java.time.Duration;
 import java.util.List;
@@ -98,8 +99,14 @@ public final class BuiltinTools {
      * scheduler delivers them.
      */
     public static DynamicTool schedule(MemoryStore store) {
+        return schedule(store, ScheduleLimits.defaults());
+    }
+
+    /** {@link #schedule(MemoryStore)} creating schedules within {@code limits} (minimum interval, how far ahead). */
+    public static DynamicTool schedule(MemoryStore store, ScheduleLimits limits) {
         Objects.requireNonNull(store, "store must not be null");
-        return DynamicTool.from(new ScheduleTool(store));
+        Objects.requireNonNull(limits, "schedule limits must not be null");
+        return DynamicTool.from(new ScheduleTool(store, limits));
     }
 
     public static DynamicTool sendMessage(MessageRouter router) {

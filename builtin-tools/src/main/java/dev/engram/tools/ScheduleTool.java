@@ -12,6 +12,8 @@ import dev.engram.framework.Truncation;
 import dev.engram.memory.MemoryException;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Schedule;
+import dev.engram.memory.ScheduleLimits;
+import dev.engram.memory.ScheduleStore;
 import dev.engram.memory.ScheduleTiming;
 import dev.engram.memory.Scope;
 import java.time.DateTimeException;
@@ -34,8 +36,6 @@ import java.util.stream.Collectors;
  */
 final class ScheduleTool implements AiTool<ScheduleTool.Op, String> {
     static final String NAME = "schedule";
-    /** The longest a one-off may be set ahead: ten years. */
-    static final long MAX_MINUTES_AHEAD = 10L * 366 * 24 * 60;
     private static final ToolInfo INFO = new ToolInfo(NAME,
             "Schedule a message to yourself for later: a reminder the user asked for (\"remind me tomorrow at 9\"), or a "
                 + "check you want to make. create with in_minutes or at for one time, or with cron (and timezone) to "
@@ -70,9 +70,12 @@ final class ScheduleTool implements AiTool<ScheduleTool.Op, String> {
     }
 
     private final MemoryStore store;
+    /** The store's schedules within the limits the host chose (minimum interval, how far ahead). */
+    private final ScheduleStore schedules;
 
-    ScheduleTool(MemoryStore store) {
+    ScheduleTool(MemoryStore store, ScheduleLimits limits) {
         this.store = store;
+        this.schedules = store.schedules().limitedBy(limits);
     }
 
     @Override
@@ -113,8 +116,9 @@ final class ScheduleTool implements AiTool<ScheduleTool.Op, String> {
         ScheduleTiming timing;
         if (c.inMinutes().isPresent()) {
             long minutes = c.inMinutes().get();
-            if (minutes < 1 || minutes > MAX_MINUTES_AHEAD) {
-                throw new ToolException("in_minutes must be between 1 and " + MAX_MINUTES_AHEAD + ", got " + minutes + ".");
+            long most = schedules.limits().maxAhead().toMinutes();
+            if (minutes < 1 || minutes > most) {
+                throw new ToolException("in_minutes must be between 1 and " + most + ", got " + minutes + ".");
             }
             timing = ScheduleTiming.once(now.plus(Duration.ofMinutes(minutes)).truncatedTo(ChronoUnit.SECONDS));
         } else if (c.at().isPresent()) {
@@ -122,7 +126,7 @@ final class ScheduleTool implements AiTool<ScheduleTool.Op, String> {
         } else {
             timing = ScheduleTiming.cron(c.cron().get(), zone(c.timezone().orElse("UTC")));
         }
-        Schedule s = store.schedules().create(scope, session, c.message(), timing);
+        Schedule s = schedules.create(scope, session, c.message(), timing);
         return "Scheduled " + s.id() + " (" + describe(s.timing()) + "); it fires next at " + s.nextRunAt().orElseThrow()
                 + " (it is now " + now.truncatedTo(ChronoUnit.SECONDS) + "). You will receive: \"" + s.message() + "\"";
     }
