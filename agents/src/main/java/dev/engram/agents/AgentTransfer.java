@@ -102,7 +102,13 @@ final class AgentTransfer {
      * created once the unit has committed.
      */
     private <T> T inOneUnit(java.util.function.Supplier<T> work, java.util.function.Function<T, List<Agent>> created) {
-        T result = store.inTransaction(tx -> work.get());
+        T result;
+        try {
+            result = store.inTransaction(tx -> work.get());
+        } catch (IllegalArgumentException e) {
+            // A value the store refused half-way (e.g. a text over its MemoryLimits): the unit stored nothing.
+            throw new AgentException(e.getMessage() + " Nothing was stored.", e);
+        }
         created.apply(result).forEach(agents::remember);
         return result;
     }
