@@ -93,14 +93,31 @@ final class AgentTransfer {
         }
         AgentDefinition definition = base.toBuilder(userId.orElse(base.userId())).id(agentId.orElse(base.id()))
                 .model(model.orElse(base.model())).build();
-        return store(definition, c.blocks(), c.archival(), c.messages(), c.inContext());
+        return inOneUnit(() -> store(definition, c.blocks(), c.archival(), c.messages(), c.inContext()), List::of);
     }
 
-    /** Stores a checked agent with its memory; the caller has validated everything. */
+    /**
+     * Runs an import as one unit of work of the store, so that it stores everything or (whatever fails, whenever:
+     * a check, a write half-way, another process creating the same name meanwhile) nothing; loads the agents it
+     * created once the unit has committed.
+     */
+    private <T> T inOneUnit(java.util.function.Supplier<T> work, java.util.function.Function<T, List<Agent>> created) {
+        T result;
+        try {
+            result = store.inTransaction(tx -> work.get());
+        } catch (IllegalArgumentException e) {
+            // A value the store refused half-way (e.g. a text over its MemoryLimits): the unit stored nothing.
+            throw new AgentException(e.getMessage() + " Nothing was stored.", e);
+        }
+        created.apply(result).forEach(agents::remember);
+        return result;
+    }
+
+    /** Stores a checked agent with its memory inside the caller's unit of work; the caller has validated everything. */
     Agent store(AgentDefinition definition, List<NewBlock> blocks, List<NewArchivalEntry> archival, List<NewMessage> messages,
             List<Boolean> inContext) {
         checkFree(definition);
-        Agent agent = agents.create(definition, blocks);
+        Agent agent = agents.stage(definition, blocks);
         Scope scope = agent.scope();
         if (!archival.isEmpty()) {
             store.archival().insertAll(scope, archival);
@@ -125,6 +142,11 @@ final class AgentTransfer {
      * @param agentId the Engram id, for a file of one agent; by default each agent's id comes from its name
      */
     AgentFileImport importLetta(String json, String source, String userId, Optional<String> agentId, Optional<String> model) {
+        return inOneUnit(() -> importLettaWhole(json, source, userId, agentId, model), AgentFileImport::agents);
+    }
+
+    private AgentFileImport importLettaWhole(String json, String source, String userId, Optional<String> agentId,
+            Optional<String> model) {
         LettaAgentFile file = LettaAgentFile.parse(json, source);
         int n = file.agentCount();
         if (n == 0) {
@@ -133,6 +155,13 @@ final class AgentTransfer {
         if (agentId.isPresent() && n > 1) {
             throw new AgentException("Agent file " + source + " holds " + n + " agents; an id can only be given for a file of one. "
                     + "Nothing was stored.");
+        }
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (String name : file.names()) {
+            if (!names.add(name)) {
+                throw new AgentException("Agent file " + source + " holds two agents named '" + name + "'; names are unique "
+                        + "per user: rename one in the file. Nothing was stored.");
+            }
         }
         List<String> ids = new ArrayList<>();
         java.util.Set<String> taken = new java.util.HashSet<>();
