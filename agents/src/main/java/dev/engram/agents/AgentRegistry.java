@@ -348,6 +348,10 @@ final class AgentRegistry {
         // Listed after the auto-approvals: an always-ask rule wins over them.
         d.toolRules().stream().filter(r -> r instanceof ToolRule.RequiresApproval)
                 .forEach(r -> b.approvalRule(ApprovalRule.alwaysAsk(r.tool())));
+        // A Python tool runs code an agent file brought: it asks in every approval mode, yolo too.
+        d.declaredTools().stream().filter(t -> t.isPython() && settings.pythonRunner().isPresent() && !own.containsKey(t.name())
+                        && !catalog.containsKey(t.name()))
+                .forEach(t -> b.approvalRule(ApprovalRule.alwaysAsk(t.name())));
         return b.build();
     }
 }

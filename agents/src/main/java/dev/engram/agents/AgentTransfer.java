@@ -1,5 +1,6 @@
 package dev.engram.agents;
 
+import dev.engram.framework.ModelPolicy;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStore;
@@ -20,10 +21,19 @@ import java.util.Optional;
 final class AgentTransfer {
     private final MemoryStore store;
     private final AgentRegistry agents;
+    private final ModelPolicy models;
+    private final int maxImportedSteps;
 
-    AgentTransfer(MemoryStore store, AgentRegistry agents) {
+    AgentTransfer(MemoryStore store, AgentRegistry agents, ModelPolicy models, int maxImportedSteps) {
         this.store = store;
         this.agents = agents;
+        this.models = models;
+        this.maxImportedSteps = maxImportedSteps;
+    }
+
+    /** What a file may ask of this runtime now (its tools can change while it runs). */
+    private ImportGrants grants() {
+        return new ImportGrants(models, maxImportedSteps, java.util.Set.copyOf(agents.availableTools()));
     }
 
     /** Every message of the agent, oldest first. */
@@ -83,17 +93,42 @@ final class AgentTransfer {
         return AgentFiles.exportJson(agent.definition(), store.blocks().list(scope), archival(scope), messages(scope));
     }
 
-    Agent importEngram(String json, String source, Optional<String> userId, Optional<String> agentId, Optional<String> model) {
+    /**
+     * Imports an Engram agent file for {@code userId} (never the file's user): its models must be allowed unless
+     * {@code model} replaces them; what it asks beyond the importer's defaults is dropped and reported.
+     */
+    AgentFileImport importEngram(String json, String source, String userId, Optional<String> agentId, Optional<String> model) {
         AgentFiles.Contents c = AgentFiles.parse(json, "agent file " + source);
         AgentDefinition base = c.definition();
-        if (model.isEmpty() && dev.engram.framework.model.ModelSpec.namesEndpoint(base.model())) {
-            throw new AgentException("Agent file " + source + " names a model endpoint of its own ('" + base.model()
-                    + "'); an imported file does not choose where requests and API keys go. Import it with a model of "
-                    + "your choice (engram agent import FILE --model SPEC). Nothing was stored.");
+        ImportGrants grants = grants();
+        if (model.isEmpty()) {
+            checkModel(grants, source, "agent.model", base.model());
+            base.sleeptime().ifPresent(st -> checkModel(grants, source, "agent.sleeptime.model", st.model()));
         }
-        AgentDefinition definition = base.toBuilder(userId.orElse(base.userId())).id(agentId.orElse(base.id()))
-                .model(model.orElse(base.model())).build();
-        return inOneUnit(() -> store(definition, c.blocks(), c.archival(), c.messages(), c.inContext()), List::of);
+        List<DroppedGrant> dropped = new ArrayList<>();
+        if (!base.userId().equals(userId)) {
+            dropped.add(new DroppedGrant(base.name(), "agent.user_id", base.userId(), "the agent belongs to the importing "
+                    + "user '" + userId + "'; a file never chooses its owner"));
+        }
+        AgentDefinition.Builder b = base.toBuilder(userId).id(agentId.orElse(base.id()));
+        model.ifPresent(m -> {
+            b.model(m);
+            base.sleeptime().ifPresent(st -> b.sleeptime(new SleeptimeSettings(st.everyMessages(), st.idleAfter(), m, st.maxSteps())));
+        });
+        AgentDefinition definition = grants.limit(b.build(), "agent.", java.util.Set.of(), dropped);
+        List<NewBlock> blocks = new ArrayList<>();
+        for (int i = 0; i < c.blocks().size(); i++) {
+            blocks.add(grants.limit(c.blocks().get(i), definition.name(), "blocks[" + i + "].permission", dropped));
+        }
+        Agent agent = inOneUnit(() -> store(definition, blocks, c.archival(), c.messages(), c.inContext()), List::of);
+        return new AgentFileImport(List.of(agent), List.of(), dropped);
+    }
+
+    /** Refuses a file's model that the policy does not allow, naming the field; nothing is stored then. */
+    private static void checkModel(ImportGrants grants, String source, String field, String spec) {
+        grants.modelRefusal(spec).ifPresent(problem -> {
+            throw new AgentException("Agent file " + source + ": " + field + " " + problem + ". Nothing was stored.");
+        });
     }
 
     /**
@@ -175,7 +210,10 @@ final class AgentTransfer {
             taken.add(id);
             ids.add(id);
         });
-        List<LettaAgentFile.Mapped> mapped = file.map(userId, ids, model, java.util.Set.copyOf(agents.availableTools()));
+        ImportGrants grants = grants();
+        List<DroppedGrant> dropped = new ArrayList<>();
+        List<LettaAgentFile.Mapped> mapped = file.map(userId, ids, model, java.util.Set.copyOf(agents.availableTools()), grants,
+                dropped);
         for (LettaAgentFile.Mapped m : mapped) {
             checkFree(m.definition());
             agents.checkTools(m.definition());
@@ -184,7 +222,7 @@ final class AgentTransfer {
         for (LettaAgentFile.Mapped m : mapped) {
             created.add(store(m.definition(), m.blocks(), List.of(), m.messages(), m.inContext()));
         }
-        return new AgentFileImport(created, file.warnings());
+        return new AgentFileImport(created, file.warnings(), dropped);
     }
 
     /** The agents as one Letta agent file, with the blocks they share written once. */

@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  *
  * <pre>{@code
  * ModelPolicy policy = ModelPolicy.providersOnly().allow("http://127.0.0.1:8080/*").allowSpec("script:/srv/demo.json");
- * policy.refusal("http://169.254.169.254/latest#x"); // Optional["... is not a model this server allows ..."]
+ * policy.refusal("http://169.254.169.254/latest#x"); // Optional["'http://...' is a model endpoint the operator has not allowed; ..."]
  * }</pre>
  */
 public final class ModelPolicy {
@@ -110,26 +110,26 @@ public final class ModelPolicy {
         Objects.requireNonNull(spec, "spec must not be null");
         String s = spec.strip();
         if (s.isEmpty()) {
-            return Optional.of("an empty model spec is not a model: " + allowed());
+            return Optional.of("an empty model spec is not a model; " + allowed());
         }
         if (specs.contains(s)) {
             return Optional.empty();
         }
         if (isEndpoint(s)) {
             return canonicalEndpoint(s).filter(this::matches).isPresent() ? Optional.empty()
-                    : Optional.of("'" + spec + "' is a model endpoint this server does not allow: " + allowed());
+                    : Optional.of("'" + spec + "' is a model endpoint the operator has not allowed; " + allowed());
         }
         int colon = s.indexOf(':');
         String provider = colon > 0 ? s.substring(0, colon).toLowerCase(Locale.ROOT) : "";
         String model = colon > 0 ? s.substring(colon + 1) : "";
         if (provider.equals("script")) {
             return canonicalScript(model).filter(this::matches).isPresent() ? Optional.empty()
-                    : Optional.of("'" + spec + "' is a model script this server does not allow: " + allowed());
+                    : Optional.of("'" + spec + "' is a model script the operator has not allowed; " + allowed());
         }
         if (PROVIDERS.contains(provider) && !model.isBlank() && model.chars().noneMatch(c -> c <= ' ' || c == 0x7f)) {
             return Optional.empty();
         }
-        return Optional.of("'" + spec + "' is not a model this server allows: " + allowed());
+        return Optional.of("'" + spec + "' is not a provider model; " + allowed());
     }
 
     /** What is allowed, as the end of a refusal. */

@@ -20,11 +20,11 @@ class ModelPolicyTest {
         assertThat(p.allows("Gemini:gemini-2.5-flash")).isTrue();
         assertThat(p.allows("ollama:llama3.2:3b")).isTrue();
         assertThat(p.refusal("http://169.254.169.254/latest/meta-data#x")).get().asString()
-                .contains("'http://169.254.169.254/latest/meta-data#x' is a model endpoint this server does not allow")
+                .contains("'http://169.254.169.254/latest/meta-data#x' is a model endpoint the operator has not allowed")
                 .contains("engram serve --allow-model PATTERN");
         assertThat(p.allows("http://127.0.0.1:8080/v1#llama")).isFalse();
         assertThat(p.allows("https://api.openai.com/v1#gpt-4o")).isFalse();
-        assertThat(p.refusal("script:/etc/passwd")).get().asString().contains("is a model script this server does not allow");
+        assertThat(p.refusal("script:/etc/passwd")).get().asString().contains("is a model script the operator has not allowed");
         assertThat(p.allows(" SCRIPT:/etc/passwd")).isFalse();
         assertThat(p.allows("test:echo")).isFalse();
         assertThat(p.allows("openai:")).isFalse();

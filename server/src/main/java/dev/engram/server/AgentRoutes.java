@@ -11,6 +11,7 @@ import dev.engram.agents.AgentFileImport;
 import dev.engram.agents.LettaModels;
 import dev.engram.agents.SleeptimeSettings;
 import dev.engram.agents.ToolRules;
+import dev.engram.framework.ModelPolicy;
 import dev.engram.memory.AgentRecord;
 import dev.engram.memory.Block;
 import dev.engram.memory.MemoryPermission;
@@ -56,7 +57,7 @@ final class AgentRoutes {
         Body body = Api.body(req);
         String user = ownerOf(caller, body);
         String id = Ids.newAgentId();
-        String model = model(body).orElse(api.settings.defaultModel());
+        String model = model(body, api.runtime.modelPolicy()).orElse(api.settings.defaultModel());
         AgentDefinition.Builder b = AgentDefinition.builder(user).id(id)
                 .name(body.string("name").orElse(id.substring(0, "agent-".length() + 8))).model(model);
         body.string("system").ifPresent(b::systemPrompt);
@@ -108,25 +109,37 @@ final class AgentRoutes {
         return named.orElse(Api.DEFAULT_USER);
     }
 
-    /** Engram's model spec for the request's {@code model} handle or {@code llm_config}; a 422 for one it cannot map. */
-    static Optional<String> model(Body body) {
+    /**
+     * Engram's model spec for the request's {@code model} handle or {@code llm_config}; a 422 naming the field for
+     * one it cannot map or {@code policy} does not allow (an API user never chooses where model requests go).
+     */
+    static Optional<String> model(Body body, ModelPolicy policy) {
         Optional<String> handle = body.string("model");
         if (handle.isPresent()) {
-            return Optional.of(LettaModels.spec(handle.get()).orElseThrow(() -> body.problem("value_error",
+            String spec = LettaModels.spec(handle.get()).orElseThrow(() -> body.problem("value_error",
                     "Unknown model '" + handle.get() + "': name it as provider/model (openai/gpt-4o-mini, "
                             + "anthropic/claude-sonnet-4-5, google_ai/gemini-2.5-flash, ollama/llama3) or as an Engram "
-                            + "model spec (openai:gpt-4o-mini)", "model")));
+                            + "model spec (openai:gpt-4o-mini)", "model"));
+            return Optional.of(allowed(body, policy, spec, "model"));
         }
         Optional<ObjectNode> llm = body.object("llm_config");
         if (llm.isPresent()) {
             Body config = Body.of(llm.get(), body.location("llm_config"));
             String name = config.requiredString("model");
             String type = config.requiredString("model_endpoint_type");
-            return Optional.of(LettaModels.spec(type + "/" + name).orElseThrow(() -> config.problem("value_error",
+            String spec = LettaModels.spec(type + "/" + name).orElseThrow(() -> config.problem("value_error",
                     "Unknown model endpoint type '" + type + "': use openai, anthropic, google_ai or ollama",
-                    "model_endpoint_type")));
+                    "model_endpoint_type"));
+            return Optional.of(allowed(config, policy, spec, "model"));
         }
         return Optional.empty();
+    }
+
+    private static String allowed(Body body, ModelPolicy policy, String spec, String field) {
+        policy.refusal(spec).ifPresent(problem -> {
+            throw body.problem("value_error", "Model not allowed: " + problem, field);
+        });
+        return spec;
     }
 
     private static List<dev.engram.agents.ToolRule> toolRules(Body body, JsonNode rules) {
@@ -211,7 +224,7 @@ final class AgentRoutes {
 
     private void modify(Agent agent, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
-        Optional<String> model = model(body);
+        Optional<String> model = model(body, api.runtime.modelPolicy());
         Optional<List<String>> toolIds = body.strings("tool_ids");
         Optional<JsonNode> rules = body.raw("tool_rules");
         Optional<List<String>> blockIds = body.strings("block_ids");
@@ -295,6 +308,9 @@ final class AgentRoutes {
             imported.agents().forEach(a -> out.withArray("agent_ids").add(a.id()));
             out.withArray("agent_ids");
             imported.warnings().forEach(w -> out.withArray("warnings").add(w));
+            out.withArray("dropped_grants");
+            imported.dropped().forEach(d -> out.withArray("dropped_grants").addObject().put("agent", d.agent())
+                    .put("field", d.field()).put("asked", d.asked()).put("reason", d.reason()));
             Api.json(res, out);
         }
     }

@@ -3,6 +3,7 @@ package dev.engram.server;
 import dev.engram.agents.AgentException;
 import dev.engram.agents.AgentNotFoundException;
 import dev.engram.agents.AgentRuntime;
+import dev.engram.framework.ModelPolicy;
 import dev.engram.memory.DuplicateException;
 import dev.engram.memory.LimitExceededException;
 import dev.engram.memory.MemorySearch;
@@ -69,6 +70,8 @@ public final class EngramServer implements AutoCloseable {
         this.turns = new Turns(b.store, b.turnLock);
         AgentRuntime.Builder rb = AgentRuntime.builder(b.store, b.search);
         b.runtime.accept(rb);
+        // Only the operator chooses where model requests go: API users and agent files name models this allows.
+        rb.modelPolicy(b.modelPolicy.allowSpec(b.defaultModel));
         rb.approvalHandler(turns);
         rb.listener(turns);
         this.runtime = rb.build();
@@ -190,6 +193,7 @@ public final class EngramServer implements AutoCloseable {
         private String host = "127.0.0.1";
         private int port = DEFAULT_PORT;
         private String defaultModel = "openai:gpt-4o-mini";
+        private ModelPolicy modelPolicy = ModelPolicy.providersOnly();
         private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
         private Duration pingInterval = Duration.ofSeconds(5);
         private Duration shutdownGrace = Duration.ofSeconds(10);
@@ -231,6 +235,17 @@ public final class EngramServer implements AutoCloseable {
                 throw new IllegalArgumentException("default model must not be blank");
             }
             this.defaultModel = spec;
+            return this;
+        }
+
+        /**
+         * The models API users and imported agent files may name (the runtime's {@link AgentRuntime#modelPolicy()}):
+         * provider models, plus the endpoints and scripts this allows; the {@link #defaultModel} and the models
+         * registered with the runtime are always allowed. Default {@link ModelPolicy#providersOnly()}. Any other model
+         * is refused with a 422 and nothing is stored.
+         */
+        public Builder modelPolicy(ModelPolicy policy) {
+            this.modelPolicy = Objects.requireNonNull(policy, "model policy must not be null");
             return this;
         }
 
