@@ -279,7 +279,7 @@ final class AgentRegistry {
     }
 
     /** The agent's own workspace, shell and web tools ({@link ToolAccess}), by name. */
-    private static Map<String, DynamicTool> accessTools(AgentDefinition d) {
+    private Map<String, DynamicTool> accessTools(AgentDefinition d) {
         ToolAccess access = d.toolAccess();
         Map<String, DynamicTool> out = new java.util.HashMap<>();
         if (access.isNone()) {
@@ -296,7 +296,9 @@ final class AgentRegistry {
             }
             tools.addAll(dev.engram.tools.BuiltinTools.files(ws));
             if (!access.shell().isEmpty()) {
-                tools.add(dev.engram.tools.BuiltinTools.shell(ws, dev.engram.tools.ShellOptions.of(access.shell().toArray(String[]::new))));
+                dev.engram.tools.ShellOptions shell = dev.engram.tools.ShellOptions.of(access.shell().toArray(String[]::new));
+                tools.add(dev.engram.tools.BuiltinTools.shell(ws, settings.unsandboxedHostShell()
+                        ? shell.withUnsandboxedHostFallback() : shell));
             }
         }
         if (access.web()) {

@@ -81,7 +81,8 @@ public final class AgentRuntime implements AutoCloseable {
         this.hub = new RuntimeHub(b.models, b.modelResolver, b.listeners);
         AgentSettings settings = new AgentSettings(store, hub::model, hub::emit, Optional.ofNullable(b.approvalHandler),
                 Optional.ofNullable(b.workspace).map(Workspace::root), b.agentReplyTimeout, b.maxCorrections,
-                b.loopBreakerThreshold, b.memoryPressureThreshold, () -> !closed, Optional.ofNullable(b.pythonTools), sleeptime);
+                b.loopBreakerThreshold, b.memoryPressureThreshold, () -> !closed, Optional.ofNullable(b.pythonTools), b.unsandboxedHostShell,
+                sleeptime);
         ActiveTurns turns = new ActiveTurns();
         Map<String, DynamicTool> catalog = new ConcurrentHashMap<>();
         this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog);
@@ -95,7 +96,8 @@ public final class AgentRuntime implements AutoCloseable {
         this.scheduler = new AgentScheduler(store, this::agent, () -> !closed, b.scheduleLimits);
 
         ToolCatalog.fill(catalog, new ToolCatalog.Sources(store, search, b.broker, b.agentReplyTimeout, b.maxAgentDepth, b.workspace,
-                b.shell, b.webFetcher, b.searchProviders, b.tools, b.scheduleLimits), agents, turns, hub::emit);
+                b.shell != null && b.unsandboxedHostShell ? b.shell.withUnsandboxedHostFallback() : b.shell, b.webFetcher,
+                b.searchProviders, b.tools, b.scheduleLimits), agents, turns, hub::emit);
     }
 
     /** A builder over {@code store} and {@code search} (which must index that store). */
@@ -403,6 +405,7 @@ public final class AgentRuntime implements AutoCloseable {
         private dev.engram.tools.PythonTools pythonTools;
         private Workspace workspace;
         private dev.engram.tools.ShellOptions shell;
+        private boolean unsandboxedHostShell;
         private dev.engram.tools.WebFetcher webFetcher;
         private List<dev.engram.tools.SearchProvider> searchProviders = List.of();
         private final List<DynamicTool> tools = new ArrayList<>();
@@ -484,6 +487,17 @@ public final class AgentRuntime implements AutoCloseable {
         /** Makes the file tools ({@code file_read}, ...) available, working in {@code workspace}. */
         public Builder workspace(Workspace workspace) {
             this.workspace = Objects.requireNonNull(workspace, "workspace must not be null");
+            return this;
+        }
+
+        /**
+         * Where bubblewrap is not installed, lets {@code shell_exec} (this runtime's and every agent's own) run
+         * commands unsandboxed on the host, with argument checks only, instead of refusing them
+         * ({@link dev.engram.tools.ShellOptions#withUnsandboxedHostFallback()}; {@code engram --unsafe-host-shell}).
+         * Off by default. Python tools never run unsandboxed.
+         */
+        public Builder unsandboxedHostShell() {
+            this.unsandboxedHostShell = true;
             return this;
         }
 

@@ -101,8 +101,10 @@ final class Bubblewrap {
         for (Path writable : workspace.writableRoots()) {
             argv.addAll(List.of("--bind", writable.toString(), writable.toString()));
         }
+        // CPU time: SIGXCPU at the limit, SIGKILL a second later for a process that ignores SIGXCPU.
         argv.addAll(List.of("--chdir", cwd.toString(), "--", PRLIMIT.toString(), "--as=" + limits.addressSpaceBytes(),
-                "--nproc=" + limits.processes(), "--fsize=" + limits.fileSizeBytes(), "--cpu=" + limits.cpuSeconds(), "--"));
+                "--nproc=" + limits.processes(), "--fsize=" + limits.fileSizeBytes(),
+                "--cpu=" + limits.cpuSeconds() + ":" + (limits.cpuSeconds() + 1L), "--"));
         argv.addAll(command);
         return argv;
     }

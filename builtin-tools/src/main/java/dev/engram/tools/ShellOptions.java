@@ -138,13 +138,15 @@ public record ShellOptions(Backend backend, Set<String> allowedCommands, boolean
 
     /**
      * Where shell commands and Python tools run on this machine, in words for a log line: the bubblewrap sandbox
-     * at its path, or none.
+     * at its path, or none, and then what the shell does ({@code unsandboxedHostFallback}: whether the operator
+     * chose the unsandboxed host where bubblewrap is missing).
      */
-    public static String sandboxDescription() {
+    public static String sandboxDescription(boolean unsandboxedHostFallback) {
         return Bubblewrap.find().map(b -> "bubblewrap (" + b.executable() + "; capabilities dropped"
                         + (Bubblewrap.jvmIsRoot() ? ", commands run as uid 65534" : "") + ", resource limits set)")
-                .orElse("none: bwrap is not on the PATH (or /usr/bin/prlimit is missing), so shell_exec refuses every "
-                        + "command unless --unsafe-host-shell is given and Python tools cannot be enabled ("
-                        + Bubblewrap.INSTALL + ")");
+                .orElse("none: bwrap is not on the PATH (or /usr/bin/prlimit is missing), so "
+                        + (unsandboxedHostFallback ? "shell_exec runs commands UNSANDBOXED on the host (--unsafe-host-shell)"
+                                : "shell_exec refuses every command (unless --unsafe-host-shell is given)")
+                        + " and Python tools cannot be enabled (" + Bubblewrap.INSTALL + ")");
     }
 }

@@ -77,7 +77,7 @@ final class ServeCommand extends BaseCommand {
         err().printf(Locale.ROOT, "Engram server listening on http://%s:%d (Letta V1 API) — started in %d ms%n", host,
                 server.port(), Duration.ofNanos(System.nanoTime() - start).toMillis());
         err().println("  store:   " + engine.storeDescription());
-        err().println("  sandbox: " + ShellOptions.sandboxDescription());
+        err().println("  sandbox: " + ShellOptions.sandboxDescription(root().unsafeHostShell));
         err().println("  model:   " + model + " (for agents created without one)");
         if (engine.store().keys().list().isEmpty()) {
             err().println("  No API keys yet: create one with 'engram keys create --user USER' (or --admin).");
