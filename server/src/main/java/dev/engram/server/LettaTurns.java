@@ -3,6 +3,7 @@ package dev.engram.server;
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentStopReason;
+import dev.engram.agents.TokenCounter;
 import dev.engram.framework.ApprovalDecision;
 import dev.engram.memory.ConversationMessage;
 import io.helidon.http.Status;
@@ -19,8 +20,6 @@ import tools.jackson.databind.node.ObjectNode;
  * and the stop reason, usage and failure of its answer.
  */
 final class LettaTurns {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LettaTurns.class);
-
     private LettaTurns() {
     }
 
@@ -45,7 +44,11 @@ final class LettaTurns {
         }
     }
 
-    static Input input(Body body) {
+    /**
+     * What a request body asks; a 422 naming the field for anything malformed, and for a message longer than
+     * {@code maxChars} (the store's {@code MemoryLimits.maxTextChars}, which would refuse it mid-turn).
+     */
+    static Input input(Body body, int maxChars) {
         Optional<List<Body>> messages = body.objects("messages");
         Optional<JsonNode> input = body.raw("input");
         if (messages.isPresent() == input.isPresent()) {
@@ -53,7 +56,7 @@ final class LettaTurns {
         }
         if (input.isPresent()) {
             String text = input.get().isString() ? input.get().asString() : texts(body, input.get(), "input");
-            return message(body, text, "input");
+            return message(body, text, "input", maxChars);
         }
         List<Body> list = messages.get();
         if (list.isEmpty()) {
@@ -79,14 +82,39 @@ final class LettaTurns {
             JsonNode content = m.raw("content").orElseThrow(() -> m.problem("missing", "Field required", "content"));
             text.append(text.isEmpty() ? "" : "\n\n").append(content.isString() ? content.asString() : texts(m, content, "content"));
         }
-        return message(body, text.toString(), "messages");
+        return message(body, text.toString(), "messages", maxChars);
     }
 
-    private static Input message(Body body, String text, String field) {
+    private static Input message(Body body, String text, String field, int maxChars) {
         if (text.isBlank()) {
             throw body.problem("value_error", "The message is empty", field);
         }
+        if (text.length() > maxChars) {
+            throw body.problem("string_too_long", "The message has " + text.length() + " characters; this server takes at most "
+                    + maxChars + " in one message (the store's MemoryLimits.maxTextChars): split it, or send a summary", field);
+        }
         return new Input.Message(text);
+    }
+
+    /**
+     * A 422 for a message that alone takes more tokens than the agent's context window (the turn could only fail:
+     * nothing it could drop from the window would make room). Counted as the runtime counts by default
+     * ({@link TokenCounter#forModel}); a text with no more characters than the window has tokens is never counted.
+     */
+    static void fitsWindow(Agent agent, Input input, Body body) {
+        if (!(input instanceof Input.Message m)) {
+            return;
+        }
+        int window = agent.definition().contextWindowTokens();
+        if (m.text().length() <= window) {
+            return;
+        }
+        int tokens = TokenCounter.forModel(TokenCounter.modelName(agent.definition().model())).count(m.text());
+        if (tokens > window) {
+            throw body.problem("value_error", "The message is about " + tokens + " tokens, more than agent '" + agent.id()
+                    + "''s whole context window of " + window + " tokens: split it, send a summary, or raise the agent's "
+                    + "context_window_limit (PATCH /v1/agents/" + agent.id() + ")", body.has("input") ? "input" : "messages");
+        }
     }
 
     /** The text of Letta's content parts ({@code [{"type": "text", "text": ...}]}); other kinds are refused. */
@@ -195,11 +223,10 @@ final class LettaTurns {
             return api;
         }
         if (e instanceof dev.engram.agents.AgentException || e instanceof dev.engram.framework.model.ModelException) {
-            return ApiException.of(Status.BAD_GATEWAY_502, "The agent's model failed: " + e.getMessage()
+            return ApiException.of(Status.BAD_GATEWAY_502, "The agent's model failed: " + Incidents.clientText(e, "A turn")
                     + " What the agent stored before the failure stays; send the message again to retry.");
         }
-        String incident = java.util.UUID.randomUUID().toString().substring(0, 8);
-        LOG.error("A turn failed (incident {})", incident, e);
+        String incident = Incidents.unexpected("A turn failed", e);
         return ApiException.of(Status.INTERNAL_SERVER_ERROR_500, "The turn failed (incident " + incident
                 + "; the server's log has the details). What the agent stored before the failure stays.");
     }
