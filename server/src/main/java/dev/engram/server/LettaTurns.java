@@ -148,9 +148,27 @@ final class LettaTurns {
         return new Input.Approval("", m.requiredString("approval_request_id"), approve, m.string("reason"));
     }
 
+    /** Letta's {@code MessageType} values, which {@code include_return_message_types} takes. */
+    static final List<String> MESSAGE_TYPES = List.of("system_message", "user_message", "assistant_message",
+            "reasoning_message", "hidden_reasoning_message", "tool_call_message", "tool_return_message",
+            "approval_request_message", "approval_response_message", "summary_message", "event_message");
+
     static View view(Body body) {
-        return new View(body.bool("use_assistant_message").orElse(true),
-                body.strings("include_return_message_types").map(Set::copyOf));
+        Optional<List<String>> types = body.strings("include_return_message_types");
+        types.ifPresent(t -> messageTypes(t, body.location("include_return_message_types")));
+        return new View(body.bool("use_assistant_message").orElse(true), types.map(Set::copyOf));
+    }
+
+    /** A 422 naming the field and the values it takes when one of {@code types} is not a Letta message type. */
+    static void messageTypes(List<String> types, List<String> location) {
+        for (int i = 0; i < types.size(); i++) {
+            if (!MESSAGE_TYPES.contains(types.get(i))) {
+                List<String> at = new ArrayList<>(location);
+                at.add(String.valueOf(i));
+                throw ApiException.invalid(List.of(new ApiException.Problem("enum", "Input should be one of "
+                        + String.join(", ", MESSAGE_TYPES) + ", not '" + types.get(i) + "'", at)));
+            }
+        }
     }
 
     /** Starts the turn a message asks for, or resumes the one an approval answers (directing its stream events to {@code listener}). */

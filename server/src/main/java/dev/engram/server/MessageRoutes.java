@@ -84,6 +84,7 @@ final class MessageRoutes {
 
     private void list(Agent agent, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 100, false);
+        LettaTurns.messageTypes(Query.all(req, "include_return_message_types"), List.of("query", "include_return_message_types"));
         LettaTurns.View view = new LettaTurns.View(Query.bool(req, "use_assistant_message", true),
                 Query.all(req, "include_return_message_types").isEmpty() ? Optional.empty()
                         : Optional.of(Set.copyOf(Query.all(req, "include_return_message_types"))));

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Errors name the field and what it takes, are checked before the turn, and never carry Java's wording. */
 class ErrorMessagesTest {
@@ -84,6 +85,22 @@ class ErrorMessagesTest {
         assertThat(p.detail()).contains("metadata.engram_permission", "read_only", "read_write")
                 .doesNotContain("No enum constant", "dev.engram");
         assertThat(fx.get(fx.ana, "/v1/agents/").json()).hasSize(1);
+    }
+
+    @Test
+    void anUnknownMessageTypeNamesTheFieldAndTheTypesBeforeTheTurn() {
+        int before = storedMessages();
+        ObjectNode body = fx.userMessage("hello");
+        body.set("include_return_message_types", ServerFixture.JSON.valueToTree(List.of("assistant_message", "nonsense")));
+        ServerFixture.Response r = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", body);
+        assertThat(r.status()).as(r.text()).isEqualTo(422);
+        assertThat(r.json().path("detail").path(0).path("loc").toString())
+                .isEqualTo("[\"body\",\"include_return_message_types\",\"1\"]");
+        assertThat(r.json().path("detail").path(0).path("msg").asString()).contains("'nonsense'", "tool_call_message");
+        assertThat(storedMessages()).isEqualTo(before);
+        ServerFixture.Response list = fx.get(fx.ana, "/v1/agents/" + agent + "/messages?include_return_message_types=bogus");
+        assertThat(list.status()).isEqualTo(422);
+        assertThat(list.json().path("detail").path(0).path("msg").asString()).contains("'bogus'", "user_message");
     }
 
     private ServerFixture.Response upload(String content) {
