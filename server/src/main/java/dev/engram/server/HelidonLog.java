@@ -14,7 +14,8 @@ import java.util.logging.Logger;
  * connection: 19,800 half-open connections wrote 31 MB. This filter, on Helidon's web server loggers, turns those
  * into debug lines without a trace ({@link Incidents#clientAborted}) and lets any other warning of theirs through at
  * most once per kind per {@link Incidents#WINDOW}, saying how many of that kind were left out. Installed once per
- * process by {@link EngramServer}; the loggers are held so that the filter stays.
+ * process by {@link EngramServer}, after any filter the application had put there; the loggers are held so that
+ * the filter stays.
  */
 final class HelidonLog implements Filter {
     /** The web server's classes that log (their logger is named after the class). */
@@ -29,19 +30,24 @@ final class HelidonLog implements Filter {
     @SuppressWarnings("unused") // held: java.util.logging keeps loggers weakly, and a collected logger loses its filter
     private static List<Logger> held;
 
-    private HelidonLog() {
+    private final Filter previous;
+
+    private HelidonLog(Filter previous) {
+        this.previous = previous;
     }
 
     /** Puts the filter on Helidon's web server loggers, once per process. */
     static void install() {
         if (INSTALLED.compareAndSet(false, true)) {
-            HelidonLog filter = new HelidonLog();
-            held = LOGGERS.stream().map(Logger::getLogger).peek(l -> l.setFilter(filter)).toList();
+            held = LOGGERS.stream().map(Logger::getLogger).peek(l -> l.setFilter(new HelidonLog(l.getFilter()))).toList();
         }
     }
 
     @Override
     public boolean isLoggable(LogRecord r) {
+        if (previous != null && !previous.isLoggable(r)) {
+            return false;
+        }
         if (r.getLevel().intValue() < Level.WARNING.intValue()) {
             return true;
         }
