@@ -37,7 +37,8 @@ final class Incidents {
     /** Java's own wording, which says nothing to a client and tells an attacker what runs here. */
     private static final Pattern JAVA_WORDING = Pattern.compile("No enum constant|For input string|Cannot invoke \""
             + "|Cannot read (field|the array)|because \"|\\b(java|javax|jdk|sun|io\\.helidon|tools\\.jackson|org\\.[a-z]+)\\.[a-z]"
-            + "|\\bdev\\.engram\\.[a-z.]+\\.[A-Z]|\\b[A-Z]\\w*(Exception|Error)\\b|\\bat [\\w.$]+\\(|Index \\d+ out of bounds");
+            + "|\\bdev\\.engram\\.[a-z.]+\\.[A-Z]|\\b[A-Z]\\w*(Exception|Error)\\b|\\bat [\\w.$]+\\(|Index \\d+ out of bounds"
+            + "|\\b[A-Z]\\w+\\.[a-z]\\w*\\(\\)");
 
     private static volatile LogLimiter limiter = new LogLimiter(Clock.systemUTC(), WINDOW);
 

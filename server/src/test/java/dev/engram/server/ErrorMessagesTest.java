@@ -103,6 +103,16 @@ class ErrorMessagesTest {
         assertThat(list.json().path("detail").path(0).path("msg").asString()).contains("'bogus'", "user_message");
     }
 
+    @Test
+    void aBodyNestedTooDeepIs422WithoutJacksonsApiNames() {
+        String deep = "{\"a\": " + "[".repeat(5_000) + "]".repeat(5_000) + "}";
+        ServerFixture.Response r = fx.post(fx.ana, "/v1/blocks/", deep);
+        assertThat(r.status()).as(r.text()).isEqualTo(422);
+        assertThat(r.text()).contains("JSON decode error").doesNotContain("StreamReadConstraints", "()");
+        assertThat(fx.post(fx.ana, "/v1/blocks/", "{not json").json().path("detail").path(0).path("msg").asString())
+                .startsWith("JSON decode error: Unexpected character");
+    }
+
     private ServerFixture.Response upload(String content) {
         String boundary = "----engram" + UUID.randomUUID();
         String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.af\"\r\n"
@@ -120,6 +130,8 @@ class ErrorMessagesTest {
         assertThat(Incidents.presentable("java.lang.IllegalStateException: boom")).isFalse();
         assertThat(Incidents.presentable("Index 3 out of bounds for length 2")).isFalse();
         assertThat(Incidents.presentable(null)).isFalse();
+        assertThat(Incidents.presentable("exceeds the maximum allowed (1000, from `StreamReadConstraints.getMaxNestingDepth()`)"))
+                .isFalse();
         assertThat(Incidents.presentable("Agent 'agent-1' not found.")).isTrue();
         assertThat(Incidents.presentable("\"metadata.engram_type\" is 'x'; it takes one of: core, archival")).isTrue();
         String text = Incidents.clientText(new IllegalArgumentException("No enum constant dev.engram.memory.BlockType.X"), "a test");
