@@ -94,7 +94,7 @@ final class AgentFiles {
                     .systemPrompt(o.path("system_prompt").asString(AgentDefinition.DEFAULT_SYSTEM_PROMPT))
                     .model(text(o, "model", what))
                     .tools(strings(o.path("tools")))
-                    .approvalMode(ApprovalMode.valueOf(o.path("approval_mode").asString("auto").toUpperCase(Locale.ROOT)))
+                    .approvalMode(FileEnums.parse(ApprovalMode.class, o.path("approval_mode").asString("auto"), "approval_mode"))
                     .contextWindowTokens(ContextWindows.clamp(text(o, "model", what),
                             o.path("context_window_tokens").asInt(AgentDefinition.DEFAULT_CONTEXT_WINDOW)))
                     .maxSteps(o.path("max_steps").asInt(AgentDefinition.DEFAULT_MAX_STEPS))
@@ -110,7 +110,7 @@ final class AgentFiles {
             List<BlockAttachment> shared = new ArrayList<>();
             for (JsonNode a : o.path("shared_blocks")) {
                 shared.add(new BlockAttachment(a.path("owner_agent_id").asString(""), a.path("label").asString(""),
-                        MemoryPermission.valueOf(a.path("permission").asString("read_only").toUpperCase(Locale.ROOT))));
+                        FileEnums.parse(MemoryPermission.class, a.path("permission").asString("read_only"), "shared_blocks.permission")));
             }
             b.sharedBlocks(shared);
             JsonNode st = o.path("sleeptime");
@@ -210,7 +210,7 @@ final class AgentFiles {
             List<NewMessage> messages = new ArrayList<>();
             List<Boolean> inContext = new ArrayList<>();
             for (JsonNode m : root.path("messages")) {
-                MessageRole role = MessageRole.valueOf(m.path("role").asString("").toUpperCase(Locale.ROOT));
+                MessageRole role = FileEnums.parse(MessageRole.class, m.path("role").asString(""), "messages.role");
                 List<MessageToolCall> calls = new ArrayList<>();
                 for (JsonNode c : m.path("tool_calls")) {
                     calls.add(new MessageToolCall(c.path("id").asString(""), c.path("name").asString(""),
@@ -243,8 +243,8 @@ final class AgentFiles {
                 .description(o.path("description").asString(""))
                 .value(o.path("value").asString(""))
                 .limit(o.path("limit").asInt(NewBlock.DEFAULT_LIMIT))
-                .type(BlockType.valueOf(o.path("type").asString("core").toUpperCase(Locale.ROOT)))
-                .permission(MemoryPermission.valueOf(o.path("permission").asString("read_write").toUpperCase(Locale.ROOT)))
+                .type(FileEnums.parse(BlockType.class, o.path("type").asString("core"), "blocks.type"))
+                .permission(FileEnums.parse(MemoryPermission.class, o.path("permission").asString("read_write"), "blocks.permission"))
                 .pinned(o.path("pinned").asBoolean(false))
                 .build();
     }

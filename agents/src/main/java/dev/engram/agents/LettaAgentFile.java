@@ -132,7 +132,7 @@ final class LettaAgentFile {
         b.contextWindowTokens(ContextWindows.clamp(spec, Math.max(window, AgentDefinition.MIN_CONTEXT_WINDOW)));
         if (engram.isObject()) {
             b.maxSteps(engram.path("max_steps").asInt(AgentDefinition.DEFAULT_MAX_STEPS))
-                    .approvalMode(approvalMode(engram.path("approval_mode").asString("auto"), at))
+                    .approvalMode(FileEnums.parse(ApprovalMode.class, engram.path("approval_mode").asString("auto"), at + ".metadata.engram.approval_mode"))
                     .allowTools(strings(engram.path("allow_tools")).toArray(String[]::new))
                     .denyTools(strings(engram.path("deny_tools")).toArray(String[]::new));
         }
@@ -230,12 +230,12 @@ final class LettaAgentFile {
         }
         JsonNode engram = b.path("metadata");
         MemoryPermission permission = engram.has("engram_permission")
-                ? MemoryPermission.valueOf(engram.path("engram_permission").asString().toUpperCase(Locale.ROOT))
+                ? FileEnums.parse(MemoryPermission.class, engram.path("engram_permission").asString(), "metadata.engram_permission")
                 : b.path("read_only").asBoolean(false) ? MemoryPermission.READ_ONLY : MemoryPermission.READ_WRITE;
         try {
             return NewBlock.builder(label).value(value).limit(Math.max(limit, 1))
                     .description(b.path("description").asString("")).permission(permission)
-                    .type(BlockType.valueOf(engram.path("engram_type").asString("core").toUpperCase(Locale.ROOT)))
+                    .type(FileEnums.parse(BlockType.class, engram.path("engram_type").asString("core"), "metadata.engram_type"))
                     .pinned(engram.path("engram_pinned").asBoolean(false)).build();
         } catch (IllegalArgumentException | dev.engram.memory.MemoryException e) {
             throw error(at, e.getMessage());
@@ -319,15 +319,6 @@ final class LettaAgentFile {
             throw error(config + ".model", problem);
         });
         return handle;
-    }
-
-    private ApprovalMode approvalMode(String mode, String at) {
-        for (ApprovalMode m : ApprovalMode.values()) {
-            if (m.name().equalsIgnoreCase(mode)) {
-                return m;
-            }
-        }
-        throw error(at + ".metadata.engram.approval_mode", "is '" + mode + "'; use ask, auto or yolo");
     }
 
     private AgentException error(String field, String problem) {

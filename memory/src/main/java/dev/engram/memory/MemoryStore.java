@@ -172,6 +172,11 @@ public final class MemoryStore implements AutoCloseable {
         return core.clock();
     }
 
+    /** The largest texts this store accepts (a message, an archival entry, a note): check a text before a write that would refuse it. */
+    public MemoryLimits limits() {
+        return core.limits();
+    }
+
     /** The change log, in commit order. */
     public ChangeLog changes() {
         return changes;

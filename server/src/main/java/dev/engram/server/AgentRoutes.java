@@ -146,7 +146,7 @@ final class AgentRoutes {
         try {
             return ToolRules.parse(rules);
         } catch (IllegalArgumentException e) {
-            throw body.problem("value_error", e.getMessage(), "tool_rules");
+            throw body.problem("value_error", Incidents.clientText(e, "tool_rules"), "tool_rules");
         }
     }
 
@@ -167,7 +167,7 @@ final class AgentRoutes {
                     .permission(block.bool("read_only").orElse(false) ? MemoryPermission.READ_ONLY : MemoryPermission.READ_WRITE)
                     .build();
         } catch (IllegalArgumentException e) {
-            throw block.problem("value_error", e.getMessage(), "label");
+            throw block.problem("value_error", Incidents.clientText(e, "a block"), "label");
         }
     }
 
@@ -175,7 +175,7 @@ final class AgentRoutes {
         try {
             return b.build();
         } catch (IllegalArgumentException e) {
-            throw ApiException.invalid("value_error", e.getMessage(), "body");
+            throw ApiException.invalid("value_error", Incidents.clientText(e, "an agent"), "body");
         }
     }
 

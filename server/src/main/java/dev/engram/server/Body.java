@@ -33,7 +33,9 @@ final class Body {
         try {
             parsed = JSON.readTree(text);
         } catch (JacksonException e) {
-            throw ApiException.invalid("json_invalid", "JSON decode error: " + firstLine(e.getOriginalMessage()), "body");
+            String reason = firstLine(e.getOriginalMessage());
+            throw ApiException.invalid("json_invalid", "JSON decode error: " + (Incidents.presentable(reason) ? reason
+                    : "the body is not JSON this server reads (malformed, or nested deeper than its limit)"), "body");
         }
         if (!(parsed instanceof ObjectNode o)) {
             throw ApiException.invalid("model_attributes_type", "Input should be a valid dictionary or object", "body");

@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,6 +76,7 @@ public final class EngramServer implements AutoCloseable {
         this.runtime = rb.build();
         this.shutdownGrace = b.shutdownGrace;
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl));
+        HelidonLog.install();
         this.routes = routes(api);
         HttpRouting.Builder routing = routingBuilder.join();
         routing.addFilter(new Authentication(new VerifiedKeys(b.store.keys(), b.keyCacheTtl), routes));
@@ -114,24 +114,36 @@ public final class EngramServer implements AutoCloseable {
         Api.json(res, Body.JSON.createObjectNode().put("version", version == null ? "dev" : version).put("status", "ok"));
     }
 
-    /** Every failure as Letta's {@code {"detail": ...}}; anything unexpected is logged and answered without its trace. */
+    /**
+     * Every failure as Letta's {@code {"detail": ...}}, whose text is Engram's own sentence (a message in Java's wording
+     * is replaced by an incident id, see {@link Incidents#clientText}); anything unexpected is logged (its trace once
+     * per kind per minute) and answered without its trace; a client that closed its connection is a debug line.
+     */
     private static void errors(HttpRouting.Builder routing) {
         routing.error(ApiException.class, (req, res, e) -> send(res, e));
-        routing.error(AgentNotFoundException.class, (req, res, e) -> send(res, ApiException.notFound(e.getMessage())));
-        routing.error(NotFoundException.class, (req, res, e) -> send(res, ApiException.notFound(e.getMessage())));
-        routing.error(DuplicateException.class, (req, res, e) -> send(res, ApiException.conflict(e.getMessage())));
-        routing.error(VersionConflictException.class, (req, res, e) -> send(res, ApiException.conflict(e.getMessage())));
-        routing.error(LimitExceededException.class, (req, res, e) -> send(res, ApiException.badRequest(e.getMessage())));
-        routing.error(AgentException.class, (req, res, e) -> send(res, ApiException.badRequest(e.getMessage())));
-        routing.error(IllegalArgumentException.class, (req, res, e) -> send(res, ApiException.badRequest(e.getMessage())));
+        routing.error(AgentNotFoundException.class, (req, res, e) -> send(res, ApiException.notFound(text(req, e))));
+        routing.error(NotFoundException.class, (req, res, e) -> send(res, ApiException.notFound(text(req, e))));
+        routing.error(DuplicateException.class, (req, res, e) -> send(res, ApiException.conflict(text(req, e))));
+        routing.error(VersionConflictException.class, (req, res, e) -> send(res, ApiException.conflict(text(req, e))));
+        routing.error(LimitExceededException.class, (req, res, e) -> send(res, ApiException.badRequest(text(req, e))));
+        routing.error(AgentException.class, (req, res, e) -> send(res, ApiException.badRequest(text(req, e))));
+        routing.error(IllegalArgumentException.class, (req, res, e) -> send(res, ApiException.badRequest(text(req, e))));
         routing.error(StorageUnavailableException.class, (req, res, e) -> send(res, StoreFailures.answer(e).orElseThrow()));
         routing.error(StorageFullException.class, (req, res, e) -> send(res, StoreFailures.answer(e).orElseThrow()));
         routing.error(Throwable.class, (req, res, e) -> {
-            String incident = UUID.randomUUID().toString().substring(0, 8);
-            LOG.error("Request {} {} failed (incident {})", req.prologue().method().text(), req.path().path(), incident, e);
+            String what = req.prologue().method().text() + " " + req.path().path();
+            if (Incidents.isClientAbort(e)) {
+                Incidents.clientAborted(what, e);
+                return;
+            }
+            String incident = Incidents.unexpected("Request " + what + " failed", e);
             send(res, ApiException.of(Status.INTERNAL_SERVER_ERROR_500, "Internal server error (incident " + incident
                     + "; the server's log has the details)."));
         });
+    }
+
+    private static String text(ServerRequest req, Throwable e) {
+        return Incidents.clientText(e, req.prologue().method().text() + " " + req.path().path());
     }
 
     private static void send(ServerResponse res, ApiException e) {

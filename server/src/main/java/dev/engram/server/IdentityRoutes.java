@@ -98,7 +98,7 @@ final class IdentityRoutes {
         try {
             return api.store.identities().put(user, name, type);
         } catch (IllegalArgumentException e) {
-            throw body.problem("value_error", e.getMessage(), "body");
+            throw body.problem("value_error", Incidents.clientText(e, "an identity"), "body");
         }
     }
 

@@ -4,6 +4,7 @@ import dev.engram.agents.Agent;
 import dev.engram.agents.AgentException;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentStopReason;
+import dev.engram.agents.TokenCounter;
 import dev.engram.framework.ApprovalDecision;
 import dev.engram.framework.model.ModelException;
 import dev.engram.framework.model.ModelHttpException;
@@ -22,8 +23,6 @@ import tools.jackson.databind.node.ObjectNode;
  * and the stop reason, usage and failure of its answer.
  */
 final class LettaTurns {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LettaTurns.class);
-
     private LettaTurns() {
     }
 
@@ -48,7 +47,11 @@ final class LettaTurns {
         }
     }
 
-    static Input input(Body body) {
+    /**
+     * What a request body asks; a 422 naming the field for anything malformed, and for a message longer than
+     * {@code maxChars} (the store's {@code MemoryLimits.maxTextChars}, which would refuse it mid-turn).
+     */
+    static Input input(Body body, int maxChars) {
         Optional<List<Body>> messages = body.objects("messages");
         Optional<JsonNode> input = body.raw("input");
         if (messages.isPresent() == input.isPresent()) {
@@ -56,7 +59,7 @@ final class LettaTurns {
         }
         if (input.isPresent()) {
             String text = input.get().isString() ? input.get().asString() : texts(body, input.get(), "input");
-            return message(body, text, "input");
+            return message(body, text, "input", maxChars);
         }
         List<Body> list = messages.get();
         if (list.isEmpty()) {
@@ -82,14 +85,39 @@ final class LettaTurns {
             JsonNode content = m.raw("content").orElseThrow(() -> m.problem("missing", "Field required", "content"));
             text.append(text.isEmpty() ? "" : "\n\n").append(content.isString() ? content.asString() : texts(m, content, "content"));
         }
-        return message(body, text.toString(), "messages");
+        return message(body, text.toString(), "messages", maxChars);
     }
 
-    private static Input message(Body body, String text, String field) {
+    private static Input message(Body body, String text, String field, int maxChars) {
         if (text.isBlank()) {
             throw body.problem("value_error", "The message is empty", field);
         }
+        if (text.length() > maxChars) {
+            throw body.problem("string_too_long", "The message has " + text.length() + " characters; this server takes at most "
+                    + maxChars + " in one message (the store's MemoryLimits.maxTextChars): split it, or send a summary", field);
+        }
         return new Input.Message(text);
+    }
+
+    /**
+     * A 422 for a message that alone takes more tokens than the agent's context window (the turn could only fail:
+     * nothing it could drop from the window would make room). Counted as the runtime counts by default
+     * ({@link TokenCounter#forModel}); a text with no more characters than the window has tokens is never counted.
+     */
+    static void fitsWindow(Agent agent, Input input, Body body) {
+        if (!(input instanceof Input.Message m)) {
+            return;
+        }
+        int window = agent.definition().contextWindowTokens();
+        if (m.text().length() <= window) {
+            return;
+        }
+        int tokens = TokenCounter.forModel(TokenCounter.modelName(agent.definition().model())).count(m.text());
+        if (tokens > window) {
+            throw body.problem("value_error", "The message is about " + tokens + " tokens, more than agent '" + agent.id()
+                    + "''s whole context window of " + window + " tokens: split it, send a summary, or raise the agent's "
+                    + "context_window_limit (PATCH /v1/agents/" + agent.id() + ")", body.has("input") ? "input" : "messages");
+        }
     }
 
     /** The text of Letta's content parts ({@code [{"type": "text", "text": ...}]}); other kinds are refused. */
@@ -123,9 +151,27 @@ final class LettaTurns {
         return new Input.Approval("", m.requiredString("approval_request_id"), approve, m.string("reason"));
     }
 
+    /** Letta's {@code MessageType} values, which {@code include_return_message_types} takes. */
+    static final List<String> MESSAGE_TYPES = List.of("system_message", "user_message", "assistant_message",
+            "reasoning_message", "hidden_reasoning_message", "tool_call_message", "tool_return_message",
+            "approval_request_message", "approval_response_message", "summary_message", "event_message");
+
     static View view(Body body) {
-        return new View(body.bool("use_assistant_message").orElse(true),
-                body.strings("include_return_message_types").map(Set::copyOf));
+        Optional<List<String>> types = body.strings("include_return_message_types");
+        types.ifPresent(t -> messageTypes(t, body.location("include_return_message_types")));
+        return new View(body.bool("use_assistant_message").orElse(true), types.map(Set::copyOf));
+    }
+
+    /** A 422 naming the field and the values it takes when one of {@code types} is not a Letta message type. */
+    static void messageTypes(List<String> types, List<String> location) {
+        for (int i = 0; i < types.size(); i++) {
+            if (!MESSAGE_TYPES.contains(types.get(i))) {
+                List<String> at = new ArrayList<>(location);
+                at.add(String.valueOf(i));
+                throw ApiException.invalid(List.of(new ApiException.Problem("enum", "Input should be one of "
+                        + String.join(", ", MESSAGE_TYPES) + ", not '" + types.get(i) + "'", at)));
+            }
+        }
     }
 
     /** Starts the turn a message asks for, or resumes the one an approval answers (directing its stream events to {@code listener}). */
@@ -204,10 +250,9 @@ final class LettaTurns {
         if (store.isPresent()) {
             return store.get();
         }
-        String incident = java.util.UUID.randomUUID().toString().substring(0, 8);
         Optional<ModelException> model = cause(e, ModelException.class);
         if (model.isPresent() || (e instanceof AgentException && e.getCause() != null)) {
-            LOG.warn("A turn's model failed (incident {})", incident, e);
+            String incident = Incidents.unexpected("A turn's model failed", e);
             String status = model.filter(ModelHttpException.class::isInstance).map(m -> " (the provider answered HTTP "
                     + ((ModelHttpException) m).status() + ")").orElse("");
             return ApiException.of(Status.BAD_GATEWAY_502, "The agent's model failed" + status + " (incident " + incident
@@ -215,10 +260,10 @@ final class LettaTurns {
                     + "message again to retry.");
         }
         if (e instanceof AgentException) {
-            return ApiException.of(Status.BAD_GATEWAY_502, e.getMessage() + " What the agent stored before the failure "
+            return ApiException.of(Status.BAD_GATEWAY_502, Incidents.clientText(e, "A turn") + " What the agent stored before the failure "
                     + "stays; send the message again to retry.");
         }
-        LOG.error("A turn failed (incident {})", incident, e);
+        String incident = Incidents.unexpected("A turn failed", e);
         return ApiException.of(Status.INTERNAL_SERVER_ERROR_500, "The turn failed (incident " + incident
                 + "; the server's log has the details). What the agent stored before the failure stays.");
     }

@@ -245,7 +245,7 @@ final class MemoryRoutes {
         try {
             entry = api.store.archival().insert(agent.scope(), new NewArchivalEntry(Optional.empty(), text, tags));
         } catch (IllegalArgumentException e) {
-            throw body.problem("value_error", e.getMessage(), "text");
+            throw body.problem("value_error", Incidents.clientText(e, "a passage"), "text");
         }
         Api.json(res, List.of(LettaViews.passage(entry, agent.id())));
     }

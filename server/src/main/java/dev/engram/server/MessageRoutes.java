@@ -39,7 +39,8 @@ final class MessageRoutes {
 
     private void send(Agent agent, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
-        LettaTurns.Input input = LettaTurns.input(body);
+        LettaTurns.Input input = LettaTurns.input(body, api.store.limits().maxTextChars());
+        LettaTurns.fitsWindow(agent, input, body);
         LettaTurns.View view = LettaTurns.view(body);
         if (body.bool("streaming").orElse(false)) {
             new SseTurn(api, agent, view, body.bool("stream_tokens").orElse(false), body.bool("include_pings").orElse(false))
@@ -52,7 +53,8 @@ final class MessageRoutes {
 
     private void stream(Agent agent, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
-        LettaTurns.Input input = LettaTurns.input(body);
+        LettaTurns.Input input = LettaTurns.input(body, api.store.limits().maxTextChars());
+        LettaTurns.fitsWindow(agent, input, body);
         new SseTurn(api, agent, LettaTurns.view(body), body.bool("stream_tokens").orElse(false), body.bool("include_pings").orElse(false))
                 .run(input, res);
     }
@@ -82,6 +84,7 @@ final class MessageRoutes {
 
     private void list(Agent agent, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 100, false);
+        LettaTurns.messageTypes(Query.all(req, "include_return_message_types"), List.of("query", "include_return_message_types"));
         LettaTurns.View view = new LettaTurns.View(Query.bool(req, "use_assistant_message", true),
                 Query.all(req, "include_return_message_types").isEmpty() ? Optional.empty()
                         : Optional.of(Set.copyOf(Query.all(req, "include_return_message_types"))));

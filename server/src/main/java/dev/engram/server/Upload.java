@@ -37,7 +37,10 @@ record Upload(String file, String fileName, int agentCount) {
         try (InputStream in = req.content().inputStream()) {
             message = builder.parseMessage(in);
         } catch (IOException e) {
-            throw ApiException.badRequest("The multipart body cannot be read: " + e.getMessage());
+            if (Incidents.isClientAbort(e)) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            throw ApiException.badRequest("The multipart body cannot be read: " + Incidents.clientText(e, "an upload"));
         }
         if (!(message.getBody() instanceof Multipart parts)) {
             throw ApiException.invalid("missing", "Field required", "body", "file");
@@ -49,7 +52,7 @@ record Upload(String file, String fileName, int agentCount) {
                 try (InputStream in = body.getInputStream()) {
                     text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
                 } catch (IOException e) {
-                    throw ApiException.badRequest("The uploaded file cannot be read: " + e.getMessage());
+                    throw ApiException.badRequest("The uploaded file cannot be read: " + Incidents.clientText(e, "an upload"));
                 }
                 String name = cd.getFilename() == null ? "upload.af" : cd.getFilename();
                 JsonNode json;
