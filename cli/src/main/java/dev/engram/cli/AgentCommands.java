@@ -237,14 +237,15 @@ final class AgentCommands extends GroupCommand {
         @Parameters(paramLabel = "FILE", description = "An agent file written by 'engram agent export', or a Letta .af file.")
         Path file;
 
-        @Option(names = "--user", paramLabel = "ID", description = "Import for this user; default the file's.")
+        @Option(names = "--user", paramLabel = "ID", defaultValue = "local",
+                description = "Import for this user (default ${DEFAULT-VALUE}); never the user the file names.")
         String user;
 
         @Option(names = "--id", paramLabel = "ID", description = "Import under this agent id; default the file's.")
         String id;
 
-        @Option(names = "--model", paramLabel = "SPEC", description = "Run it on this model instead of the file's "
-                + "(required when the file names an http(s) endpoint of its own).")
+        @Option(names = "--model", paramLabel = "SPEC", description = "Run it (and its sleep-time companion) on this model "
+                + "instead of the file's; required when the file names an endpoint or script of its own.")
         String model;
 
         @Override
@@ -257,18 +258,14 @@ final class AgentCommands extends GroupCommand {
                         ? "no such file" : e.getMessage()));
             }
             try (Engine engine = root().engine()) {
-                if (AgentRuntime.isLettaAgentFile(json)) {
-                    dev.engram.agents.AgentFileImport imported = engine.runtime().importLettaAgentFile(json, file.toString(),
-                            user != null ? user : "local", Optional.ofNullable(id), Optional.ofNullable(model));
-                    imported.warnings().forEach(w -> err().println("engram: warning: " + w));
-                    for (Agent agent : imported.agents()) {
-                        out().println("Imported agent '" + agent.name() + "' (id " + agent.id() + ") for user '" + agent.userId()
-                                + "' on " + agent.definition().model() + ".");
-                    }
-                } else {
-                    Agent agent = engine.runtime().importAgent(json, file.toString(), Optional.ofNullable(user),
-                            Optional.ofNullable(id), Optional.ofNullable(model));
-                    out().println("Imported agent '" + agent.name() + "' (id " + agent.id() + ") for user '" + agent.userId() + "'.");
+                // An import never grants: what the file asked beyond the defaults is dropped, and said here.
+                dev.engram.agents.AgentFileImport imported = engine.runtime().importAgentFile(json, file.toString(), user,
+                        Optional.ofNullable(id), Optional.ofNullable(model));
+                imported.warnings().forEach(w -> err().println("engram: warning: " + w));
+                imported.dropped().forEach(d -> err().println("engram: dropped: " + d));
+                for (Agent agent : imported.agents()) {
+                    out().println("Imported agent '" + agent.name() + "' (id " + agent.id() + ") for user '" + agent.userId()
+                            + "' on " + agent.definition().model() + ".");
                 }
             }
             return 0;

@@ -1,11 +1,14 @@
 package dev.engram.cli;
 
+import dev.engram.framework.ModelPolicy;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.postgres.PostgresLocks;
 import dev.engram.server.EngramServer;
 import dev.engram.server.TurnLock;
 import dev.engram.tools.ShellOptions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -31,6 +34,12 @@ final class ServeCommand extends BaseCommand {
             description = "The model of agents created without one (default ${DEFAULT-VALUE}).")
     String model;
 
+    @Option(names = "--allow-model", paramLabel = "PATTERN", arity = "1..*",
+            description = {"Also let API users and imported agent files use these model endpoints or scripts (globs, e.g. "
+                    + "http://127.0.0.1:8080/* or script:/srv/scripts/*). Provider models (openai:MODEL, ...) and --model "
+                    + "are always allowed; anything else is refused."})
+    List<String> allowModels = new ArrayList<>();
+
     @Option(names = "--max-turns", defaultValue = "64", paramLabel = "N",
             description = "With --postgres: the most agents running a turn at once on this server (each holds a database "
                     + "lock on a connection of its own; default ${DEFAULT-VALUE}).")
@@ -47,7 +56,7 @@ final class ServeCommand extends BaseCommand {
             // (with the embedding model) on the first search, so that the server starts at once.
             MemorySearch search = engine.onPostgres() ? engine.search() : new LazySearch(engine::search);
             EngramServer.Builder b = EngramServer.builder(engine.store(), search).host(host).port(port).defaultModel(model)
-                    .runtime(engine::configure);
+                    .modelPolicy(ModelPolicy.providersOnly().allow(allowModels)).runtime(engine::configure);
             if (engine.onPostgres()) {
                 String url = root().postgresUrl().orElseThrow();
                 locks = PostgresLocks.open(url, root().environment().get("PGUSER"), root().environment().get("PGPASSWORD"),
@@ -79,6 +88,8 @@ final class ServeCommand extends BaseCommand {
         err().println("  store:   " + engine.storeDescription());
         err().println("  sandbox: " + ShellOptions.sandboxDescription(root().unsafeHostShell));
         err().println("  model:   " + model + " (for agents created without one)");
+        err().println("  models:  provider models" + (allowModels.isEmpty() ? "" : ", " + String.join(", ", allowModels))
+                + " (what API users and agent files may name)");
         if (engine.store().keys().list().isEmpty()) {
             err().println("  No API keys yet: create one with 'engram keys create --user USER' (or --admin).");
         }

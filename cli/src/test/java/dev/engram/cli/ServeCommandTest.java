@@ -36,7 +36,7 @@ class ServeCommandTest {
         // Standard error goes to a file: what the shutdown hook writes arrives after the JVM began to exit, which a
         // Process pipe may not deliver.
         Path errFile = home.resolve("serve.err");
-        Process server = new ProcessBuilder(engram("serve", "--port", "0")).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        Process server = new ProcessBuilder(engram("serve", "--port", "0", "--allow-model", "http://127.0.0.1:9/*")).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(errFile.toFile()).start();
         try {
             Pattern listening = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
@@ -59,6 +59,19 @@ class ServeCommandTest {
                     .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"helper\"}")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+            // Only the operator chooses where model requests go: a provider model or one --allow-model allows.
+            for (String model : List.of("script:/etc/passwd", "http://169.254.169.254/latest#x")) {
+                HttpResponse<String> refused = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p + "/v1/agents/"))
+                        .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"evil\", \"model\": \"" + model + "\"}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(refused.statusCode()).as(refused.body()).isEqualTo(422);
+            }
+            HttpResponse<String> allowed = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p + "/v1/agents/"))
+                    .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"local\", \"model\": \"http://127.0.0.1:9/v1#m\"}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(allowed.statusCode()).as(allowed.body()).isEqualTo(200);
             HttpResponse<String> unauthorized = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p + "/v1/agents/"))
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(unauthorized.statusCode()).isEqualTo(401);
@@ -66,7 +79,7 @@ class ServeCommandTest {
             server.destroy(); // SIGTERM
             assertThat(server.waitFor(30, TimeUnit.SECONDS)).as("stopped on SIGTERM").isTrue();
             assertThat(Files.readString(errFile)).contains("started in", "store:   SQLite " + home.resolve("memory.db"),
-                    "sandbox: ", "Stopping: turns in progress are cancelled.");
+                    "sandbox: ", "models:  provider models, http://127.0.0.1:9/*", "Stopping: turns in progress are cancelled.");
             if (Files.isExecutable(Path.of("/usr/bin/bwrap"))) {
                 assertThat(Files.readString(errFile)).contains("sandbox: bubblewrap (/usr/bin/bwrap; capabilities dropped");
             }

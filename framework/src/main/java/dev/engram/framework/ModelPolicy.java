@@ -160,6 +160,9 @@ public final class ModelPolicy {
     static Optional<String> canonicalEndpoint(String s) {
         int hash = s.indexOf('#');
         String model = hash < 0 ? "" : s.substring(hash + 1);
+        if (model.isBlank()) {
+            return Optional.empty();
+        }
         try {
             URI uri = new URI(hash < 0 ? s : s.substring(0, hash)).normalize();
             if (uri.getHost() == null || uri.getRawUserInfo() != null || uri.getRawQuery() != null

@@ -41,6 +41,7 @@ class ModelPolicyTest {
         assertThat(p.allows("http://user@127.0.0.1:8080/v1#llama")).isFalse();
         assertThat(p.allows("http://127.0.0.1:8080/v1?x=1#llama")).isFalse();
         assertThat(p.allows("https://127.0.0.1:8080/v1#llama")).isFalse();
+        assertThat(p.allows("http://127.0.0.1:8080/v1")).as("no model after '#'").isFalse();
         assertThat(p.refusal("http://10.0.0.1/v1#m")).get().asString().contains("or a spec matching http://127.0.0.1:8080/*");
     }
 

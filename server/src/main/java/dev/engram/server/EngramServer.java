@@ -254,7 +254,7 @@ public final class EngramServer implements AutoCloseable {
          * The models API users and imported agent files may name (the runtime's {@link AgentRuntime#modelPolicy()}):
          * provider models, plus the endpoints and scripts this allows; the {@link #defaultModel} and the models
          * registered with the runtime are always allowed. Default {@link ModelPolicy#providersOnly()}. Any other model
-         * is refused with a 422 and nothing is stored.
+         * is refused with a 422 and nothing is stored. It replaces a policy set through {@link #runtime}.
          */
         public Builder modelPolicy(ModelPolicy policy) {
             this.modelPolicy = Objects.requireNonNull(policy, "model policy must not be null");
