@@ -154,6 +154,25 @@ public abstract class UnitOfWorkConformance {
     }
 
     @Test
+    void aNestedUnitThatThrowsSpoilsTheOuterOneEvenWhenTheOuterCatchesIt() {
+        MemoryStore store = store();
+        long before = store.changes().lastSeq();
+        assertThatThrownBy(() -> store.useTransaction(outer -> {
+            outer.agents().create(ANA, "Helper", "{}");
+            try {
+                outer.useTransaction(inner -> {
+                    inner.blocks().create(ANA, NewBlock.builder("human").value("half of the nested work").build());
+                    throw new IllegalStateException("the nested work fails half-way");
+                });
+            } catch (IllegalStateException ignored) {
+                // the outer work carries on
+            }
+        })).isInstanceOf(MemoryException.class).hasMessageContaining("the nested work fails half-way")
+                .hasCauseInstanceOf(IllegalStateException.class);
+        assertNothingOfEachKind(before);
+    }
+
+    @Test
     void aWriterOnAnotherThreadWaitsForTheUnitAndItsEventsFollowTheUnitsWithoutInterleaving() throws Exception {
         MemoryStore store = store();
         long before = store.changes().lastSeq();
