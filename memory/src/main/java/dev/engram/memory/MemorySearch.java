@@ -13,11 +13,13 @@ import java.util.List;
  * every search first applies the change-log events the index has not applied yet (usually none,
  * because a background indexer follows the log), as far as {@link ChangeLog#knownLastSeq()} knows
  * them. A write by another process sharing the store's storage is searchable once the background
- * indexer has seen it, or at once after {@link #awaitIndexed()}, which reads the log itself.
+ * indexer has seen it, or at once after {@link #awaitIndexed()}, which reads the log itself. Inside a
+ * {@linkplain MemoryStore#inTransaction unit of work} (on its thread) neither waits for the index: the
+ * search sees the index as it stands, and the unit's own writes once it has committed.
  *
  * <p><b>Durability.</b> The index records the last applied change-log sequence in its commits; after
  * a crash it catches up from the store, and it never holds what the store does not (it only applies
- * committed events). It can always be rebuilt with {@link #reindex}.
+ * committed events: never one of a unit of work that rolled back). It can always be rebuilt with {@link #reindex}.
  */
 public interface MemorySearch extends AutoCloseable {
     /** Searches; catches up with the store first. */

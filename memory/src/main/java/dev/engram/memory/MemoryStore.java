@@ -98,7 +98,7 @@ public final class MemoryStore implements AutoCloseable {
      * following {@link #changes()} never learns of it), and the exception reaches the caller unchanged.
      *
      * <p>Calls inside an open unit join it: a nested {@code inTransaction} is part of the outer one and
-     * commits with it. A store call that throws inside a unit spoils it: even if {@code work} catches
+     * commits with it. A store call (or a nested unit) that throws inside a unit spoils it: even if {@code work} catches
      * that exception, the unit rolls back and this throws a {@link MemoryException} naming it (a write
      * may have failed half-way). Only the calling thread joins: work handed to another thread runs
      * outside the unit, and a write there waits until the unit ends, so do not wait for it inside.

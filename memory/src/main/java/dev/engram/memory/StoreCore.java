@@ -98,14 +98,20 @@ final class StoreCore {
     /**
      * Runs {@code work} as one unit of work: one backend write transaction, joined by every store call on
      * this thread until it ends. A call made inside an open unit joins it (nothing commits until the
-     * outermost ends). Committed when {@code work} returns, unless a store call inside it threw (even if
+     * outermost ends); if that nested call throws, the unit is spoiled like by a failed store call. Committed when {@code work} returns, unless a store call inside it threw (even if
      * {@code work} caught that): then everything is rolled back and this throws, naming that failure.
      * When {@code work} throws, everything is rolled back and its exception reaches the caller unchanged.
      */
     <T> T inTransaction(java.util.function.Supplier<T> work) {
         checkOpen();
-        if (unit.get() != null) {
-            return work.get();
+        Unit outer = unit.get();
+        if (outer != null) {
+            try {
+                return work.get();
+            } catch (RuntimeException | Error e) {
+                spoil(outer, e); // a nested unit that failed cannot be kept half-done by the outer one
+                throw e;
+            }
         }
         try {
             return backend.write(rows -> {
@@ -131,15 +137,20 @@ final class StoreCore {
             return work.apply(open.rows);
         } catch (NotFoundException | IllegalArgumentException e) {
             // A read that finds nothing changed nothing; a write that throws may have written half.
-            if (writes && open.failure == null) {
-                open.failure = e;
+            if (writes) {
+                spoil(open, e);
             }
             throw e;
         } catch (RuntimeException | Error e) {
-            if (open.failure == null) {
-                open.failure = e instanceof RuntimeException r ? r : new MemoryException(e.toString(), e);
-            }
+            spoil(open, e);
             throw e;
+        }
+    }
+
+    /** Records the first failure inside a unit: it can then only roll back. */
+    private static void spoil(Unit open, Throwable e) {
+        if (open.failure == null) {
+            open.failure = e instanceof RuntimeException r ? r : new MemoryException(e.toString(), e);
         }
     }
 

@@ -170,6 +170,11 @@ final class LuceneIndexer implements AutoCloseable {
         return appliedSeq;
     }
 
+    /** The last change searches can see now, without catching up. */
+    long visibleSeq() {
+        return Math.max(0, visibleSeq);
+    }
+
     /** One round of the background indexer, on the writer thread. */
     private void followLog() {
         if (closed) {

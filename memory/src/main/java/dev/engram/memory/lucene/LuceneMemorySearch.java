@@ -56,7 +56,11 @@ public final class LuceneMemorySearch implements MemorySearch {
         // Every write made through the store to this scope is seen here without asking the database on each
         // search; other scopes' writes (a big note of another user) do not hold this search up; writes by
         // another process sharing the file come in with the background indexer or awaitIndexed().
-        indexer.catchUpFor(request.scope(), store.changes().knownLastSeq());
+        // Inside a unit of work of the store, its thread holds the store's write transaction, which the indexer
+        // may need to read what changed: the search does not wait for it and sees the index as it stands.
+        if (!store.isInTransaction()) {
+            indexer.catchUpFor(request.scope(), store.changes().knownLastSeq());
+        }
         try {
             IndexSearcher searcher = indexer.acquire();
             try {
@@ -76,6 +80,9 @@ public final class LuceneMemorySearch implements MemorySearch {
 
     @Override
     public long awaitIndexed() {
+        if (store.isInTransaction()) {
+            return indexer.visibleSeq(); // as in search: no waiting inside a unit of work, whose thread the indexer may need
+        }
         return indexer.catchUpTo(store.changes().lastSeq());
     }
 
