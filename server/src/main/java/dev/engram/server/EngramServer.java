@@ -8,6 +8,7 @@ import dev.engram.memory.LimitExceededException;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NotFoundException;
+import dev.engram.memory.SearchHealth;
 import dev.engram.memory.VersionConflictException;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
@@ -20,6 +21,8 @@ import java.util.UUID;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A server that speaks Letta's V1 REST API over an Engram {@link AgentRuntime}, on Helidon SE (virtual
@@ -50,6 +53,7 @@ public final class EngramServer implements AutoCloseable {
 
     private final WebServer web;
     private final AgentRuntime runtime;
+    private final MemorySearch search;
     private final Turns turns;
     private final Duration shutdownGrace;
     private final Object stopped = new Object();
@@ -61,6 +65,7 @@ public final class EngramServer implements AutoCloseable {
         java.util.concurrent.CompletableFuture<HttpRouting.Builder> routingBuilder =
                 java.util.concurrent.CompletableFuture.supplyAsync(HttpRouting::builder);
         this.turns = new Turns(b.store, b.turnLock);
+        this.search = b.search;
         AgentRuntime.Builder rb = AgentRuntime.builder(b.store, b.search);
         b.runtime.accept(rb);
         rb.approvalHandler(turns);
@@ -69,7 +74,7 @@ public final class EngramServer implements AutoCloseable {
         this.shutdownGrace = b.shutdownGrace;
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl));
         HttpRouting.Builder routing = routingBuilder.join();
-        routing.get("/v1/health", EngramServer::health).get("/v1/health/", EngramServer::health);
+        routing.get("/v1/health", this::health).get("/v1/health/", this::health);
         new AgentRoutes(api).register(routing);
         new MessageRoutes(api).register(routing);
         new MemoryRoutes(api).register(routing);
@@ -86,9 +91,19 @@ public final class EngramServer implements AutoCloseable {
                 .shutdownGracePeriod(b.shutdownGrace).shutdownHook(false).routing(routing).build();
     }
 
-    private static void health(ServerRequest req, ServerResponse res) {
+    /**
+     * {@code status} {@code ok}, or {@code degraded} with the {@code reasons} (search on BM25 alone while the embedding
+     * model is unavailable, an in-memory index while the index directory cannot be used): the server still answers, in
+     * a lesser way that each reason names. Always 200, so that a probe does not take a degraded server out of service.
+     */
+    private void health(ServerRequest req, ServerResponse res) {
         String version = EngramServer.class.getPackage().getImplementationVersion();
-        Api.json(res, Body.JSON.createObjectNode().put("version", version == null ? "dev" : version).put("status", "ok"));
+        SearchHealth searchHealth = search.health();
+        ObjectNode body = Body.JSON.createObjectNode().put("version", version == null ? "dev" : version)
+                .put("status", searchHealth.degraded() ? "degraded" : "ok").put("degraded", searchHealth.degraded());
+        ArrayNode reasons = body.putArray("reasons");
+        searchHealth.reasons().forEach(reasons::add);
+        Api.json(res, body);
     }
 
     /** Every failure as Letta's {@code {"detail": ...}}; anything unexpected is logged and answered without its trace. */

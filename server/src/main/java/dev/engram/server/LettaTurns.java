@@ -188,11 +188,16 @@ final class LettaTurns {
 
     /**
      * The answer to a turn that failed: the request's own answer when the server refused it (stopping, no lock), a
-     * 502 when the agent's model failed, else a 500 whose details go to the log only.
+     * 504 when the agent's model ran out of its timeout, a 502 when it failed otherwise, else a 500 whose details go to
+     * the log only.
      */
     static ApiException turnFailed(RuntimeException e) {
         if (e instanceof ApiException api) {
             return api;
+        }
+        if (timedOut(e)) {
+            return ApiException.of(Status.GATEWAY_TIMEOUT_504, "The agent's model did not answer in time: " + e.getMessage()
+                    + " What the agent stored before the failure stays; send the message again to retry.");
         }
         if (e instanceof dev.engram.agents.AgentException || e instanceof dev.engram.framework.model.ModelException) {
             return ApiException.of(Status.BAD_GATEWAY_502, "The agent's model failed: " + e.getMessage()
@@ -202,6 +207,16 @@ final class LettaTurns {
         LOG.error("A turn failed (incident {})", incident, e);
         return ApiException.of(Status.INTERNAL_SERVER_ERROR_500, "The turn failed (incident " + incident
                 + "; the server's log has the details). What the agent stored before the failure stays.");
+    }
+
+    /** Whether a model call ran out of its timeout somewhere under {@code e}. */
+    private static boolean timedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof dev.engram.framework.model.ModelTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static String stopReason(AgentStopReason reason) {
