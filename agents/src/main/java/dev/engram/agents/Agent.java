@@ -11,6 +11,7 @@ import dev.engram.framework.model.ChatResponse;
 import dev.engram.framework.model.ContextLengthExceededException;
 import dev.engram.framework.model.ModelCancelledException;
 import dev.engram.framework.model.ModelException;
+import dev.engram.framework.model.ModelTimeoutException;
 import dev.engram.framework.model.ToolChoice;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStats;
@@ -340,6 +341,9 @@ public final class Agent {
             }
         } catch (ModelCancelledException e) {
             throw e;
+        } catch (ModelTimeoutException e) {
+            throw new AgentException("Agent '" + id() + "' stopped waiting for its model " + definition.model() + ": "
+                    + e.getMessage(), e);
         } catch (ModelException e) {
             throw new AgentException("Agent '" + id() + "' could not reach its model " + definition.model() + ": "
                     + e.getMessage(), e);

@@ -3,6 +3,7 @@ package dev.engram.cli;
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentNotFoundException;
 import dev.engram.agents.AgentRuntime;
+import dev.engram.memory.Embedder;
 import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.MemorySearch;
@@ -26,7 +27,7 @@ import java.util.function.Consumer;
 final class Engine implements AutoCloseable {
     private final Path home;
     private MemoryStore store;
-    private OnnxEmbedder embedder;
+    private Embedder embedder;
     private MemorySearch search;
     private AgentRuntime runtime;
     private final List<AutoCloseable> extra = new ArrayList<>();
@@ -72,9 +73,11 @@ final class Engine implements AutoCloseable {
         return store;
     }
 
-    synchronized OnnxEmbedder embedder() {
+    /** The embedding model; a stand-in that fails every call when it cannot be opened, so that search degrades to BM25. */
+    synchronized Embedder embedder() {
         if (embedder == null) {
-            embedder = OnnxEmbedder.builder(EmbeddingModel.defaultModel()).nativeCacheDirectory(home.resolve("native")).build();
+            embedder = OnnxEmbedder.builder(EmbeddingModel.defaultModel()).nativeCacheDirectory(home.resolve("native"))
+                    .buildOrUnavailable();
         }
         return embedder;
     }

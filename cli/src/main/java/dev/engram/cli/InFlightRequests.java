@@ -1,9 +1,7 @@
 package dev.engram.cli;
 
-import java.io.FilterInputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -11,10 +9,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Counts the JSON-RPC requests read from an MCP client and the responses written back, one message a
- * line as MCP's stdio transport frames them, so that the end of the client's input is passed on only
- * when every request read has been answered (or after {@code drain}): a client that sends a call and
- * closes its side at once still gets the answer, and a call in flight is never cut off.
+ * Counts the JSON-RPC requests read from an MCP client ({@link McpLineGuard} reports each one it passes
+ * on) and the responses written back, one message a line as MCP's stdio transport frames them, so that
+ * the end of the client's input is passed on only when every request read has been answered (or after
+ * {@code drain}): a client that sends a call and closes its side at once still gets the answer, and a
+ * call in flight is never cut off.
  */
 final class InFlightRequests {
     private final AtomicInteger pending = new AtomicInteger();
@@ -28,34 +27,9 @@ final class InFlightRequests {
         return pending.get();
     }
 
-    /** The client's input: requests are counted, and its end waits for their answers. */
-    InputStream input(InputStream in, Runnable onEnd) {
-        LineSplitter lines = new LineSplitter(line -> {
-            JsonNode n = parse(line);
-            if (n != null && n.has("method") && n.hasNonNull("id")) {
-                pending.incrementAndGet();
-            }
-        });
-        return new FilterInputStream(in) {
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                int n = read(one, 0, 1);
-                return n < 0 ? -1 : one[0] & 0xFF;
-            }
-
-            @Override
-            public int read(byte[] buf, int off, int len) throws IOException {
-                int n = super.read(buf, off, len);
-                if (n < 0) {
-                    awaitAnswers();
-                    onEnd.run();
-                    return -1;
-                }
-                lines.accept(buf, off, n);
-                return n;
-            }
-        };
+    /** A request was read from the client and passed on: its answer is now due. */
+    void requestRead() {
+        pending.incrementAndGet();
     }
 
     /** The server's output: each response written answers one request. */
@@ -81,11 +55,10 @@ final class InFlightRequests {
         };
     }
 
-    private void awaitAnswers() {
+    /** Waits until every request read has been answered, or the drain time has passed. */
+    void awaitAnswers() {
         long deadline = System.nanoTime() + drain.toNanos();
         try {
-            // A request read just before the end may not have reached its handler yet: give it a moment.
-            Thread.sleep(50);
             while (pending.get() > 0 && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }

@@ -69,9 +69,15 @@ final class McpCommand extends BaseCommand {
             CountDownLatch closed = new CountDownLatch(1);
             // The end of the client's input is passed on only once every call read from it has been answered.
             InFlightRequests calls = new InFlightRequests(Duration.ofMinutes(6));
-            InputStream in = calls.input(testIn != null ? testIn : System.in, closed::countDown);
-            OutputStream out = calls.output(testOut != null ? testOut : System.out);
+            OutputStream raw = testOut != null ? testOut : System.out;
+            OutputStream out = calls.output(raw);
             JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMapper.builder().build());
+            // Bad lines are answered here, never reach the SDK (whose reader stops at the first), and are not counted:
+            // their answers go around the counting stream, under the lock the SDK writes with.
+            InputStream in = new McpLineGuard(testIn != null ? testIn : System.in, raw, out, mapper, calls::requestRead, () -> {
+                calls.awaitAnswers();
+                closed.countDown();
+            });
             StdioServerTransportProvider transport = new StdioServerTransportProvider(mapper, in, out);
             List<McpServerFeatures.SyncToolSpecification> tools = new ArrayList<>();
             for (DynamicTool tool : served.list()) {

@@ -34,6 +34,17 @@ public interface Embedder extends AutoCloseable {
         return OnnxEmbedder.builder(model).build();
     }
 
+    /**
+     * A stand-in for a model that could not be opened (a missing or corrupt model file, a native library
+     * that does not load): it has the model's {@code id} and {@code dimensions}, so that an index built
+     * with the model is kept, and every call fails with a {@link MemoryException} that gives
+     * {@code reason}. A Lucene search over it answers with BM25 alone and says so in its
+     * {@link MemorySearch#health() health}.
+     */
+    static Embedder unavailable(String id, int dimensions, String reason) {
+        return new UnavailableEmbedder(id, dimensions, reason);
+    }
+
     /** The default model ({@link EmbeddingModel#defaultModel()}: bge-small-en-v1.5, quantised). */
     static Embedder onnxDefault() {
         return onnx(EmbeddingModel.defaultModel());

@@ -34,6 +34,14 @@ public interface MemorySearch extends AutoCloseable {
     /** The last change-log sequence number applied to the index. */
     long indexedSeq();
 
+    /**
+     * Whether search works as configured, and if not, how it still answers and why: for instance BM25
+     * alone while the embedding model is unavailable. A search that cannot degrade reports healthy.
+     */
+    default SearchHealth health() {
+        return SearchHealth.ok();
+    }
+
     /** Drops the index and rebuilds it from the store's change log, reporting progress. */
     void reindex(ProgressListener progress);
 

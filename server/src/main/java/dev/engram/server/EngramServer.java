@@ -11,6 +11,7 @@ import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NotFoundException;
 import dev.engram.memory.StorageFullException;
 import dev.engram.memory.StorageUnavailableException;
+import dev.engram.memory.SearchHealth;
 import dev.engram.memory.VersionConflictException;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
@@ -25,6 +26,8 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A server that speaks Letta's V1 REST API over an Engram {@link AgentRuntime}, on Helidon SE (virtual
@@ -55,6 +58,7 @@ public final class EngramServer implements AutoCloseable {
 
     private final WebServer web;
     private final AgentRuntime runtime;
+    private final MemorySearch search;
     private final Turns turns;
     private final List<Route> routes;
     private final Duration shutdownGrace;
@@ -67,6 +71,7 @@ public final class EngramServer implements AutoCloseable {
         java.util.concurrent.CompletableFuture<HttpRouting.Builder> routingBuilder =
                 java.util.concurrent.CompletableFuture.supplyAsync(HttpRouting::builder);
         this.turns = new Turns(b.store, b.turnLock);
+        this.search = b.search;
         AgentRuntime.Builder rb = AgentRuntime.builder(b.store, b.search);
         b.runtime.accept(rb);
         // Only the operator chooses where model requests go: API users and agent files name models this allows.
@@ -92,10 +97,10 @@ public final class EngramServer implements AutoCloseable {
     }
 
     /** The server's route table: every endpoint, in the order Helidon matches them. */
-    private static List<Route> routes(Api api) {
+    private List<Route> routes(Api api) {
         List<Route> routes = new ArrayList<>();
-        routes.add(Route.open(Method.GET, "/v1/health", EngramServer::health));
-        routes.add(Route.open(Method.GET, "/v1/health/", EngramServer::health));
+        routes.add(Route.open(Method.GET, "/v1/health", this::health));
+        routes.add(Route.open(Method.GET, "/v1/health/", this::health));
         routes.addAll(new AgentRoutes(api).routes());
         routes.addAll(new MessageRoutes(api).routes());
         routes.addAll(new MemoryRoutes(api).routes());
@@ -109,9 +114,19 @@ public final class EngramServer implements AutoCloseable {
         return routes;
     }
 
-    private static void health(ServerRequest req, ServerResponse res) {
+    /**
+     * {@code status} {@code ok}, or {@code degraded} with the {@code reasons} (search on BM25 alone while the embedding
+     * model is unavailable, an in-memory index while the index directory cannot be used): the server still answers, in
+     * a lesser way that each reason names. Always 200, so that a probe does not take a degraded server out of service.
+     */
+    private void health(ServerRequest req, ServerResponse res) {
         String version = EngramServer.class.getPackage().getImplementationVersion();
-        Api.json(res, Body.JSON.createObjectNode().put("version", version == null ? "dev" : version).put("status", "ok"));
+        SearchHealth searchHealth = search.health();
+        ObjectNode body = Body.JSON.createObjectNode().put("version", version == null ? "dev" : version)
+                .put("status", searchHealth.degraded() ? "degraded" : "ok").put("degraded", searchHealth.degraded());
+        ArrayNode reasons = body.putArray("reasons");
+        searchHealth.reasons().forEach(reasons::add);
+        Api.json(res, body);
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.engram.agents.TokenCounter;
 import dev.engram.framework.ApprovalDecision;
 import dev.engram.framework.model.ModelException;
 import dev.engram.framework.model.ModelHttpException;
+import dev.engram.framework.model.ModelTimeoutException;
 import dev.engram.memory.ConversationMessage;
 import io.helidon.http.Status;
 import java.util.ArrayList;
@@ -237,7 +238,8 @@ final class LettaTurns {
 
     /**
      * The answer to a turn that failed: the request's own answer when the server refused it (stopping, no lock); a
-     * 503 or 507 when the memory store failed ({@link StoreFailures}); a 502 when the agent's model failed, saying
+     * 503 or 507 when the memory store failed ({@link StoreFailures}); a 504 when the
+     * agent's model ran out of its timeout; a 502 when it failed otherwise, saying
      * only that and the provider's status, since the provider's own error text (or what a model script's file held)
      * is no client's to read; Engram's own refusal of the turn as it wrote it; else a 500. Every detail but Engram's
      * own sentence goes to the log only, under an incident id.
@@ -249,6 +251,11 @@ final class LettaTurns {
         Optional<ApiException> store = StoreFailures.answerTurn(e);
         if (store.isPresent()) {
             return store.get();
+        }
+        if (cause(e, ModelTimeoutException.class).isPresent()) {
+            return ApiException.of(Status.GATEWAY_TIMEOUT_504, "The agent's model did not answer in time: "
+                    + Incidents.clientText(e, "A turn") + " What the agent stored before the failure stays; send the "
+                    + "message again to retry.");
         }
         Optional<ModelException> model = cause(e, ModelException.class);
         if (model.isPresent() || (e instanceof AgentException && e.getCause() != null)) {

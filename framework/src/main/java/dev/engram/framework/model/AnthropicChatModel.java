@@ -124,6 +124,9 @@ final class AnthropicChatModel implements ChatModel {
     @Override
     public ChatResponse chat(ChatRequest request) {
         JsonNode json = http.post(endpoint, headers(), body(request, false));
+        if (!json.path("content").isArray()) {
+            throw new ModelException(http.provider() + " sent an answer without content");
+        }
         StringBuilder text = new StringBuilder();
         List<ToolCall> calls = new ArrayList<>();
         for (JsonNode block : json.path("content")) {
@@ -145,6 +148,7 @@ final class AnthropicChatModel implements ChatModel {
         StringBuilder text = new StringBuilder();
         ToolCallAccumulator calls = new ToolCallAccumulator(listener);
         String[] stop = {""};
+        boolean[] done = {false};
         int[] tokens = {0, 0};
         http.stream(endpoint, headers(), body(request, true), event -> {
             JsonNode e = ModelJson.MAPPER.readTree(event.data());
@@ -178,11 +182,16 @@ final class AnthropicChatModel implements ChatModel {
                     stop[0] = e.path("delta").path("stop_reason").asString(stop[0]);
                     tokens[1] = e.path("usage").path("output_tokens").asInt(tokens[1]);
                 }
+                case "message_stop" -> done[0] = true;
                 case "error" -> throw new ModelException("anthropic reported an error mid-stream: "
                         + e.path("error").path("message").asString(event.data()));
                 default -> { }
             }
         });
+        if (!done[0] && stop[0].isEmpty()) {
+            throw new ModelException(http.provider() + " ended its stream before the answer was complete (no stop_reason "
+                    + "and no message_stop); nothing of the partial answer is kept");
+        }
         List<ToolCall> complete = calls.calls();
         complete.forEach(listener::onToolCall);
         return new ChatResponse(new ChatMessage.Assistant(text.toString(), complete),

@@ -91,6 +91,9 @@ final class OpenAiChatModel implements ChatModel {
     @Override
     public ChatResponse chat(ChatRequest request) {
         JsonNode json = http.post(endpoint, headers(), body(request, false));
+        if (!json.path("choices").isArray() || json.path("choices").isEmpty()) {
+            throw new ModelException(http.provider() + " sent an answer without choices");
+        }
         JsonNode choice = json.path("choices").path(0);
         JsonNode message = choice.path("message");
         List<ToolCall> calls = new ArrayList<>();
@@ -109,9 +112,11 @@ final class OpenAiChatModel implements ChatModel {
         StringBuilder text = new StringBuilder();
         ToolCallAccumulator calls = new ToolCallAccumulator(listener);
         String[] finish = {""};
+        boolean[] done = {false};
         ChatResponse.Usage[] usage = {ChatResponse.Usage.NONE};
         http.stream(endpoint, headers(), body(request, true), event -> {
             if (event.data().equals("[DONE]")) {
+                done[0] = true;
                 return;
             }
             JsonNode chunk = ModelJson.MAPPER.readTree(event.data());
@@ -141,6 +146,10 @@ final class OpenAiChatModel implements ChatModel {
                 }
             }
         });
+        if (!done[0] && finish[0].isEmpty()) {
+            throw new ModelException(http.provider() + " ended its stream before the answer was complete (no finish_reason "
+                    + "and no [DONE]); nothing of the partial answer is kept");
+        }
         List<ToolCall> complete = calls.calls();
         complete.forEach(listener::onToolCall);
         return new ChatResponse(new ChatMessage.Assistant(text.toString(), complete), usage[0],

@@ -1,7 +1,6 @@
 package dev.engram.memory.lucene;
 
 import dev.engram.memory.ChangeEvent;
-import dev.engram.memory.Embedder;
 import dev.engram.memory.MemoryStore;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -58,10 +57,10 @@ record IndexBatch(List<ChangeEvent> events, List<String> deletes, List<LuceneDoc
     static final class Vectors {
         static final int CACHED_CHARS = 4_096;
 
-        private final Embedder embedder;
+        private final EmbedderWatch embedder;
         private final Map<String, float[]> recent;
 
-        Vectors(Embedder embedder, int capacity) {
+        Vectors(EmbedderWatch embedder, int capacity) {
             this.embedder = embedder;
             this.recent = new LinkedHashMap<>(capacity * 4 / 3 + 1, 0.75f, true) {
                 @Override
@@ -71,7 +70,10 @@ record IndexBatch(List<ChangeEvent> events, List<String> deletes, List<LuceneDoc
             };
         }
 
-        /** The texts' vectors, in order; only those not embedded lately are embedded (in one call). */
+        /**
+         * The texts' vectors, in order; only those not embedded lately are embedded (in one call). A null for each text
+         * the model could not embed (while it is unavailable).
+         */
         synchronized List<float[]> of(List<String> texts) {
             Map<String, float[]> found = new java.util.HashMap<>();
             java.util.Set<String> missing = new java.util.LinkedHashSet<>();
@@ -88,7 +90,7 @@ record IndexBatch(List<ChangeEvent> events, List<String> deletes, List<LuceneDoc
                 List<float[]> fresh = embedder.embed(embed);
                 for (int i = 0; i < embed.size(); i++) {
                     found.put(embed.get(i), fresh.get(i));
-                    if (embed.get(i).length() <= CACHED_CHARS) {
+                    if (fresh.get(i) != null && embed.get(i).length() <= CACHED_CHARS) {
                         recent.put(embed.get(i), fresh.get(i));
                     }
                 }

@@ -20,6 +20,8 @@ final class IndexCommit {
     static final String FORMAT_DATA = "engram.format";
     static final String STORE_DATA = "engram.store";
     static final String CHANGE_DATA = "engram.change";
+    /** How many documents were indexed without vectors, while the embedding model was unavailable. */
+    static final String WITHOUT_VECTORS_DATA = "engram.withoutVectors";
     /** The document layout; an index written with another (or with other document settings) is rebuilt at open. */
     static final String FORMAT = "5";
 
@@ -30,10 +32,14 @@ final class IndexCommit {
     private IndexCommit() {
     }
 
-    /** The commit data for an index that has applied the log up to {@code seq}, whose change is {@code lastChange}. */
-    static Map<String, String> data(long seq, String embedderId, String format, String storeId, String lastChange) {
+    /**
+     * The commit data for an index that has applied the log up to {@code seq}, whose change is {@code lastChange}, with
+     * {@code withoutVectors} documents indexed while the embedding model was unavailable.
+     */
+    static Map<String, String> data(long seq, String embedderId, String format, String storeId, String lastChange,
+            long withoutVectors) {
         return Map.of(SEQ_DATA, Long.toString(seq), EMBEDDER_DATA, embedderId, FORMAT_DATA, format,
-                STORE_DATA, storeId, CHANGE_DATA, lastChange);
+                STORE_DATA, storeId, CHANGE_DATA, lastChange, WITHOUT_VECTORS_DATA, Long.toString(withoutVectors));
     }
 
     /** What identifies one change-log event: its item and what happened to it. */

@@ -155,7 +155,9 @@ final class LuceneDocuments {
         item.role().ifPresent(r -> d.add(new StringField(ROLE, r.name(), Field.Store.NO)));
         d.add(new TextField(TEXT, item.lexical(), Field.Store.NO));
         d.add(new org.apache.lucene.document.BinaryDocValuesField(CONTENT, new BytesRef(item.text())));
-        d.add(new KnnFloatVectorField(VECTOR, vector, VectorSimilarityFunction.DOT_PRODUCT));
+        if (vector != null) { // null while the embedding model is unavailable: the document is found by BM25 alone
+            d.add(new KnnFloatVectorField(VECTOR, vector, VectorSimilarityFunction.DOT_PRODUCT));
+        }
         return d;
     }
 

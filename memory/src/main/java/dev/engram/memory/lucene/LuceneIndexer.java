@@ -40,6 +40,7 @@ final class LuceneIndexer implements AutoCloseable {
     static final Duration COMMIT_INTERVAL = Duration.ofMinutes(5);
 
     private final MemoryStore store;
+    private final EmbedderWatch watch;
     private final Embedder embedder;
     private final LuceneDocuments documents;
     /** Recent embeddings by text: a message's document is written again when later messages join its text, its vector is not. */
@@ -73,63 +74,89 @@ final class LuceneIndexer implements AutoCloseable {
     /** The format of the index found at open when it was older and had to be started anew. */
     private final Optional<String> oldFormat;
     private volatile boolean closed;
+    /** Why the index is in memory instead of its directory, when it is. */
+    private final Optional<String> problem;
 
-    LuceneIndexer(MemoryStore store, Embedder embedder, LuceneDocuments documents, Analyzer analyzer, Path path,
+    LuceneIndexer(MemoryStore store, EmbedderWatch watch, LuceneDocuments documents, Analyzer analyzer, Path path,
             int batchEvents, int indexingBufferMb, int graphMaxConn, int graphBeamWidth, Duration backgroundInterval) {
         this.store = store;
-        this.embedder = embedder;
+        this.watch = watch;
+        this.embedder = watch.embedder();
         this.documents = documents;
-        this.vectors = new IndexBatch.Vectors(embedder, 1024);
+        this.vectors = new IndexBatch.Vectors(watch, 1024);
         this.batchEvents = batchEvents;
-        Directory opened = null;
+        Settings settings = new Settings(analyzer, indexingBufferMb, graphMaxConn, graphBeamWidth);
+        Opened opened;
+        Path usedPath = path;
+        String problem = null;
         try {
-            opened = path == null ? new ByteBuffersDirectory() : FSDirectory.open(path);
-            this.directory = opened;
-            oldFormat = IndexCommit.olderFormat(directory, IndexCommit.format(documents.layout()));
-            IndexWriterConfig config = new IndexWriterConfig(analyzer);
-            // An index of an older format may be sorted differently, which Lucene cannot append to: start it anew.
-            config.setOpenMode(oldFormat.isPresent() ? IndexWriterConfig.OpenMode.CREATE
-                    : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-            // Each scope's documents side by side: a scoped query then reads a short run of each posting
-            // list instead of skipping through the postings of every other scope.
-            config.setIndexSort(new org.apache.lucene.search.Sort(new org.apache.lucene.search.SortField(LuceneDocuments.SCOPE_DOMAIN,
-                    org.apache.lucene.search.SortField.Type.STRING)));
-            // A bulk load (a rebuild, a long backlog) then becomes a few large segments rather than many
-            // small ones: every search pays per segment (term lookups, a graph walk each), so fewer is faster.
-            config.setRAMBufferSizeMB(indexingBufferMb);
-            org.apache.lucene.codecs.KnnVectorsFormat vectors = new org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat(
-                    graphMaxConn, graphBeamWidth);
-            // Same codec name as the default, so any Lucene reads the index; only how graphs are built differs.
-            config.setCodec(new org.apache.lucene.codecs.lucene104.Lucene104Codec() {
-                @Override
-                public org.apache.lucene.codecs.KnnVectorsFormat getKnnVectorsFormatForField(String field) {
-                    return vectors;
-                }
-            });
-            this.writer = new IndexWriter(directory, config);
-            this.searchers = new SearcherManager(writer, null);
+            opened = open(path, settings);
         } catch (org.apache.lucene.store.LockObtainFailedException e) {
-            abandon(opened);
+            abandon();
             throw new MemoryException("The search index in " + path + " is in use by another process"
                     + IndexOwner.read(path).map(o -> " (" + o + ")").orElse("") + "; stop that process, or open this one with "
                     + "another home or index directory.", e);
-        } catch (IOException e) {
-            abandon(opened);
-            throw new MemoryException("Cannot open the search index" + (path == null ? "" : " in " + path)
-                    + ": " + e.getMessage(), e);
+        } catch (IOException | RuntimeException e) {
+            if (path == null) {
+                abandon();
+                throw new MemoryException("Cannot open the search index: " + e.getMessage(), e);
+            }
+            // The index is derived from the store: a corrupt or unreadable one is set aside and built anew; where even
+            // that fails, search runs on an in-memory index, and the store and its writes are untouched either way.
+            String why = e.getClass().getSimpleName() + ": " + e.getMessage();
+            opened = null;
+            Optional<Path> aside = moveAside(path);
+            if (aside.isPresent()) {
+                try {
+                    opened = open(path, settings);
+                    LOG.warn("The search index in {} could not be opened ({}); it was moved to {} and is rebuilt from the "
+                            + "memory store", path, why, aside.get());
+                } catch (IOException | RuntimeException again) {
+                    why += "; a new index there failed too: " + again.getMessage();
+                }
+            }
+            if (opened == null) {
+                LOG.warn("The search index in {} cannot be used ({}); search uses an in-memory index rebuilt from the memory "
+                        + "store instead", path, why);
+                try {
+                    opened = open(null, settings);
+                } catch (IOException inMemory) {
+                    abandon();
+                    throw new MemoryException("Cannot open the search index in " + path + " (" + why + ") nor one in memory: "
+                            + inMemory.getMessage(), inMemory);
+                }
+                usedPath = null;
+                problem = "The search index in " + path + " cannot be used (" + why + "): search uses an in-memory index "
+                        + "rebuilt from the memory store at each start; fix or remove the directory and restart.";
+            }
         }
-        this.ownerFile = path == null ? null : IndexOwner.write(path);
+        this.directory = opened.directory();
+        this.writer = opened.writer();
+        this.searchers = opened.searchers();
+        this.oldFormat = opened.oldFormat();
+        this.problem = Optional.ofNullable(problem);
+        this.ownerFile = usedPath == null ? null : IndexOwner.write(usedPath);
         Map<String, String> data = new HashMap<>();
         writer.getLiveCommitData().forEach(e -> data.put(e.getKey(), e.getValue()));
         this.storeId = store.id();
         this.appliedSeq = Long.parseLong(data.getOrDefault(IndexCommit.SEQ_DATA, "0"));
         this.visibleSeq = appliedSeq;
         this.lastChange = data.getOrDefault(IndexCommit.CHANGE_DATA, "");
-        IndexCommit.check(data, oldFormat, embedder.id(), store, storeId).ifPresent(rebuild -> {
-            if (rebuild.alarming()) {
-                LOG.warn("Rebuilding the search index: {}", rebuild.why());
+        long withoutVectors = Long.parseLong(data.getOrDefault(IndexCommit.WITHOUT_VECTORS_DATA, "0"));
+        Optional<IndexCommit.Rebuild> rebuild = IndexCommit.check(data, oldFormat, embedder.id(), store, storeId);
+        if (rebuild.isEmpty() && withoutVectors > 0) {
+            if (watch.works()) {
+                rebuild = Optional.of(new IndexCommit.Rebuild(withoutVectors + " documents were indexed while the embedding "
+                        + "model was unavailable, and it works now", false));
             } else {
-                LOG.info("Rebuilding the search index: {}", rebuild.why());
+                watch.withoutVectors(withoutVectors);
+            }
+        }
+        rebuild.ifPresent(r -> {
+            if (r.alarming()) {
+                LOG.warn("Rebuilding the search index: {}", r.why());
+            } else {
+                LOG.info("Rebuilding the search index: {}", r.why());
             }
             reindex((d, t) -> { });
         });
@@ -139,22 +166,77 @@ final class LuceneIndexer implements AutoCloseable {
         }
     }
 
+    /** How the writer is configured. */
+    private record Settings(Analyzer analyzer, int indexingBufferMb, int graphMaxConn, int graphBeamWidth) {
+    }
+
+    /** An open index: its directory, writer and searchers, and the older format it had, if it was started anew. */
+    private record Opened(Directory directory, IndexWriter writer, SearcherManager searchers, Optional<String> oldFormat) {
+    }
+
+    /** Opens the index in {@code path} (in memory when null); on failure closes what it opened. */
+    private Opened open(Path path, Settings settings) throws IOException {
+        Directory directory = path == null ? new ByteBuffersDirectory() : FSDirectory.open(path);
+        IndexWriter writer = null;
+        try {
+            Optional<String> oldFormat = IndexCommit.olderFormat(directory, IndexCommit.format(documents.layout()));
+            IndexWriterConfig config = new IndexWriterConfig(settings.analyzer());
+            // An index of an older format may be sorted differently, which Lucene cannot append to: start it anew.
+            config.setOpenMode(oldFormat.isPresent() ? IndexWriterConfig.OpenMode.CREATE
+                    : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
+            // Each scope's documents side by side: a scoped query then reads a short run of each posting
+            // list instead of skipping through the postings of every other scope.
+            config.setIndexSort(new org.apache.lucene.search.Sort(new org.apache.lucene.search.SortField(LuceneDocuments.SCOPE_DOMAIN,
+                    org.apache.lucene.search.SortField.Type.STRING)));
+            // A bulk load (a rebuild, a long backlog) then becomes a few large segments rather than many
+            // small ones: every search pays per segment (term lookups, a graph walk each), so fewer is faster.
+            config.setRAMBufferSizeMB(settings.indexingBufferMb());
+            org.apache.lucene.codecs.KnnVectorsFormat vectors = new org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat(
+                    settings.graphMaxConn(), settings.graphBeamWidth());
+            // Same codec name as the default, so any Lucene reads the index; only how graphs are built differs.
+            config.setCodec(new org.apache.lucene.codecs.lucene104.Lucene104Codec() {
+                @Override
+                public org.apache.lucene.codecs.KnnVectorsFormat getKnnVectorsFormatForField(String field) {
+                    return vectors;
+                }
+            });
+            writer = new IndexWriter(directory, config);
+            return new Opened(directory, writer, new SearcherManager(writer, null), oldFormat);
+        } catch (IOException | RuntimeException e) {
+            org.apache.lucene.util.IOUtils.closeWhileHandlingException(writer, directory);
+            throw e;
+        }
+    }
+
+    /** Renames an unusable index directory (or file) beside itself; empty when there is none or it cannot be moved. */
+    private static Optional<Path> moveAside(Path path) {
+        if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty();
+        }
+        Path aside = path.resolveSibling(path.getFileName() + ".broken-" + System.currentTimeMillis());
+        try {
+            Files.move(path, aside);
+            return Optional.of(aside);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Cannot move the unusable search index {} aside: {}", path, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** Why the index is not where it was configured, if it is not. */
+    Optional<String> problem() {
+        return problem;
+    }
+
     private final Path ownerFile;
     private final String storeId;
     /** The fingerprint of the change at {@link #appliedSeq}, recorded with each commit. */
     private volatile String lastChange;
 
-    /** Releases what a failed open took: the directory and the two threads. */
-    private void abandon(Directory opened) {
+    /** Releases what a failed open took: the two threads. */
+    private void abandon() {
         writerThread.close();
         indexer.close();
-        if (opened != null) {
-            try {
-                opened.close();
-            } catch (IOException ignored) {
-                // already failing; the open's error is the one to report
-            }
-        }
     }
 
     /** Acquires a searcher over the latest applied state; release it with {@link #release}. */
@@ -261,6 +343,7 @@ final class LuceneIndexer implements AutoCloseable {
         onWriterThread(() -> {
             try {
                 writer.deleteAll();
+                watch.withoutVectors(0);
                 appliedSeq = 0;
                 visibleSeq = -1; // searches wait for the rebuild; the refresh after it shows the new state
                 lastChange = "";
@@ -342,7 +425,8 @@ final class LuceneIndexer implements AutoCloseable {
     }
 
     private void commit() throws IOException {
-        writer.setLiveCommitData(IndexCommit.data(appliedSeq, embedder.id(), IndexCommit.format(documents.layout()), storeId, lastChange).entrySet());
+        writer.setLiveCommitData(IndexCommit.data(appliedSeq, embedder.id(), IndexCommit.format(documents.layout()), storeId, lastChange,
+                watch.withoutVectors()).entrySet());
         writer.commit();
     }
 

@@ -3,6 +3,7 @@ package dev.engram.memory.lucene;
 import dev.engram.memory.Embedder;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.SearchHealth;
 import dev.engram.memory.SearchHit;
 import dev.engram.memory.SearchRequest;
 import java.io.IOException;
@@ -34,14 +35,18 @@ public final class LuceneMemorySearch implements MemorySearch {
     public static final int DEFAULT_CANDIDATES = 100;
 
     private final MemoryStore store;
+    private final EmbedderWatch embedder;
     private final LuceneIndexer indexer;
     private final LuceneRetriever retriever;
 
     private LuceneMemorySearch(Builder b) {
         this.store = b.store;
         Analyzer analyzer = new EnglishAnalyzer();
-        this.retriever = new LuceneRetriever(analyzer, b.embedder, b.candidates, b.exactVectorSearchUpTo);
-        this.indexer = new LuceneIndexer(b.store, b.embedder, new LuceneDocuments(b.store, b.contextBefore, b.contextAfter), analyzer,
+        this.embedder = new EmbedderWatch(b.embedder);
+        // One probe, so that a model that cannot embed shows in the health from the start, not at the first search.
+        embedder.works();
+        this.retriever = new LuceneRetriever(analyzer, embedder, b.candidates, b.exactVectorSearchUpTo);
+        this.indexer = new LuceneIndexer(b.store, embedder, new LuceneDocuments(b.store, b.contextBefore, b.contextAfter), analyzer,
                 b.directory, b.batchEvents, b.indexingBufferMb, b.graphMaxConn, b.graphBeamWidth, b.backgroundInterval);
     }
 
@@ -71,6 +76,18 @@ public final class LuceneMemorySearch implements MemorySearch {
         } catch (IOException e) {
             throw new UncheckedIOException("search failed", e);
         }
+    }
+
+    /**
+     * Degraded while the embedding model is unavailable (BM25 answers alone), while documents indexed meanwhile lack
+     * their vectors, and when the index directory could not be used (an in-memory index stands in).
+     */
+    @Override
+    public SearchHealth health() {
+        List<String> reasons = new java.util.ArrayList<>();
+        indexer.problem().ifPresent(reasons::add);
+        reasons.addAll(embedder.reasons());
+        return new SearchHealth(reasons);
     }
 
     @Override

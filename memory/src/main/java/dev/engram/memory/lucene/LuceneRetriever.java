@@ -11,7 +11,6 @@ import static dev.engram.memory.lucene.LuceneDocuments.TIME;
 import static dev.engram.memory.lucene.LuceneDocuments.VECTOR;
 import static dev.engram.memory.lucene.LuceneDocuments.scopeDomain;
 
-import dev.engram.memory.Embedder;
 import dev.engram.memory.Fusion;
 import dev.engram.memory.Scope;
 import dev.engram.memory.SearchDomain;
@@ -54,14 +53,14 @@ import org.apache.lucene.util.BytesRef;
  */
 final class LuceneRetriever implements AutoCloseable {
     private final Analyzer analyzer;
-    private final Embedder embedder;
+    private final EmbedderWatch embedder;
     private final int candidates;
     private final int exactVectorSearchUpTo;
     /** Runs k-NN beside BM25 in hybrid searches; as many threads as processors, so searches never queue behind indexing. */
     private final java.util.concurrent.ExecutorService knnPool = java.util.concurrent.Executors.newFixedThreadPool(
             Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().daemon().name("engram-knn-", 0).factory());
 
-    LuceneRetriever(Analyzer analyzer, Embedder embedder, int candidates, int exactVectorSearchUpTo) {
+    LuceneRetriever(Analyzer analyzer, EmbedderWatch embedder, int candidates, int exactVectorSearchUpTo) {
         this.analyzer = analyzer;
         this.embedder = embedder;
         this.candidates = candidates;
@@ -87,6 +86,13 @@ final class LuceneRetriever implements AutoCloseable {
                 }, knnPool);
         List<Ranked> lexical = request.mode() == SearchMode.VECTOR ? List.of() : bm25(searcher, request.query(), filter, depth);
         List<Ranked> semantic = LuceneIndexer.join(knnFuture);
+        if (semantic == null) {
+            // The embedding model is unavailable: BM25 answers alone, a vector search included.
+            semantic = List.of();
+            if (request.mode() == SearchMode.VECTOR) {
+                lexical = bm25(searcher, request.query(), filter, k);
+            }
+        }
 
         Map<Integer, double[]> fused = new LinkedHashMap<>();
         Map<Integer, SearchHit.Component> lexicalRank = new HashMap<>();
@@ -232,9 +238,14 @@ final class LuceneRetriever implements AutoCloseable {
         return ranked(searcher.search(query, new TopScoreDocCollectorManager(depth, null, depth)));
     }
 
+    /** The nearest documents; null when the embedding model is unavailable. */
     private List<Ranked> knn(IndexSearcher searcher, SearchRequest request, Query filter, int beam, int depth)
             throws IOException {
-        float[] vector = embedder.embedQuery(request.query());
+        java.util.Optional<float[]> embedded = embedder.embedQuery(request.query());
+        if (embedded.isEmpty()) {
+            return null;
+        }
+        float[] vector = embedded.get();
         long scopeSize = scopeSize(searcher, request);
         if (scopeSize <= exactVectorSearchUpTo) {
             return exactKnn(searcher, vector, filter, depth);

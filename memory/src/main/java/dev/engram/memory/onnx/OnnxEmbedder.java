@@ -96,6 +96,11 @@ public final class OnnxEmbedder implements Embedder {
 
     @Override
     public String id() {
+        return idOf(model);
+    }
+
+    /** The {@link #id()} of an embedder of {@code model}, known without loading it. */
+    public static String idOf(EmbeddingModel model) {
         return "onnx:" + model.shortName() + ":" + model.dimensions();
     }
 
@@ -289,6 +294,22 @@ public final class OnnxEmbedder implements Embedder {
 
         public OnnxEmbedder build() {
             return new OnnxEmbedder(this);
+        }
+
+        /**
+         * Builds, or when the model cannot be loaded (a missing or corrupt model file, a native library that does
+         * not load) returns {@link Embedder#unavailable a stand-in} with the model's id that fails every call
+         * saying why; search over it answers with BM25 alone and reports itself degraded.
+         */
+        public Embedder buildOrUnavailable() {
+            try {
+                return build();
+            } catch (RuntimeException | LinkageError e) {
+                String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
+                org.slf4j.LoggerFactory.getLogger(OnnxEmbedder.class).warn("The embedding model {} cannot be opened ({}); "
+                        + "search falls back to BM25 until it can", model, reason);
+                return Embedder.unavailable(idOf(model), model.dimensions(), reason);
+            }
         }
     }
 }
