@@ -34,10 +34,11 @@ final class Api {
     final MemoryStore store;
     final Turns turns;
     final Settings settings;
+    final QuotaGuard quotas;
     private final VerifiedKeys keys;
 
     /** The server's settings that endpoints read. */
-    record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl) {
+    record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl, UserQuotas quotas) {
     }
 
     Api(AgentRuntime runtime, Turns turns, Settings settings) {
@@ -45,6 +46,7 @@ final class Api {
         this.store = runtime.store();
         this.turns = turns;
         this.settings = settings;
+        this.quotas = new QuotaGuard(store, settings.quotas());
         this.keys = new VerifiedKeys(store.keys(), settings.keyCacheTtl());
     }
 
