@@ -6,7 +6,6 @@ import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ToolExecutor;
 import dev.engram.framework.ToolRegistry;
 import dev.engram.memory.AgentRecord;
-import dev.engram.memory.BlockStore;
 import dev.engram.memory.DuplicateException;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewBlock;
@@ -52,7 +51,22 @@ final class AgentRegistry {
         return create(definition, definition.blocks());
     }
 
+    /** Persists a new agent with {@code blocks} in one unit of work of the store, and returns it loaded. */
     Agent create(AgentDefinition definition, List<NewBlock> blocks) {
+        boolean inCallersUnit = store().isInTransaction();
+        Agent agent = store().inTransaction(tx -> stage(definition, blocks));
+        if (!inCallersUnit) {
+            remember(agent); // committed; inside a caller's unit, which may yet roll back, it is loaded when next asked for
+        }
+        return agent;
+    }
+
+    /**
+     * Stores a new agent, its blocks and the blocks shared with it, all inside the caller's unit of work (or one of
+     * its own): if anything fails, the unit stores nothing. Returns the agent without loading it: {@link #remember}
+     * it once the unit has committed, so that a unit that rolls back leaves no loaded agent behind.
+     */
+    Agent stage(AgentDefinition definition, List<NewBlock> blocks) {
         ToolExecutor executor = executorFor(definition); // validates the tools before anything is stored
         Scope scope = definition.scope();
         for (BlockAttachment a : definition.sharedBlocks()) {
@@ -68,9 +82,8 @@ final class AgentRegistry {
                         + b.label() + "'); choose another id, or create the agent without that block to reattach it.");
             }
         }
-        String json = AgentFiles.definitionJson(definition).toString();
         try {
-            store().agents().create(scope, definition.name(), json);
+            store().agents().create(scope, definition.name(), AgentFiles.definitionJson(definition).toString());
         } catch (DuplicateException e) {
             throw new AgentException(e.getMessage(), e);
         }
@@ -79,21 +92,20 @@ final class AgentRegistry {
                 store().blocks().create(scope, b);
             }
         } catch (RuntimeException e) {
-            // Undo what was created, so that a failed create leaves nothing behind.
-            for (NewBlock b : blocks) {
-                store().blocks().get(scope, b.label()).ifPresent(x -> store().blocks().delete(scope, b.label(),
-                        BlockStore.ANY_VERSION));
-            }
-            store().agents().delete(scope);
-            throw new AgentException("Agent '" + definition.name() + "' was not created: " + e.getMessage(), e);
+            // The unit of work rolls back the agent and the blocks already created.
+            throw new AgentException("Agent '" + definition.name() + "' was not created: " + e.getMessage()
+                    + " Nothing was stored.", e);
         }
         for (BlockAttachment a : definition.sharedBlocks()) {
             store().blocks().share(Scope.of(definition.userId(), a.ownerAgentId()), a.label(), definition.id(), a.permission());
         }
-        Agent agent = newAgent(definition, executor);
-        loaded.put(scope, agent);
-        loadedDefinitions.put(scope, json);
-        return agent;
+        return newAgent(definition, executor);
+    }
+
+    /** Keeps an agent {@link #stage staged} in a unit of work that has committed as loaded. */
+    void remember(Agent agent) {
+        loaded.put(agent.scope(), agent);
+        loadedDefinitions.put(agent.scope(), AgentFiles.definitionJson(agent.definition()).toString());
     }
 
     /** Checks that the runtime can give the agent every tool it names, as {@link #create} would, storing nothing. */
@@ -175,14 +187,23 @@ final class AgentRegistry {
     /** The agent, loaded from the store on first use. */
     Agent agent(String userId, String agentId) {
         settings.checkOpen();
-        return loaded.computeIfAbsent(Scope.of(userId, agentId), s -> {
-            AgentRecord record = store().agents().get(s).orElseThrow(() -> new AgentNotFoundException(
-                    "User '" + userId + "' has no agent with id '" + agentId + "'."));
-            AgentDefinition definition = definitionOf(record);
-            Agent agent = newAgent(definition, executorFor(definition));
+        Scope scope = Scope.of(userId, agentId);
+        if (store().isInTransaction() && !loaded.containsKey(scope)) {
+            return load(scope); // not kept: the unit of work it was read in may roll back
+        }
+        return loaded.computeIfAbsent(scope, this::load);
+    }
+
+    /** The agent as stored (its definition kept as loaded only outside a unit of work, which may roll back). */
+    private Agent load(Scope s) {
+        AgentRecord record = store().agents().get(s).orElseThrow(() -> new AgentNotFoundException(
+                "User '" + s.userId() + "' has no agent with id '" + s.agentId() + "'."));
+        AgentDefinition definition = definitionOf(record);
+        Agent agent = newAgent(definition, executorFor(definition));
+        if (!store().isInTransaction()) {
             loadedDefinitions.put(s, record.definition());
-            return agent;
-        });
+        }
+        return agent;
     }
 
     /**
@@ -258,7 +279,7 @@ final class AgentRegistry {
     }
 
     /** The agent's own workspace, shell and web tools ({@link ToolAccess}), by name. */
-    private static Map<String, DynamicTool> accessTools(AgentDefinition d) {
+    private Map<String, DynamicTool> accessTools(AgentDefinition d) {
         ToolAccess access = d.toolAccess();
         Map<String, DynamicTool> out = new java.util.HashMap<>();
         if (access.isNone()) {
@@ -275,7 +296,9 @@ final class AgentRegistry {
             }
             tools.addAll(dev.engram.tools.BuiltinTools.files(ws));
             if (!access.shell().isEmpty()) {
-                tools.add(dev.engram.tools.BuiltinTools.shell(ws, dev.engram.tools.ShellOptions.of(access.shell().toArray(String[]::new))));
+                dev.engram.tools.ShellOptions shell = dev.engram.tools.ShellOptions.of(access.shell().toArray(String[]::new));
+                tools.add(dev.engram.tools.BuiltinTools.shell(ws, settings.unsandboxedHostShell()
+                        ? shell.withUnsandboxedHostFallback() : shell));
             }
         }
         if (access.web()) {
@@ -327,6 +350,10 @@ final class AgentRegistry {
         // Listed after the auto-approvals: an always-ask rule wins over them.
         d.toolRules().stream().filter(r -> r instanceof ToolRule.RequiresApproval)
                 .forEach(r -> b.approvalRule(ApprovalRule.alwaysAsk(r.tool())));
+        // A Python tool runs code an agent file brought: it asks in every approval mode, yolo too.
+        d.declaredTools().stream().filter(t -> t.isPython() && settings.pythonRunner().isPresent() && !own.containsKey(t.name())
+                        && !catalog.containsKey(t.name()))
+                .forEach(t -> b.approvalRule(ApprovalRule.alwaysAsk(t.name())));
         return b.build();
     }
 }

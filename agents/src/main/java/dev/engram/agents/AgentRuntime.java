@@ -3,6 +3,7 @@ package dev.engram.agents;
 import dev.engram.framework.ApprovalHandler;
 import dev.engram.framework.ApprovalMode;
 import dev.engram.framework.DynamicTool;
+import dev.engram.framework.ModelPolicy;
 import dev.engram.framework.ToolRegistry;
 import dev.engram.framework.model.ChatModel;
 import dev.engram.memory.MemorySearch;
@@ -59,6 +60,11 @@ public final class AgentRuntime implements AutoCloseable {
             java.util.stream.Stream.of("send_message", "block", "recall", SubagentTool.NAME, "memory_finish_edits", "schedule"),
             BuiltinTools.MEMORY_EDITS.stream()).toList();
 
+    /** The default highest step cap of an imported agent: 50 model calls per message. */
+    public static final int DEFAULT_MAX_IMPORTED_STEPS = 50;
+    /** The user an agent file is imported for when the caller names none: {@code local}, as on the command line. */
+    public static final String DEFAULT_IMPORT_USER = "local";
+
     private final MemoryStore store;
     private final MemorySearch search;
     private final RuntimeHub hub;
@@ -66,6 +72,7 @@ public final class AgentRuntime implements AutoCloseable {
     private final AgentTransfer transfer;
     private final Sleeptime sleeptime = new Sleeptime();
     private final AgentScheduler scheduler;
+    private final ModelPolicy modelPolicy;
     private volatile boolean closed;
 
     private AgentRuntime(Builder b) {
@@ -74,16 +81,23 @@ public final class AgentRuntime implements AutoCloseable {
         this.hub = new RuntimeHub(b.models, b.modelResolver, b.listeners);
         AgentSettings settings = new AgentSettings(store, hub::model, hub::emit, Optional.ofNullable(b.approvalHandler),
                 Optional.ofNullable(b.workspace).map(Workspace::root), b.agentReplyTimeout, b.maxCorrections,
-                b.loopBreakerThreshold, b.memoryPressureThreshold, () -> !closed, Optional.ofNullable(b.pythonTools), sleeptime);
+                b.loopBreakerThreshold, b.memoryPressureThreshold, () -> !closed, Optional.ofNullable(b.pythonTools), b.unsandboxedHostShell,
+                sleeptime);
         ActiveTurns turns = new ActiveTurns();
         Map<String, DynamicTool> catalog = new ConcurrentHashMap<>();
         this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog);
-        this.transfer = new AgentTransfer(store, agents);
+        ModelPolicy policy = b.modelPolicy;
+        for (String spec : b.models.keySet()) {
+            policy = policy.allowSpec(spec);
+        }
+        this.modelPolicy = policy;
+        this.transfer = new AgentTransfer(store, agents, policy, b.maxImportedSteps);
         sleeptime.attach(agents);
         this.scheduler = new AgentScheduler(store, this::agent, () -> !closed, b.scheduleLimits);
 
         ToolCatalog.fill(catalog, new ToolCatalog.Sources(store, search, b.broker, b.agentReplyTimeout, b.maxAgentDepth, b.workspace,
-                b.shell, b.webFetcher, b.searchProviders, b.tools, b.scheduleLimits), agents, turns, hub::emit);
+                b.shell != null && b.unsandboxedHostShell ? b.shell.withUnsandboxedHostFallback() : b.shell, b.webFetcher,
+                b.searchProviders, b.tools, b.scheduleLimits), agents, turns, hub::emit);
     }
 
     /** A builder over {@code store} and {@code search} (which must index that store). */
@@ -164,7 +178,9 @@ public final class AgentRuntime implements AutoCloseable {
     }
 
     /**
-     * Imports an agent file, under {@code userId} and {@code agentId} when given (the file's otherwise).
+     * Imports an agent file for {@code userId} when given, else for {@link #DEFAULT_IMPORT_USER} (never for the user
+     * the file names), under {@code agentId} when given (the file's otherwise). What the file asks beyond the
+     * importer's defaults is dropped (see {@link #importAgentFile}, which reports it).
      *
      * @throws AgentException if the file is not a valid agent file or the id or name is taken; nothing is stored then
      */
@@ -174,12 +190,12 @@ public final class AgentRuntime implements AutoCloseable {
 
     /**
      * Imports an agent file with the model given (any spec {@link dev.engram.framework.model.ChatModel#of}
-     * takes) instead of the file's. A file whose model is an endpoint of its own
-     * ({@code http(s)://...#model}) can only be imported this way: a file never chooses where this
-     * runtime sends its requests and keys.
+     * takes) instead of the file's, for its sleep-time companion too. A file whose model this runtime's
+     * {@link #modelPolicy()} does not allow (an endpoint or script of its own) can only be imported this way: a
+     * file never chooses where this runtime sends its requests and keys, or which file it reads.
      *
-     * @throws AgentException if the file is not a valid agent file, names its own endpoint and no model is
-     *                        given, or the id or name is taken; nothing is stored then
+     * @throws AgentException if the file is not a valid agent file, names a model the policy does not allow and
+     *                        no model is given, or the id or name is taken; nothing is stored then
      */
     public Agent importAgent(Path file, Optional<String> userId, Optional<String> agentId, Optional<String> model) {
         Objects.requireNonNull(file, "file must not be null");
@@ -195,7 +211,29 @@ public final class AgentRuntime implements AutoCloseable {
     public Agent importAgent(String json, String source, Optional<String> userId, Optional<String> agentId,
             Optional<String> model) {
         checkOpen();
-        return transfer.importEngram(json, source, userId, agentId, model);
+        return transfer.importEngram(json, source, userId.orElse(DEFAULT_IMPORT_USER), agentId, model).agents().getFirst();
+    }
+
+    /**
+     * Imports an agent file of either format (Engram's own, or a Letta Agent File) for {@code userId}, whatever user
+     * the file names. An import never grants: the file's models must be ones {@link #modelPolicy()} allows (or
+     * {@code model} replaces them, the sleep-time companion's too), and what it asks beyond the importer's defaults
+     * (a looser approval mode, more steps than {@link Builder#maxImportedSteps}, a workspace, shell or web access of
+     * its own, acting for or descending from another agent, blocks of agents outside the file) is dropped and listed
+     * in {@link AgentFileImport#dropped()}.
+     *
+     * @throws AgentException if the file is invalid, names a model the policy does not allow and no model is given,
+     *                        or an id or name is taken; nothing is stored then
+     */
+    public AgentFileImport importAgentFile(String json, String source, String userId, Optional<String> agentId,
+            Optional<String> model) {
+        checkOpen();
+        Objects.requireNonNull(json, "json must not be null");
+        if (userId == null || userId.isBlank()) {
+            throw new IllegalArgumentException("user id must not be null or blank");
+        }
+        return LettaAgentFile.isLetta(json) ? transfer.importLetta(json, source, userId, agentId, model)
+                : transfer.importEngram(json, source, userId, agentId, model);
     }
 
     /**
@@ -206,8 +244,9 @@ public final class AgentRuntime implements AutoCloseable {
      * stores nothing and says which field.
      *
      * @param agentId the Engram id, for a file of one agent; by default ids come from the agents' names
-     * @param model   a model spec to use instead of the file's; needed when the file's model is at an
-     *                endpoint of its own, or at a provider Engram does not have
+     * @param model   a model spec to use instead of the file's (its sleep-time companions' too); needed when the
+     *                file's model is one {@link #modelPolicy()} does not allow, or at a provider Engram does not have
+     * @see #importAgentFile
      */
     public AgentFileImport importLettaAgentFile(String json, String source, String userId, Optional<String> agentId,
             Optional<String> model) {
@@ -244,6 +283,15 @@ public final class AgentRuntime implements AutoCloseable {
     /** The names of every tool an agent of this runtime can be given. */
     public List<String> availableTools() {
         return agents.availableTools();
+    }
+
+    /**
+     * The models a spec from outside the operator's code may name: this runtime's {@link Builder#modelPolicy}, plus
+     * every spec registered with {@link Builder#model}. Imports check every model of a file against it; a server
+     * checks its API users' models against it.
+     */
+    public ModelPolicy modelPolicy() {
+        return modelPolicy;
     }
 
     /**
@@ -357,6 +405,7 @@ public final class AgentRuntime implements AutoCloseable {
         private dev.engram.tools.PythonTools pythonTools;
         private Workspace workspace;
         private dev.engram.tools.ShellOptions shell;
+        private boolean unsandboxedHostShell;
         private dev.engram.tools.WebFetcher webFetcher;
         private List<dev.engram.tools.SearchProvider> searchProviders = List.of();
         private final List<DynamicTool> tools = new ArrayList<>();
@@ -368,6 +417,8 @@ public final class AgentRuntime implements AutoCloseable {
         private int loopBreakerThreshold = 3;
         private double memoryPressureThreshold = 0.75;
         private dev.engram.memory.ScheduleLimits scheduleLimits = dev.engram.memory.ScheduleLimits.defaults();
+        private ModelPolicy modelPolicy = ModelPolicy.providersOnly();
+        private int maxImportedSteps = DEFAULT_MAX_IMPORTED_STEPS;
 
         private Builder(MemoryStore store, MemorySearch search) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -387,6 +438,28 @@ public final class AgentRuntime implements AutoCloseable {
         /** How other model specs become models; default {@link ChatModel#of(String)} (reads API keys from the environment). */
         public Builder modelResolver(Function<String, ChatModel> resolver) {
             this.modelResolver = Objects.requireNonNull(resolver, "model resolver must not be null");
+            return this;
+        }
+
+        /**
+         * The models an agent file may name (and a server's API users, see {@link #modelPolicy()}); default
+         * {@link ModelPolicy#providersOnly()}. The specs registered with {@link #model} are always allowed, and so is
+         * the model a caller of an import gives in place of the file's.
+         */
+        public Builder modelPolicy(ModelPolicy policy) {
+            this.modelPolicy = Objects.requireNonNull(policy, "model policy must not be null");
+            return this;
+        }
+
+        /**
+         * The highest step cap an agent file may give an agent (and its sleep-time companion); a file asking more
+         * gets this, and the import reports it. Default {@value AgentRuntime#DEFAULT_MAX_IMPORTED_STEPS}.
+         */
+        public Builder maxImportedSteps(int steps) {
+            if (steps < 1) {
+                throw new IllegalArgumentException("the step cap of imported agents must be at least 1, got " + steps);
+            }
+            this.maxImportedSteps = steps;
             return this;
         }
 
@@ -414,6 +487,17 @@ public final class AgentRuntime implements AutoCloseable {
         /** Makes the file tools ({@code file_read}, ...) available, working in {@code workspace}. */
         public Builder workspace(Workspace workspace) {
             this.workspace = Objects.requireNonNull(workspace, "workspace must not be null");
+            return this;
+        }
+
+        /**
+         * Where bubblewrap is not installed, lets {@code shell_exec} (this runtime's and every agent's own) run
+         * commands unsandboxed on the host, with argument checks only, instead of refusing them
+         * ({@link dev.engram.tools.ShellOptions#withUnsandboxedHostFallback()}; {@code engram --unsafe-host-shell}).
+         * Off by default. Python tools never run unsandboxed.
+         */
+        public Builder unsandboxedHostShell() {
+            this.unsandboxedHostShell = true;
             return this;
         }
 

@@ -29,12 +29,14 @@ import java.util.function.Function;
  * @param memoryPressureThreshold the fraction of the context window that triggers the warning
  * @param open                    whether the runtime still accepts messages
  * @param pythonRunner            the local runner of imported Python tools, if the host enabled it
+ * @param unsandboxedHostShell    whether an agent's own shell runs commands unsandboxed on the host where bubblewrap
+ *                                is missing (the host chose it); otherwise such a shell refuses every command
  * @param hooks                   what the runtime does around a user message's turn
  */
 record AgentSettings(MemoryStore store, Function<String, ChatModel> models, Consumer<AgentEvent> events,
         Optional<ApprovalHandler> approvalHandler, Optional<Path> workspaceRoot, Duration agentReplyTimeout,
         int maxCorrections, int loopBreakerThreshold, double memoryPressureThreshold, BooleanSupplier open,
-        Optional<dev.engram.tools.PythonTools> pythonRunner, TurnHooks hooks) {
+        Optional<dev.engram.tools.PythonTools> pythonRunner, boolean unsandboxedHostShell, TurnHooks hooks) {
 
     /** Stores a message of the agent's conversation and tells the listeners ({@link AgentEvent.MessagesStored}). */
     ConversationMessage append(Scope scope, NewMessage message) {

@@ -1,5 +1,6 @@
 package dev.engram.agents;
 
+import dev.engram.framework.ModelPolicy;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStore;
@@ -20,10 +21,19 @@ import java.util.Optional;
 final class AgentTransfer {
     private final MemoryStore store;
     private final AgentRegistry agents;
+    private final ModelPolicy models;
+    private final int maxImportedSteps;
 
-    AgentTransfer(MemoryStore store, AgentRegistry agents) {
+    AgentTransfer(MemoryStore store, AgentRegistry agents, ModelPolicy models, int maxImportedSteps) {
         this.store = store;
         this.agents = agents;
+        this.models = models;
+        this.maxImportedSteps = maxImportedSteps;
+    }
+
+    /** What a file may ask of this runtime now (its tools can change while it runs). */
+    private ImportGrants grants() {
+        return new ImportGrants(models, maxImportedSteps, java.util.Set.copyOf(agents.availableTools()));
     }
 
     /** Every message of the agent, oldest first. */
@@ -83,24 +93,66 @@ final class AgentTransfer {
         return AgentFiles.exportJson(agent.definition(), store.blocks().list(scope), archival(scope), messages(scope));
     }
 
-    Agent importEngram(String json, String source, Optional<String> userId, Optional<String> agentId, Optional<String> model) {
+    /**
+     * Imports an Engram agent file for {@code userId} (never the file's user): its models must be allowed unless
+     * {@code model} replaces them; what it asks beyond the importer's defaults is dropped and reported.
+     */
+    AgentFileImport importEngram(String json, String source, String userId, Optional<String> agentId, Optional<String> model) {
         AgentFiles.Contents c = AgentFiles.parse(json, "agent file " + source);
         AgentDefinition base = c.definition();
-        if (model.isEmpty() && dev.engram.framework.model.ModelSpec.namesEndpoint(base.model())) {
-            throw new AgentException("Agent file " + source + " names a model endpoint of its own ('" + base.model()
-                    + "'); an imported file does not choose where requests and API keys go. Import it with a model of "
-                    + "your choice (engram agent import FILE --model SPEC). Nothing was stored.");
+        ImportGrants grants = grants();
+        if (model.isEmpty()) {
+            checkModel(grants, source, "agent.model", base.model());
+            base.sleeptime().ifPresent(st -> checkModel(grants, source, "agent.sleeptime.model", st.model()));
         }
-        AgentDefinition definition = base.toBuilder(userId.orElse(base.userId())).id(agentId.orElse(base.id()))
-                .model(model.orElse(base.model())).build();
-        return store(definition, c.blocks(), c.archival(), c.messages(), c.inContext());
+        List<DroppedGrant> dropped = new ArrayList<>();
+        if (!base.userId().equals(userId)) {
+            dropped.add(new DroppedGrant(base.name(), "agent.user_id", base.userId(), "the agent belongs to the importing "
+                    + "user '" + userId + "'; a file never chooses its owner"));
+        }
+        AgentDefinition.Builder b = base.toBuilder(userId).id(agentId.orElse(base.id()));
+        model.ifPresent(m -> {
+            b.model(m);
+            base.sleeptime().ifPresent(st -> b.sleeptime(new SleeptimeSettings(st.everyMessages(), st.idleAfter(), m, st.maxSteps())));
+        });
+        AgentDefinition definition = grants.limit(b.build(), "agent.", java.util.Set.of(), dropped);
+        List<NewBlock> blocks = new ArrayList<>();
+        for (int i = 0; i < c.blocks().size(); i++) {
+            blocks.add(grants.limit(c.blocks().get(i), definition.name(), "blocks[" + i + "].permission", dropped));
+        }
+        Agent agent = inOneUnit(() -> store(definition, blocks, c.archival(), c.messages(), c.inContext()), List::of);
+        return new AgentFileImport(List.of(agent), List.of(), dropped);
     }
 
-    /** Stores a checked agent with its memory; the caller has validated everything. */
+    /** Refuses a file's model that the policy does not allow, naming the field; nothing is stored then. */
+    private static void checkModel(ImportGrants grants, String source, String field, String spec) {
+        grants.modelRefusal(spec).ifPresent(problem -> {
+            throw new AgentException("Agent file " + source + ": " + field + " " + problem + ". Nothing was stored.");
+        });
+    }
+
+    /**
+     * Runs an import as one unit of work of the store, so that it stores everything or (whatever fails, whenever:
+     * a check, a write half-way, another process creating the same name meanwhile) nothing; loads the agents it
+     * created once the unit has committed.
+     */
+    private <T> T inOneUnit(java.util.function.Supplier<T> work, java.util.function.Function<T, List<Agent>> created) {
+        T result;
+        try {
+            result = store.inTransaction(tx -> work.get());
+        } catch (IllegalArgumentException e) {
+            // A value the store refused half-way (e.g. a text over its MemoryLimits): the unit stored nothing.
+            throw new AgentException(e.getMessage() + " Nothing was stored.", e);
+        }
+        created.apply(result).forEach(agents::remember);
+        return result;
+    }
+
+    /** Stores a checked agent with its memory inside the caller's unit of work; the caller has validated everything. */
     Agent store(AgentDefinition definition, List<NewBlock> blocks, List<NewArchivalEntry> archival, List<NewMessage> messages,
             List<Boolean> inContext) {
         checkFree(definition);
-        Agent agent = agents.create(definition, blocks);
+        Agent agent = agents.stage(definition, blocks);
         Scope scope = agent.scope();
         if (!archival.isEmpty()) {
             store.archival().insertAll(scope, archival);
@@ -125,6 +177,11 @@ final class AgentTransfer {
      * @param agentId the Engram id, for a file of one agent; by default each agent's id comes from its name
      */
     AgentFileImport importLetta(String json, String source, String userId, Optional<String> agentId, Optional<String> model) {
+        return inOneUnit(() -> importLettaWhole(json, source, userId, agentId, model), AgentFileImport::agents);
+    }
+
+    private AgentFileImport importLettaWhole(String json, String source, String userId, Optional<String> agentId,
+            Optional<String> model) {
         LettaAgentFile file = LettaAgentFile.parse(json, source);
         int n = file.agentCount();
         if (n == 0) {
@@ -133,6 +190,13 @@ final class AgentTransfer {
         if (agentId.isPresent() && n > 1) {
             throw new AgentException("Agent file " + source + " holds " + n + " agents; an id can only be given for a file of one. "
                     + "Nothing was stored.");
+        }
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (String name : file.names()) {
+            if (!names.add(name)) {
+                throw new AgentException("Agent file " + source + " holds two agents named '" + name + "'; names are unique "
+                        + "per user: rename one in the file. Nothing was stored.");
+            }
         }
         List<String> ids = new ArrayList<>();
         java.util.Set<String> taken = new java.util.HashSet<>();
@@ -146,7 +210,10 @@ final class AgentTransfer {
             taken.add(id);
             ids.add(id);
         });
-        List<LettaAgentFile.Mapped> mapped = file.map(userId, ids, model, java.util.Set.copyOf(agents.availableTools()));
+        ImportGrants grants = grants();
+        List<DroppedGrant> dropped = new ArrayList<>();
+        List<LettaAgentFile.Mapped> mapped = file.map(userId, ids, model, java.util.Set.copyOf(agents.availableTools()), grants,
+                dropped);
         for (LettaAgentFile.Mapped m : mapped) {
             checkFree(m.definition());
             agents.checkTools(m.definition());
@@ -155,7 +222,7 @@ final class AgentTransfer {
         for (LettaAgentFile.Mapped m : mapped) {
             created.add(store(m.definition(), m.blocks(), List.of(), m.messages(), m.inContext()));
         }
-        return new AgentFileImport(created, file.warnings());
+        return new AgentFileImport(created, file.warnings(), dropped);
     }
 
     /** The agents as one Letta agent file, with the blocks they share written once. */

@@ -86,8 +86,11 @@ final class LettaAgentFile {
      * @param ids           the Engram id of each agent, in file order
      * @param model         the model to use instead of the file's
      * @param runtimeTools  the tools the runtime has, which Letta's built-ins map to
+     * @param grants        what the file may ask for: its models are checked, what it asks beyond that is dropped
+     * @param dropped       where what was dropped is listed
      */
-    List<Mapped> map(String userId, List<String> ids, Optional<String> model, Set<String> runtimeTools) {
+    List<Mapped> map(String userId, List<String> ids, Optional<String> model, Set<String> runtimeTools, ImportGrants grants,
+            List<DroppedGrant> dropped) {
         Map<String, JsonNode> blocksById = new HashMap<>();
         for (JsonNode b : root.path("blocks")) {
             blocksById.put(b.path("id").asString(""), b);
@@ -102,7 +105,14 @@ final class LettaAgentFile {
             JsonNode a = root.path("agents").get(i);
             String at = "agents[" + i + "]";
             try {
-                out.add(agent(a, at, userId, ids.get(i), model, runtimeTools, blocksById, toolsById, blockOwner));
+                Mapped m = agent(a, at, userId, ids.get(i), model, runtimeTools, blocksById, toolsById, blockOwner, grants);
+                List<NewBlock> blocks = new ArrayList<>();
+                for (NewBlock nb : m.blocks()) {
+                    blocks.add(grants.limit(nb, m.definition().name(), at + " block '" + nb.label() + "' metadata.engram_permission",
+                            dropped));
+                }
+                out.add(new Mapped(grants.limit(m.definition(), at + ".metadata.engram.", Set.copyOf(ids), dropped), blocks,
+                        m.messages(), m.inContext()));
             } catch (IllegalArgumentException | NullPointerException e) {
                 throw error(at, e.getMessage());
             }
@@ -111,10 +121,10 @@ final class LettaAgentFile {
     }
 
     private Mapped agent(JsonNode a, String at, String userId, String id, Optional<String> model, Set<String> runtimeTools,
-            Map<String, JsonNode> blocksById, Map<String, JsonNode> toolsById, Map<String, String> blockOwner) {
+            Map<String, JsonNode> blocksById, Map<String, JsonNode> toolsById, Map<String, String> blockOwner, ImportGrants grants) {
         String name = text(a, "name", at);
         JsonNode engram = a.path("metadata").path("engram");
-        String spec = model.orElseGet(() -> model(a, at));
+        String spec = model.orElseGet(() -> model(a, at, grants));
         AgentDefinition.Builder b = AgentDefinition.builder(userId).id(id).name(name)
                 .systemPrompt(a.path("system").asString(AgentDefinition.DEFAULT_SYSTEM_PROMPT))
                 .model(spec);
@@ -122,7 +132,7 @@ final class LettaAgentFile {
         b.contextWindowTokens(ContextWindows.clamp(spec, Math.max(window, AgentDefinition.MIN_CONTEXT_WINDOW)));
         if (engram.isObject()) {
             b.maxSteps(engram.path("max_steps").asInt(AgentDefinition.DEFAULT_MAX_STEPS))
-                    .approvalMode(ApprovalMode.valueOf(engram.path("approval_mode").asString("auto").toUpperCase(Locale.ROOT)))
+                    .approvalMode(approvalMode(engram.path("approval_mode").asString("auto"), at))
                     .allowTools(strings(engram.path("allow_tools")).toArray(String[]::new))
                     .denyTools(strings(engram.path("deny_tools")).toArray(String[]::new));
         }
@@ -141,9 +151,15 @@ final class LettaAgentFile {
         b.tools(tools).declaredTools(declared).tags(strings(a.path("tags")));
         if (a.path("enable_sleeptime").asBoolean(false)) {
             JsonNode st = engram.path("sleeptime");
-            String primary = model.orElseGet(() -> model(a, at));
+            // The caller's model replaces the companion's too; a file's own companion model is checked as its main one is.
+            String sleeper = model.orElseGet(() -> st.path("model").asString(spec));
+            if (model.isEmpty()) {
+                grants.modelRefusal(sleeper).ifPresent(problem -> {
+                    throw error(at + ".metadata.engram.sleeptime.model", problem);
+                });
+            }
             b.sleeptime(new SleeptimeSettings(st.path("every_messages").asInt(SleeptimeSettings.DEFAULT_EVERY), Optional.empty(),
-                    st.path("model").asString(primary), st.path("max_steps").asInt(SleeptimeSettings.DEFAULT_MAX_STEPS)));
+                    sleeper, st.path("max_steps").asInt(SleeptimeSettings.DEFAULT_MAX_STEPS)));
         }
         try {
             b.toolRules(ToolRules.parse(a.path("tool_rules")));
@@ -273,33 +289,45 @@ final class LettaAgentFile {
 
     /**
      * The Engram model spec of an agent: {@code metadata.engram.model} when an Engram export wrote it, else
-     * Letta's {@code llm_config}. A model at an endpoint of its own, or at a provider Engram has not, needs
-     * {@code --model}: a file never chooses where requests and keys go.
+     * Letta's {@code llm_config}. A model the runtime's policy does not allow (an endpoint or script of its own),
+     * or at a provider Engram has not, needs {@code --model}: a file never chooses where requests and keys go.
      */
-    private String model(JsonNode a, String at) {
+    private String model(JsonNode a, String at, ImportGrants grants) {
         String spec = a.path("metadata").path("engram").path("model").asString("");
         if (!spec.isBlank()) {
-            if (dev.engram.framework.model.ModelSpec.namesEndpoint(spec)) {
-                throw error(at + ".metadata.engram.model", "names a model endpoint of its own ('" + spec + "'); an imported file "
-                        + "does not choose where requests and API keys go: import it with a model of your choice (--model SPEC)");
-            }
+            grants.modelRefusal(spec).ifPresent(problem -> {
+                throw error(at + ".metadata.engram.model", problem);
+            });
             return spec;
         }
         JsonNode llm = a.path("llm_config");
-        at = at + ".llm_config";
+        String config = at + ".llm_config";
         String type = llm.path("model_endpoint_type").asString("");
         String name = llm.path("model").asString("");
         String provider = LettaNames.PROVIDERS.get(type);
         if (provider == null || name.isBlank()) {
-            throw error(at, "has model endpoint type '" + type + "' (model '" + name + "'), which Engram does not map to a "
+            throw error(config, "has model endpoint type '" + type + "' (model '" + name + "'), which Engram does not map to a "
                     + "provider: import it with a model of your choice (--model SPEC)");
         }
         String endpoint = llm.path("model_endpoint").asString("").replaceAll("/+$", "");
         if (!endpoint.isEmpty() && !endpoint.equals(LettaNames.STANDARD_ENDPOINTS.get(type))) {
-            throw error(at, "sends requests to its own endpoint (" + endpoint + "); an imported file does not choose where "
+            throw error(config, "sends requests to its own endpoint (" + endpoint + "); an imported file does not choose where "
                     + "requests and API keys go: import it with a model of your choice (--model SPEC)");
         }
-        return provider + ":" + name;
+        String handle = provider + ":" + name;
+        grants.modelRefusal(handle).ifPresent(problem -> {
+            throw error(config + ".model", problem);
+        });
+        return handle;
+    }
+
+    private ApprovalMode approvalMode(String mode, String at) {
+        for (ApprovalMode m : ApprovalMode.values()) {
+            if (m.name().equalsIgnoreCase(mode)) {
+                return m;
+            }
+        }
+        throw error(at + ".metadata.engram.approval_mode", "is '" + mode + "'; use ask, auto or yolo");
     }
 
     private AgentException error(String field, String problem) {

@@ -33,6 +33,8 @@ final class AgentFixture implements AutoCloseable {
     final List<AgentEvent> events = java.util.Collections.synchronizedList(new ArrayList<>());
     /** The store's clock: it stamps writes and says when schedules are due. */
     java.time.Clock clock = java.time.Clock.systemUTC();
+    /** The store's largest text (notes, archival entries, messages, definitions). */
+    dev.engram.memory.MemoryLimits limits = dev.engram.memory.MemoryLimits.defaults();
 
     AgentFixture(Path dir) {
         this.dir = dir;
@@ -40,7 +42,8 @@ final class AgentFixture implements AutoCloseable {
 
     /** Opens (or reopens) the store, index and runtime; {@code config} adds models and settings. */
     AgentFixture open(Consumer<AgentRuntime.Builder> config) {
-        store = MemoryStore.sqlite(dev.engram.memory.SqliteOptions.builder(dir.resolve("memory.db")).clock(clock).build());
+        store = MemoryStore.over(dev.engram.memory.sqlite.SqliteBackend.open(
+                dev.engram.memory.SqliteOptions.builder(dir.resolve("memory.db")).clock(clock).build()), clock, limits);
         search = LuceneMemorySearch.builder(store, embedder()).directory(dir.resolve("index"))
                 .backgroundInterval(Duration.ZERO).build();
         AgentRuntime.Builder b = AgentRuntime.builder(store, search).listener(events::add)

@@ -172,9 +172,10 @@ class AgentPersistenceTest {
 
         assertThatThrownBy(() -> fx.runtime.importAgent(file, Optional.of("ben"), Optional.empty()))
                 .isInstanceOf(AgentException.class)
-                .hasMessage("Agent file " + file + " names a model endpoint of its own ('http://attacker.example/v1#gpt-4o'); "
-                        + "an imported file does not choose where requests and API keys go. Import it with a model of your "
-                        + "choice (engram agent import FILE --model SPEC). Nothing was stored.");
+                .hasMessage("Agent file " + file + ": agent.model is not a model an agent file may choose: "
+                        + "'http://attacker.example/v1#gpt-4o' is a model endpoint the operator has not allowed; "
+                        + dev.engram.framework.ModelPolicy.providersOnly().allowed()
+                        + "; or import it with a model of your choice (--model SPEC). Nothing was stored.");
         assertThat(fx.store.agents().list("ben")).isEmpty();
 
         Agent copy = fx.runtime.importAgent(file, Optional.of("ben"), Optional.empty(), Optional.of("script:test"));

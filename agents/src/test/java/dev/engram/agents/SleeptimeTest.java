@@ -149,7 +149,8 @@ class SleeptimeTest {
 
     @Test
     void theSettingsAreCheckedPersistedAndCarriedByAgentFiles() {
-        fx = new AgentFixture(dir).open(b -> b.model("script:primary", script(REPLY)));
+        fx = new AgentFixture(dir).open(b -> b.model("script:primary", script(REPLY))
+                .modelPolicy(dev.engram.framework.ModelPolicy.providersOnly().allowSpec("script:sleeper")));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SleeptimeSettings(0, Optional.empty(), "m", 3))
                 .hasMessageContaining("at least 1 message");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SleeptimeSettings(1, Optional.of(Duration.ZERO), "m", 3))

@@ -8,14 +8,24 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The bubblewrap sandbox {@code shell_exec} runs commands in: the system directories read-only, the
- * workspace read-write (only its writable roots, when it has some), a private {@code /tmp} holding
- * {@code HOME}, no network and no other namespace shared with the host (user, PID, IPC, UTS,
- * cgroup), a session of its own, and killed with its parent. Nothing else of the host is visible.
+ * The bubblewrap sandbox {@code shell_exec} and the Python tools run in: the system directories read-only,
+ * the workspace read-write (only its writable roots, when it has some), a private {@code /tmp} of bounded
+ * size holding {@code HOME}, no network and no other namespace shared with the host (user, PID, IPC, UTS,
+ * cgroup), a session of its own, and killed with its parent. Every capability is dropped (so nothing inside
+ * can remount a read-only bind writable, even when the JVM is root), a root JVM's command runs as
+ * {@code nobody} (uid and gid 65534), and the {@link SandboxLimits} are set inside with {@code prlimit}
+ * before the command starts. Nothing else of the host is visible.
  */
 final class Bubblewrap {
     /** The sandbox's HOME: inside its private {@code /tmp}. */
     static final String HOME = "/tmp/home";
+
+    /** Sets the rlimits inside the sandbox; util-linux, which Debian always installs, provides it. */
+    static final Path PRLIMIT = Path.of("/usr/bin/prlimit");
+    /** The unprivileged user and group a root JVM's commands run as. */
+    static final String NOBODY = "65534";
+    /** What to install when there is no sandbox. */
+    static final String INSTALL = "apt-get install bubblewrap util-linux";
 
     private final Path executable;
 
@@ -23,14 +33,21 @@ final class Bubblewrap {
         this.executable = executable;
     }
 
-    /** {@code bwrap} on the PATH, if there is one. */
+    /** {@code bwrap} on the PATH, if there is one and {@code /usr/bin/prlimit} exists to set the limits inside. */
     static Optional<Bubblewrap> find() {
-        String path = System.getenv("PATH");
-        if (path == null) {
+        return find(Optional.ofNullable(System.getenv("PATH")).orElse(""));
+    }
+
+    /** {@code bwrap} on this search path, if there is one and {@code /usr/bin/prlimit} exists. */
+    static Optional<Bubblewrap> find(String searchPath) {
+        if (!Files.isExecutable(PRLIMIT)) {
             return Optional.empty();
         }
-        for (String dir : path.split(File.pathSeparator)) {
-            Path candidate = Path.of(dir.isEmpty() ? "." : dir, "bwrap");
+        for (String dir : searchPath.split(File.pathSeparator)) {
+            if (dir.isEmpty()) {
+                continue;
+            }
+            Path candidate = Path.of(dir, "bwrap");
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
                 return Optional.of(new Bubblewrap(candidate));
             }
@@ -38,14 +55,30 @@ final class Bubblewrap {
         return Optional.empty();
     }
 
+    /** Whether this JVM runs as root, so that its sandboxes run their commands as {@code nobody}. */
+    static boolean jvmIsRoot() {
+        try {
+            return Integer.valueOf(0).equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+        } catch (java.io.IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     Path executable() {
         return executable;
     }
 
-    /** The command line that runs {@code command} in the sandbox, in {@code cwd} (inside the workspace). */
-    List<String> wrap(Workspace workspace, Path cwd, List<String> command) {
+    /**
+     * The command line that runs {@code command} in the sandbox, in {@code cwd} (inside the workspace), under
+     * {@code limits}.
+     */
+    List<String> wrap(Workspace workspace, Path cwd, List<String> command, SandboxLimits limits) {
         List<String> argv = new ArrayList<>(List.of(executable.toString(), "--die-with-parent", "--new-session",
-                "--unshare-all", "--ro-bind", "/usr", "/usr"));
+                "--unshare-all", "--cap-drop", "ALL"));
+        if (jvmIsRoot()) {
+            argv.addAll(List.of("--uid", NOBODY, "--gid", NOBODY));
+        }
+        argv.addAll(List.of("--ro-bind", "/usr", "/usr"));
         for (String dir : List.of("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")) {
             Path p = Path.of(dir);
             if (Files.isSymbolicLink(p)) {
@@ -61,13 +94,17 @@ final class Bubblewrap {
         for (String file : List.of("/etc/alternatives", "/etc/ld.so.cache", "/etc/localtime", "/etc/passwd", "/etc/group")) {
             argv.addAll(List.of("--ro-bind-try", file, file));
         }
-        argv.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", HOME, "--setenv", "HOME", HOME));
+        argv.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--size", Long.toString(limits.tmpBytes()),
+                "--tmpfs", "/tmp", "--dir", HOME, "--setenv", "HOME", HOME));
         String root = workspace.root().toString();
         argv.addAll(List.of("--ro-bind", root, root));
         for (Path writable : workspace.writableRoots()) {
             argv.addAll(List.of("--bind", writable.toString(), writable.toString()));
         }
-        argv.addAll(List.of("--chdir", cwd.toString(), "--"));
+        // CPU time: SIGXCPU at the limit, SIGKILL a second later for a process that ignores SIGXCPU.
+        argv.addAll(List.of("--chdir", cwd.toString(), "--", PRLIMIT.toString(), "--as=" + limits.addressSpaceBytes(),
+                "--nproc=" + limits.processes(), "--fsize=" + limits.fileSizeBytes(),
+                "--cpu=" + limits.cpuSeconds() + ":" + (limits.cpuSeconds() + 1L), "--"));
         argv.addAll(command);
         return argv;
     }

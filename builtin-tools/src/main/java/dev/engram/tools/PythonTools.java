@@ -15,21 +15,25 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The opt-in local runner for tools written in Python (Letta's custom tools): each call runs
  * {@code python3} on the tool's own source in a fresh temporary directory, with the arguments as JSON on
  * standard input and the function's return value as JSON on standard output, under a timeout (the whole
- * process tree is killed), with an environment stripped to {@code PATH} and {@code LANG}, and inside the
- * bubblewrap sandbox when {@code bwrap} is installed (no network, only {@code /usr} and the temporary
- * directory visible). Such tools are {@link SafetyTier#PRIVILEGED}: every call needs approval.
+ * process tree is killed), with an environment stripped to {@code PATH} and {@code LANG}, always inside the
+ * bubblewrap sandbox (no network, no capabilities, only {@code /usr} and the temporary directory visible, the
+ * {@link SandboxLimits} set): without {@code bwrap} the runner cannot be created. Of its output only the end is
+ * kept ({@link #OUTPUT_BYTES} of each stream), so a tool printing without end takes no more memory than that.
+ * Every call needs approval, whatever the approval mode ({@link DynamicTool#alwaysNeedsApproval()}).
  *
  * <p>Off unless a host enables it ({@code AgentRuntime.Builder.pythonTools}): running code that came
  * in an agent file is the user's decision.
  */
 public final class PythonTools {
+    /** Bytes kept of a call's standard output and of its standard error, each: four times the pipeline's budget. */
+    public static final int OUTPUT_BYTES = 64 * 1024;
+
     private static final String DRIVER = """
             import json, sys
             namespace = {}
@@ -45,43 +49,61 @@ public final class PythonTools {
             except Exception as e:
                 print(json.dumps({"error": type(e).__name__ + ": " + str(e)}))
                 sys.exit(4)
+            print()
             print(json.dumps({"result": result}, default=str))
             """;
 
     private final Path python;
     private final Duration timeout;
-    private final boolean sandboxed;
+    private final Bubblewrap sandbox;
+    private final SandboxLimits limits;
 
-    private PythonTools(Path python, Duration timeout, boolean sandboxed) {
+    private PythonTools(Path python, Duration timeout, Bubblewrap sandbox, SandboxLimits limits) {
         this.python = python;
         this.timeout = timeout;
-        this.sandboxed = sandboxed;
+        this.sandbox = sandbox;
+        this.limits = limits;
+    }
+
+    /** As {@link #of(Duration, SandboxLimits)} with {@link SandboxLimits#defaults()}. */
+    public static PythonTools of(Duration timeout) {
+        return of(timeout, SandboxLimits.defaults());
     }
 
     /**
-     * A runner with {@code python3} from the PATH, sandboxed when {@code bwrap} is installed. The sandbox
-     * shows only {@code /usr}, so there the first {@code python3} that lives under {@code /usr} is used
-     * (a version manager's shim elsewhere could not run inside it).
+     * A runner with the first {@code python3} under {@code /usr} (the only system directory the sandbox shows),
+     * running every call in the bubblewrap sandbox under {@code limits}.
      *
-     * @throws IllegalStateException if there is no usable {@code python3} (install it: {@code apt-get install python3})
+     * @throws IllegalStateException if bubblewrap is not installed (Python tools never run unsandboxed: {@code
+     *                               apt-get install bubblewrap util-linux}) or there is no {@code python3} under
+     *                               {@code /usr} ({@code apt-get install python3})
      */
-    public static PythonTools of(Duration timeout) {
+    public static PythonTools of(Duration timeout, SandboxLimits limits) {
+        return of(timeout, limits, Bubblewrap.find());
+    }
+
+    static PythonTools of(Duration timeout, SandboxLimits limits, Optional<Bubblewrap> bwrap) {
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(limits, "limits");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, got " + timeout);
         }
-        boolean sandboxed = Bubblewrap.find().isPresent();
+        if (bwrap.isEmpty()) {
+            throw new IllegalStateException("Python tools run only in the bubblewrap sandbox, and bwrap is not installed "
+                    + "(or /usr/bin/prlimit is missing): install them (" + Bubblewrap.INSTALL + ") or leave Python "
+                    + "tools off. They never run unsandboxed on the host.");
+        }
         String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
         List<String> dirs = new ArrayList<>(List.of(path.split(File.pathSeparator)));
         dirs.add("/usr/bin");
         for (String dir : dirs) {
             Path candidate = Path.of(dir.isEmpty() ? "." : dir, "python3");
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate) && (!sandboxed || underUsr(candidate))) {
-                return new PythonTools(candidate, timeout, sandboxed);
+            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate) && underUsr(candidate)) {
+                return new PythonTools(candidate, timeout, bwrap.get(), limits);
             }
         }
-        throw new IllegalStateException("The Python tool runner needs python3" + (sandboxed ? " under /usr, where the sandbox "
-                + "can see it" : " on the PATH") + " (apt-get install python3).");
+        throw new IllegalStateException("The Python tool runner needs python3 under /usr, where the sandbox can see it "
+                + "(apt-get install python3).");
     }
 
     private static boolean underUsr(Path p) {
@@ -92,9 +114,9 @@ public final class PythonTools {
         }
     }
 
-    /** Whether calls run inside the bubblewrap sandbox. */
+    /** Whether calls run inside the bubblewrap sandbox: always, since the runner cannot be created without it. */
     public boolean sandboxed() {
-        return sandboxed;
+        return true;
     }
 
     /** The tool {@code name} defined by {@code source} (a Python function of that name), with its schema. */
@@ -122,6 +144,11 @@ public final class PythonTools {
             }
 
             @Override
+            public boolean alwaysNeedsApproval() {
+                return true;
+            }
+
+            @Override
             public Duration timeout() {
                 return timeout.plusSeconds(5);
             }
@@ -139,34 +166,19 @@ public final class PythonTools {
             Files.writeString(dir.resolve("tool.py"), source);
             Files.writeString(dir.resolve("driver.py"), DRIVER);
             List<String> command = List.of(python.toString(), "-I", "driver.py", function);
-            List<String> argv = sandboxed ? Bubblewrap.find().orElseThrow().wrap(Workspace.of(dir), dir, command) : command;
-            ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(argv)).directory(dir.toFile()).redirectErrorStream(false);
+            ProcessBuilder pb = new ProcessBuilder(sandbox.wrap(Workspace.of(dir), dir, command, limits)).directory(dir.toFile());
             Map<String, String> env = pb.environment();
             env.keySet().removeIf(k -> !k.equals("PATH") && !k.equals("LANG"));
-            env.put("HOME", sandboxed ? Bubblewrap.HOME : dir.toString());
-            Process process = pb.start();
-            try (var in = process.getOutputStream()) {
-                in.write(argumentsJson.getBytes(StandardCharsets.UTF_8));
-            }
-            var out = new java.io.ByteArrayOutputStream();
-            var err = new java.io.ByteArrayOutputStream();
-            Thread o = Thread.ofVirtual().start(() -> copy(process.getInputStream(), out));
-            Thread e = Thread.ofVirtual().start(() -> copy(process.getErrorStream(), err));
-            boolean finished;
-            try {
-                finished = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            } finally {
-                if (process.isAlive()) {
-                    process.descendants().forEach(ProcessHandle::destroyForcibly);
-                    process.destroyForcibly();
-                }
-            }
-            o.join(2_000);
-            e.join(2_000);
-            if (!finished) {
-                throw new ToolException("Tool '" + function + "' did not finish within " + timeout.toSeconds() + " s and was stopped.");
-            }
-            return answer(function, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+            env.put("HOME", Bubblewrap.HOME);
+            BoundedProcess.Outcome outcome = BoundedProcess.run(pb, argumentsJson.getBytes(StandardCharsets.UTF_8), timeout,
+                    OUTPUT_BYTES, false, limits.processes());
+            return switch (outcome.stop()) {
+                case TIMED_OUT -> throw new ToolException("Tool '" + function + "' did not finish within "
+                        + timeout.toSeconds() + " s and was stopped.");
+                case TOO_MANY_PROCESSES -> throw new ToolException("Tool '" + function + "' started more than "
+                        + limits.processes() + " processes and was stopped.");
+                case EXITED -> answer(function, outcome.output(), outcome.errors());
+            };
         } finally {
             try (var paths = Files.walk(dir)) {
                 paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -174,13 +186,25 @@ public final class PythonTools {
         }
     }
 
-    private static String answer(String function, String stdout, String stderr) {
-        String last = stdout.strip().lines().reduce((a, b) -> b).orElse("");
+    /**
+     * The function's result from the last line of standard output; its error, or the end of what it printed,
+     * when there is none. A result line longer than what is kept is refused: it would not fit the model anyway.
+     */
+    private static String answer(String function, TailBuffer stdout, TailBuffer stderr) {
+        String kept = stdout.tail().strip();
+        int lineStart = kept.lastIndexOf('\n') + 1;
+        if (lineStart == 0 && stdout.total() > stdout.kept()) {
+            throw new ToolException("Tool '" + function + "' printed " + stdout.total() + " bytes and its result is longer "
+                    + "than the " + OUTPUT_BYTES + " kept; return less. Its end: " + tail(stdout.text()));
+        }
         tools.jackson.databind.JsonNode json;
         try {
-            json = tools.jackson.databind.json.JsonMapper.builder().build().readTree(last);
+            json = tools.jackson.databind.json.JsonMapper.builder().build().readTree(kept.substring(lineStart));
         } catch (tools.jackson.core.JacksonException e) {
-            throw new ToolException("Tool '" + function + "' failed: " + tail(stderr.isBlank() ? stdout : stderr));
+            throw new ToolException("Tool '" + function + "' failed: " + tail(stderr.total() == 0 ? stdout.text() : stderr.text()));
+        }
+        if (json == null || !json.isObject()) {
+            throw new ToolException("Tool '" + function + "' failed: " + tail(stderr.total() == 0 ? stdout.text() : stderr.text()));
         }
         if (json.has("error")) {
             throw new ToolException("Tool '" + function + "' failed: " + json.path("error").asString(""));
@@ -191,14 +215,10 @@ public final class PythonTools {
 
     private static String tail(String text) {
         String t = text.strip();
-        return t.length() <= 2_000 ? t : "..." + t.substring(t.length() - 2_000);
-    }
-
-    private static void copy(java.io.InputStream in, java.io.ByteArrayOutputStream out) {
-        try {
-            in.transferTo(out);
-        } catch (IOException ignored) {
-            // the process was killed
+        if (t.length() <= 2_000) {
+            return t;
         }
+        String marker = t.startsWith("[... ") ? t.substring(0, t.indexOf('\n') + 1) : "";
+        return marker + "..." + t.substring(t.length() - 2_000);
     }
 }

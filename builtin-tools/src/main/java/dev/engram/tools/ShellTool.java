@@ -8,8 +8,6 @@ import dev.engram.framework.ToolInfo;
 import dev.engram.framework.ToolException;
 import dev.engram.framework.Truncation;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code shell_exec}: runs a command in the workspace. Without shell syntax enabled the command is
@@ -38,28 +35,44 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
 
     private final Workspace workspace;
     private final ShellOptions options;
-    /** The sandbox commands run in; empty when they run on the host. */
+    /** The sandbox commands run in; empty when they run on the host or not at all. */
     private final Optional<Bubblewrap> sandbox;
+    /** Why every call is refused, when there is no sandbox and the host was not chosen. */
+    private final Optional<String> refusal;
+
+    static final String NO_SANDBOX = "shell_exec cannot run commands here: bubblewrap, the sandbox commands run in, is "
+            + "not installed, and running them unsandboxed on the host was not chosen. The operator can install it ("
+            + Bubblewrap.INSTALL + "), or accept unsandboxed commands with engram --unsafe-host-shell "
+            + "(ShellOptions.withUnsandboxedHostFallback()). Nothing was run.";
 
     ShellTool(Workspace workspace, ShellOptions options) {
+        this(workspace, options, switch (options.backend()) {
+            case AUTO, SANDBOX -> Bubblewrap.find();
+            case UNSANDBOXED_HOST, DISABLED -> Optional.empty();
+        });
+    }
+
+    /** With the sandbox found on this machine, if any (tests pass none to see the tool without bubblewrap). */
+    ShellTool(Workspace workspace, ShellOptions options, Optional<Bubblewrap> bwrap) {
         this.workspace = workspace;
         this.options = options;
-        Optional<Bubblewrap> bwrap = switch (options.backend()) {
-            case AUTO, SANDBOX -> Bubblewrap.find();
-            case HOST, DISABLED -> Optional.empty();
-        };
         if (options.backend() == ShellOptions.Backend.SANDBOX && bwrap.isEmpty()) {
             throw new IllegalStateException("shell_exec was asked to run commands in a bubblewrap sandbox, but bwrap is "
-                    + "not on the PATH; install it (apt-get install bubblewrap) or choose ShellOptions.host(...)");
+                    + "not on the PATH; install it (" + Bubblewrap.INSTALL + ") or choose ShellOptions.unsandboxedHost(...)");
         }
-        this.sandbox = bwrap;
+        this.sandbox = options.backend() == ShellOptions.Backend.UNSANDBOXED_HOST ? Optional.empty() : bwrap;
+        this.refusal = options.backend() == ShellOptions.Backend.AUTO && sandbox.isEmpty() && !options.unsandboxedHostFallback()
+                ? Optional.of(NO_SANDBOX) : Optional.empty();
         if (options.backend() != ShellOptions.Backend.DISABLED) {
             if (sandbox.isPresent()) {
                 LOG.info("shell_exec runs commands in a bubblewrap sandbox ({}) over workspace {}",
                         sandbox.get().executable(), workspace.root());
+            } else if (refusal.isPresent()) {
+                LOG.warn("shell_exec refuses every command over workspace {}: bubblewrap is not installed ({}), and the "
+                        + "unsandboxed host was not chosen (--unsafe-host-shell)", workspace.root(), Bubblewrap.INSTALL);
             } else {
-                LOG.warn("shell_exec runs commands on the host, with argument checks, over workspace {}; install "
-                        + "bubblewrap (apt-get install bubblewrap) to run them in a sandbox", workspace.root());
+                LOG.warn("shell_exec runs commands UNSANDBOXED on the host, with argument checks only, over workspace {}; "
+                        + "install bubblewrap ({}) to run them in a sandbox", workspace.root(), Bubblewrap.INSTALL);
             }
         }
     }
@@ -102,6 +115,9 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
         if (options.backend() == ShellOptions.Backend.DISABLED) {
             throw new ToolException("The shell is disabled for this agent; use the file tools instead.");
         }
+        if (refusal.isPresent()) {
+            throw new ToolException(refusal.get());
+        }
         List<String> words = words(in.command(), options.shellSyntax());
         if (words.isEmpty()) {
             throw new ToolException("command is empty.");
@@ -130,8 +146,8 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
         }
         List<String> command = options.shellSyntax() ? List.of("/bin/sh", "-c", in.command()) : words;
         Path home = sandbox.isPresent() ? null : Files.createTempDirectory("engram-shell-home-");
-        ProcessBuilder pb = new ProcessBuilder(sandbox.map(b -> b.wrap(workspace, cwd, command)).orElse(command));
-        pb.directory(cwd.toFile()).redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder(sandbox.map(b -> b.wrap(workspace, cwd, command, options.limits())).orElse(command));
+        pb.directory(cwd.toFile());
         Map<String, String> env = pb.environment();
         env.keySet().removeIf(k -> !options.environment().contains(k));
         env.putAll(HostCommandPolicy.GIT_ENVIRONMENT);
@@ -146,30 +162,21 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
     }
 
     private String run(ProcessBuilder pb, String program, Duration timeout) throws Exception {
-        Process process;
+        BoundedProcess.Outcome outcome;
         try {
-            process = pb.start();
+            outcome = BoundedProcess.run(pb, new byte[0], timeout, options.outputBytes(), true,
+                    sandbox.isPresent() ? options.limits().processes() : 0);
         } catch (IOException e) {
             throw new ToolException("Cannot start '" + program + "': " + e.getMessage());
         }
-        process.getOutputStream().close();
-        TailBuffer output = new TailBuffer(options.outputBytes());
-        Thread reader = Thread.ofVirtual().start(() -> output.drain(process.getInputStream()));
-        boolean finished;
-        try {
-            finished = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            killTree(process);
-            throw e;
-        }
-        if (!finished) {
-            killTree(process);
-            reader.join(2_000);
-            return "Timed out after " + timeout.toSeconds() + " s; the command and its child processes were killed.\n"
-                    + output.text();
-        }
-        reader.join(5_000);
-        return "exit code " + process.exitValue() + "\n" + output.text();
+        String output = outcome.output().text();
+        return switch (outcome.stop()) {
+            case EXITED -> "exit code " + outcome.exitCode().orElseThrow() + "\n" + output;
+            case TIMED_OUT -> "Timed out after " + timeout.toSeconds() + " s; the command and its child processes were "
+                    + "killed.\n" + output;
+            case TOO_MANY_PROCESSES -> "Stopped: the command started more than " + options.limits().processes()
+                    + " processes; it and its child processes were killed.\n" + output;
+        };
     }
 
     private static void deleteTree(Path dir) {
@@ -178,11 +185,6 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
         } catch (IOException e) {
             LOG.debug("Cannot delete {}", dir, e);
         }
-    }
-
-    private static void killTree(Process process) {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
     }
 
     /**
@@ -251,46 +253,5 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
             out.add(word.toString());
         }
         return out;
-    }
-
-    /** Keeps the last {@code capacity} bytes of a stream, and how many were dropped. */
-    static final class TailBuffer {
-        private final byte[] ring;
-        private long total;
-
-        TailBuffer(int capacity) {
-            this.ring = new byte[capacity];
-        }
-
-        void drain(InputStream in) {
-            byte[] buf = new byte[8_192];
-            try (in) {
-                int n;
-                while ((n = in.read(buf)) > 0) {
-                    synchronized (this) {
-                        for (int i = 0; i < n; i++) {
-                            ring[(int) (total++ % ring.length)] = buf[i];
-                        }
-                    }
-                }
-            } catch (IOException ignored) {
-                // the process was killed
-            }
-        }
-
-        synchronized String text() {
-            int size = (int) Math.min(total, ring.length);
-            byte[] out = new byte[size];
-            int start = (int) (total % ring.length);
-            for (int i = 0; i < size; i++) {
-                out[i] = ring[total > ring.length ? (start + i) % ring.length : i];
-            }
-            int skip = 0;
-            while (skip < out.length && (out[skip] & 0xC0) == 0x80) {
-                skip++;
-            }
-            String text = new String(out, skip, out.length - skip, StandardCharsets.UTF_8);
-            return total > ring.length ? "[... " + (total - ring.length + skip) + " earlier bytes dropped]\n" + text : text;
-        }
     }
 }

@@ -142,7 +142,7 @@ public final class Workspace {
     }
 
     /** The real path of the longest existing prefix, with the rest appended: links are followed where they exist. */
-    private static Path realPath(Path p) {
+    static Path realPath(Path p) {
         Path existing = p;
         List<Path> rest = new ArrayList<>();
         while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {

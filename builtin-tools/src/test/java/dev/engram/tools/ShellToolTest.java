@@ -54,12 +54,12 @@ class ShellToolTest {
 
     @Test
     void anAllowedCommandRunsInTheWorkspaceWithoutAShell() {
-        ToolResult r = run(ShellOptions.host("ls", "echo"), "ls -1");
+        ToolResult r = run(ShellOptions.unsandboxedHost("ls", "echo"), "ls -1");
         assertThat(r.content()).isEqualTo("exit code 0\na.txt\nsub\n");
-        assertThat(run(ShellOptions.host("echo"), "echo 'one   two' \"three $HOME\" four\\ five").content())
+        assertThat(run(ShellOptions.unsandboxedHost("echo"), "echo 'one   two' \"three $HOME\" four\\ five").content())
                 .isEqualTo("exit code 0\none   two three $HOME four five\n");
-        assertThat(run(ShellOptions.host("ls"), "ls", "cwd", "\"sub\"").content()).isEqualTo("exit code 0\n");
-        assertThat(run(ShellOptions.host("ls"), "ls", "cwd", "\"../..\"").content()).contains("outside the workspace");
+        assertThat(run(ShellOptions.unsandboxedHost("ls"), "ls", "cwd", "\"sub\"").content()).isEqualTo("exit code 0\n");
+        assertThat(run(ShellOptions.unsandboxedHost("ls"), "ls", "cwd", "\"../..\"").content()).contains("outside the workspace");
     }
 
     @ParameterizedTest
@@ -67,7 +67,7 @@ class ShellToolTest {
             "echo hi > pwned", "echo hi < /etc/passwd", "echo $(touch pwned)", "echo `touch pwned`", "echo ${PATH}",
             "echo hi\ntouch pwned", "echo 'unclosed"})
     void injectionAttemptsAreRejectedBeforeAnythingRuns(String command) throws Exception {
-        ToolResult r = run(ShellOptions.host("echo", "ls"), command);
+        ToolResult r = run(ShellOptions.unsandboxedHost("echo", "ls"), command);
         assertThat(r.status()).as(command).isEqualTo(ToolStatus.TOOL_ERROR);
         try (var files = Files.list(root)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("a.txt", "sub");
@@ -76,14 +76,14 @@ class ShellToolTest {
 
     @Test
     void commandsOffTheAllowListAreRefused() {
-        assertThat(run(ShellOptions.host("ls"), "rm a.txt").content()).isEqualTo("'rm' is not an allowed command. Allowed: ls.");
-        assertThat(run(ShellOptions.host("ls"), "/bin/ls").content()).startsWith("'/bin/ls' is not an allowed command");
+        assertThat(run(ShellOptions.unsandboxedHost("ls"), "rm a.txt").content()).isEqualTo("'rm' is not an allowed command. Allowed: ls.");
+        assertThat(run(ShellOptions.unsandboxedHost("ls"), "/bin/ls").content()).startsWith("'/bin/ls' is not an allowed command");
         assertThat(root.resolve("a.txt")).exists();
     }
 
     @Test
     void theEnvironmentIsScrubbedAndHomeIsPrivate() {
-        String env = run(ShellOptions.host("env"), "env").content();
+        String env = run(ShellOptions.unsandboxedHost("env"), "env").content();
         assertThat(env).contains("PATH=").doesNotContain("HOME=" + workspace.root());
         String home = env.lines().filter(l -> l.startsWith("HOME=")).findFirst().orElseThrow().substring(5);
         assertThat(Path.of(home)).as("HOME is outside the workspace, so no dot-file there configures a program")
@@ -96,7 +96,7 @@ class ShellToolTest {
 
     @Test
     void aTimeoutKillsTheWholeProcessTree() throws Exception {
-        ShellOptions options = ShellOptions.host().withAnyCommand().withShellSyntax()
+        ShellOptions options = ShellOptions.unsandboxedHost().withAnyCommand().withShellSyntax()
                 .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(5));
         long start = System.nanoTime();
         ToolResult r = run(options, "sleep 30 & echo $! > child.pid; sleep 30");
@@ -122,7 +122,7 @@ class ShellToolTest {
 
     @Test
     void longOutputKeepsItsEnd() {
-        ShellOptions options = ShellOptions.host("seq");
+        ShellOptions options = ShellOptions.unsandboxedHost("seq");
         ToolResult r = run(options, "seq 1 100000");
         assertThat(r.content()).startsWith("exit code 0\n[... ").endsWith("99999\n100000\n");
         assertThat(r.truncated()).as("the tool's own cap keeps its answer within the pipeline's budget").isFalse();
@@ -131,7 +131,7 @@ class ShellToolTest {
 
     @Test
     void theApprovalPreviewShowsTheCommandLine() throws Exception {
-        ShellTool tool = new ShellTool(workspace, ShellOptions.host("ls"));
+        ShellTool tool = new ShellTool(workspace, ShellOptions.unsandboxedHost("ls"));
         assertThat(tool.approvalPreview(new ShellTool.Input("ls -la", java.util.Optional.of("sub"), java.util.Optional.empty()),
                 ToolContext.empty())).contains("$ ls -la   (in sub)");
         assertThat(tool.safetyTier()).isEqualTo(dev.engram.framework.SafetyTier.PRIVILEGED);

@@ -89,6 +89,9 @@ final class ChatCommand extends BaseCommand {
                         + " (kept with the agent).");
             }
             Agent agent = created;
+            if (!agent.definition().toolAccess().shell().isEmpty()) {
+                out.println("Shell sandbox: " + dev.engram.tools.ShellOptions.sandboxDescription(root().unsafeHostShell) + ".");
+            }
             out.println("Chatting with '" + agent.name() + "'. Ctrl-C cancels a step, Ctrl-D or /exit leaves, "
                     + "end a line with \\ to continue it.");
             out.flush();

@@ -32,6 +32,7 @@ final class Engine implements AutoCloseable {
     private final List<AutoCloseable> extra = new ArrayList<>();
 
     private dev.engram.tools.PythonTools pythonTools;
+    private boolean unsandboxedHostShell;
 
     private final Optional<String> postgres;
     private final Map<String, String> environment;
@@ -97,6 +98,11 @@ final class Engine implements AutoCloseable {
         this.pythonTools = runner;
     }
 
+    /** Shells run unsandboxed on the host where bubblewrap is missing ({@code --unsafe-host-shell}). */
+    void allowUnsandboxedHostShell() {
+        this.unsandboxedHostShell = true;
+    }
+
     AgentRuntime runtime(Consumer<AgentRuntime.Builder> config) {
         if (runtime == null) {
             AgentRuntime.Builder b = AgentRuntime.builder(store(), new LazySearch(this::search));
@@ -114,12 +120,16 @@ final class Engine implements AutoCloseable {
     /**
      * What every runtime of the command line has: writes to partner and human blocks need someone's consent,
      * and by default no one is asked, so they are refused (chat asks at the terminal, 'tools call --consent'
-     * is the caller's own); imported Python tools run when enabled.
+     * is the caller's own); imported Python tools run when enabled; shells fall back to the unsandboxed host only
+     * when chosen.
      */
     void configure(AgentRuntime.Builder b) {
         b.permissionBroker(PermissionBroker.denyAll());
         if (pythonTools != null) {
             b.pythonTools(pythonTools);
+        }
+        if (unsandboxedHostShell) {
+            b.unsandboxedHostShell();
         }
     }
 

@@ -35,8 +35,14 @@ public final class EngramCli implements Runnable {
     boolean verbose;
 
     @Option(names = "--python-tools", scope = ScopeType.INHERIT, description = "Run the Python source of tools imported "
-            + "from Letta agent files (python3, in the bubblewrap sandbox where installed; every call asks for approval).")
+            + "from Letta agent files (python3, always in the bubblewrap sandbox: refused without it; every call asks for "
+            + "approval).")
     boolean pythonTools;
+
+    @Option(names = "--unsafe-host-shell", scope = ScopeType.INHERIT, description = "Where bubblewrap is not installed, "
+            + "let shell_exec run commands UNSANDBOXED on the host with argument checks only, instead of refusing them. "
+            + "Gives up the sandbox: use only for a trusted agent on a trusted machine.")
+    boolean unsafeHostShell;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -112,6 +118,9 @@ public final class EngramCli implements Runnable {
         Engine engine = new Engine(homeDirectory(), postgresUrl(), environment);
         if (pythonTools) {
             engine.enablePythonTools(dev.engram.tools.PythonTools.of(java.time.Duration.ofSeconds(30)));
+        }
+        if (unsafeHostShell) {
+            engine.allowUnsandboxedHostShell();
         }
         return engine;
     }

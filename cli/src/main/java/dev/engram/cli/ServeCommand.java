@@ -85,7 +85,7 @@ final class ServeCommand extends BaseCommand {
         err().printf(Locale.ROOT, "Engram server listening on http://%s:%d (Letta V1 API) — started in %d ms%n", host,
                 server.port(), Duration.ofNanos(System.nanoTime() - start).toMillis());
         err().println("  store:   " + engine.storeDescription());
-        err().println("  sandbox: " + ShellOptions.sandboxDescription());
+        err().println("  sandbox: " + ShellOptions.sandboxDescription(root().unsafeHostShell));
         err().println("  model:   " + model + " (for agents created without one)");
         err().println("  limits:  " + limits.describe());
         if (engine.store().keys().list().isEmpty()) {

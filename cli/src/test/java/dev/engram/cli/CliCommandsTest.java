@@ -89,6 +89,21 @@ class CliCommandsTest {
     }
 
     @Test
+    void anAgentFileImportThatFailsHalfWayStoresNothing() throws Exception {
+        String openai = "\"llm_config\": {\"model\": \"m\", \"model_endpoint_type\": \"openai\"}";
+        Path twins = Files.writeString(work.resolve("twins.af"), "{\"agents\": [{\"name\": \"Twin\", " + openai + "}, "
+                + "{\"name\": \"Twin\", " + openai + "}]}");
+        oneLineError(Cli.run(home, "agent", "import", twins.toString(), "--user", "ana"), 1,
+                "holds two agents named 'Twin'; names are unique per user: rename one in the file. Nothing was stored.");
+        // The first agent is written before the second's message is refused (over the store's MemoryLimits).
+        Path halfWay = Files.writeString(work.resolve("two.af"), "{\"agents\": [{\"name\": \"First\", " + openai
+                + ", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}, {\"name\": \"Second\", " + openai
+                + ", \"messages\": [{\"role\": \"user\", \"content\": \"" + "x".repeat(1_000_001) + "\"}]}]}");
+        oneLineError(Cli.run(home, "agent", "import", halfWay.toString(), "--user", "ana"), 1, "Nothing was stored.");
+        assertThat(ok("agent", "list", "--user", "ana").out()).doesNotContain("First", "first", "Twin");
+    }
+
+    @Test
     void blocksAreSharedAndUnsharedFromTheCommandLine() {
         ok("agent", "create", "lead", "--user", "ana", "--model", "openai:gpt-4o-mini", "--block", "team=Launch on Monday");
         ok("agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini");

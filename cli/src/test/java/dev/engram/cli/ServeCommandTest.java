@@ -67,6 +67,9 @@ class ServeCommandTest {
             assertThat(server.waitFor(30, TimeUnit.SECONDS)).as("stopped on SIGTERM").isTrue();
             assertThat(Files.readString(errFile)).contains("started in", "store:   SQLite " + home.resolve("memory.db"),
                     "sandbox: ", "Stopping: turns in progress are cancelled.");
+            if (Files.isExecutable(Path.of("/usr/bin/bwrap"))) {
+                assertThat(Files.readString(errFile)).contains("sandbox: bubblewrap (/usr/bin/bwrap; capabilities dropped");
+            }
         } finally {
             server.destroyForcibly();
         }

@@ -6,7 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Whether a call needs approval: the {@link ApprovalMode}, the {@link ApprovalRule}s in the order added (any matching
+ * Whether a call needs approval: a tool that {@linkplain DynamicTool#alwaysNeedsApproval() always needs it} does,
+ * on every call; otherwise the {@link ApprovalMode}, the {@link ApprovalRule}s in the order added (any matching
  * always-ask rule wins) and the tool's {@link SafetyTier}, plus the approvals remembered for a session (per session,
  * agent and user). The executor asks the handler; this decides when. Thread-safe.
  */
@@ -35,6 +36,9 @@ final class ApprovalGate {
 
     /** Whether this call of the tool needs approval. */
     Need need(DynamicTool tool, JsonNode args) {
+        if (tool.alwaysNeedsApproval()) {
+            return Need.YES;
+        }
         String name = tool.name();
         boolean autoRule = false;
         for (ApprovalRule rule : rules) {
@@ -55,8 +59,13 @@ final class ApprovalGate {
         };
     }
 
-    /** Whether some call of a tool of this name and tier could need approval, whatever its arguments. */
-    boolean mayAsk(String name, SafetyTier tier) {
+    /** Whether some call of this tool could need approval, whatever its arguments. */
+    boolean mayAsk(DynamicTool tool) {
+        if (tool.alwaysNeedsApproval()) {
+            return true;
+        }
+        String name = tool.name();
+        SafetyTier tier = tool.safetyTier();
         for (ApprovalRule rule : rules) {
             if (rule.action() == ApprovalRule.Action.ALWAYS_ASK && rule.mayMatch(name)) {
                 return true;

@@ -31,6 +31,15 @@ public interface DynamicTool {
         return SafetyTier.SIDE_EFFECTING;
     }
 
+    /**
+     * Whether every call needs approval, whatever the {@link ApprovalMode} (even {@link ApprovalMode#YOLO}), the
+     * auto-approve rules and the approvals remembered for a session: for tools that run code nobody reviewed, such
+     * as an imported agent file's Python tools. Defaults to {@code false}.
+     */
+    default boolean alwaysNeedsApproval() {
+        return false;
+    }
+
     /** Defaults to 30 seconds. */
     default Duration timeout() {
         return Duration.ofSeconds(30);

@@ -37,6 +37,11 @@ record RetimedTool(DynamicTool tool, Duration timeout) implements DynamicTool, P
     }
 
     @Override
+    public boolean alwaysNeedsApproval() {
+        return tool.alwaysNeedsApproval();
+    }
+
+    @Override
     public Truncation truncation() {
         return tool.truncation();
     }

@@ -76,14 +76,15 @@ public final class ToolExecutor {
 
     /**
      * Whether some call of a registered tool the policy permits could stop to ask for approval, whatever its
-     * arguments: an always-ask rule may match it, or it is not read-only and the mode asks for it (not
+     * arguments: it {@linkplain DynamicTool#alwaysNeedsApproval() always needs approval}, an always-ask rule may
+     * match it, or it is not read-only and the mode asks for it (not
      * {@link ApprovalMode#YOLO}, and in {@link ApprovalMode#AUTO} no auto-approve rule covers every call of it).
      * Approvals remembered for a session are not counted, so {@code true} means "may", never "will". A host can
      * run calls without its approval plumbing when this is {@code false}.
      */
     public boolean mayAskForApproval() {
         for (DynamicTool tool : registry.list()) {
-            if (policy.permits(tool.name()) && approvals.mayAsk(tool.name(), tool.safetyTier())) {
+            if (policy.permits(tool.name()) && approvals.mayAsk(tool)) {
                 return true;
             }
         }

@@ -3,7 +3,11 @@ package dev.engram.memory;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** The store's change log: one event per committed change, in commit order, sequence numbers strictly increasing. */
+/**
+ * The store's change log: one event per committed change, in commit order, sequence numbers strictly increasing.
+ * It shows committed events only, also on the thread of an open {@linkplain MemoryStore#inTransaction unit of
+ * work}: the events of a unit appear when it commits, all at once and in order, and never if it rolls back.
+ */
 public final class ChangeLog {
     /** The newest sequence number read from the backend, and the store's write count before that read. */
     private record Known(long writes, long seq) {
@@ -21,14 +25,14 @@ public final class ChangeLog {
         if (max <= 0) {
             throw new IllegalArgumentException("max must be positive, got " + max);
         }
-        return store.read(rows -> rows.changesSince(afterSeq, max));
+        return store.readCommitted(rows -> rows.changesSince(afterSeq, max));
     }
 
     /** The sequence number of the newest event, or 0 if there is none; asks the backend. */
     public long lastSeq() {
         // The write count is read before the query, so the answer covers at least every write it counts.
         long writes = store.endedWrites();
-        long seq = store.read(rows -> rows.lastChangeSeq());
+        long seq = store.readCommitted(rows -> rows.lastChangeSeq());
         known.accumulateAndGet(new Known(writes, seq),
                 (a, b) -> new Known(Math.max(a.writes(), b.writes()), Math.max(a.seq(), b.seq())));
         return seq;

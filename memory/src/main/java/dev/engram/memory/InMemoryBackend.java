@@ -45,6 +45,12 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, ApiKey> keys = new LinkedHashMap<>();
     private final Map<String, Identity> identities = new LinkedHashMap<>();
     private final List<ChangeEvent> changes = new ArrayList<>();
+    /**
+     * How many of {@link #changes} are committed. The log shows only those, also to a read on the thread of a
+     * write in progress (the store reads its change log that way inside a unit of work), so that nothing
+     * following the log sees an event that may yet roll back.
+     */
+    private int committedChanges;
     private final Deque<Runnable> undo = new ArrayDeque<>();
     private long nextPos = 1;
     private final String id = java.util.UUID.randomUUID().toString();
@@ -54,7 +60,9 @@ final class InMemoryBackend implements MemoryBackend, Rows {
         synchronized (lock) {
             undo.clear();
             try {
-                return work.apply(this);
+                T result = work.apply(this);
+                committedChanges = changes.size();
+                return result;
             } catch (RuntimeException | Error e) {
                 while (!undo.isEmpty()) {
                     undo.pop().run();
@@ -394,19 +402,19 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     @Override
     public void appendChanges(List<NewChange> list) {
         for (NewChange c : list) {
-            changes.add(c.withSeq(lastChangeSeq() + 1));
+            changes.add(c.withSeq(changes.isEmpty() ? 1 : changes.getLast().seq() + 1));
             undo.push(() -> changes.remove(changes.size() - 1));
         }
     }
 
     @Override
     public List<ChangeEvent> changesSince(long afterSeq, int max) {
-        return changes.stream().filter(c -> c.seq() > afterSeq).limit(max).toList();
+        return changes.subList(0, committedChanges).stream().filter(c -> c.seq() > afterSeq).limit(max).toList();
     }
 
     @Override
     public long lastChangeSeq() {
-        return changes.isEmpty() ? 0 : changes.get(changes.size() - 1).seq();
+        return committedChanges == 0 ? 0 : changes.get(committedChanges - 1).seq();
     }
 
     @Override

@@ -5,6 +5,11 @@ final class MemoryErrors {
     private MemoryErrors() {
     }
 
+    static MemoryException spoiledUnit(RuntimeException failure) {
+        return new MemoryException("The unit of work was rolled back and nothing it wrote was kept: a store call inside it "
+                + "failed (" + failure.getMessage() + "). Let that failure end the unit, or check before you write.", failure);
+    }
+
     static NotFoundException noBlock(Scope scope, String label) {
         return new NotFoundException("Agent '" + scope.agentId() + "' has no block labelled '" + label + "'.");
     }

@@ -6,6 +6,8 @@ import dev.engram.memory.sqlite.SqliteBackend;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Everything an agent remembers: core memory {@linkplain #blocks() blocks}, {@linkplain #archival()
@@ -21,6 +23,10 @@ import java.util.Objects;
  * <p>The rules live here, once; the rows live in a {@link MemoryBackend}: the embedded SQLite file
  * ({@link #sqlite(Path)}), maps in memory ({@link #inMemory()}), or a backend of your own
  * ({@link #over(MemoryBackend)}). Thread-safe.
+ *
+ * <p>Several writes become one with {@link #inTransaction}, as Jdbi's {@code inTransaction} does: every
+ * call on this store's sub-stores made on the same thread inside it joins one transaction, which commits
+ * when the callback returns and leaves no row and no change-log entry when it throws.
  */
 public final class MemoryStore implements AutoCloseable {
     private final StoreCore core;
@@ -81,6 +87,44 @@ public final class MemoryStore implements AutoCloseable {
     /** A store held in memory only, whose writes {@code clock} stamps (e.g. to replay a dated conversation). */
     public static MemoryStore inMemory(Clock clock) {
         return over(new InMemoryBackend(), clock);
+    }
+
+    /**
+     * Runs {@code work} as one unit of work and returns its result: every call on this store (its blocks,
+     * archival memory, notes, agents, messages, schedules, keys, identities) made on this thread until
+     * {@code work} returns joins one transaction of the backend. It commits when {@code work} returns: all
+     * its writes become visible together, and their change-log events appear together and in order. When
+     * {@code work} throws, nothing it wrote is kept, no change-log event of it is ever seen (a search index
+     * following {@link #changes()} never learns of it), and the exception reaches the caller unchanged.
+     *
+     * <p>Calls inside an open unit join it: a nested {@code inTransaction} is part of the outer one and
+     * commits with it. A store call that throws inside a unit spoils it: even if {@code work} catches
+     * that exception, the unit rolls back and this throws a {@link MemoryException} naming it (a write
+     * may have failed half-way). Only the calling thread joins: work handed to another thread runs
+     * outside the unit, and a write there waits until the unit ends, so do not wait for it inside.
+     * Other threads' writes wait for the unit to end; their reads see only committed data.
+     *
+     * @param work receives this store, for convenience: {@code store.inTransaction(tx -> tx.agents().create(...))}
+     * @throws MemoryException if the store is closed, the storage failed, or a store call inside failed
+     *                         and {@code work} went on
+     */
+    public <R> R inTransaction(Function<MemoryStore, R> work) {
+        Objects.requireNonNull(work, "work must not be null");
+        return core.inTransaction(() -> work.apply(this));
+    }
+
+    /** {@link #inTransaction(Function)} for work that returns nothing. */
+    public void useTransaction(Consumer<MemoryStore> work) {
+        Objects.requireNonNull(work, "work must not be null");
+        core.inTransaction(() -> {
+            work.accept(this);
+            return null;
+        });
+    }
+
+    /** Whether the calling thread is inside a unit of work of this store ({@link #inTransaction}). */
+    public boolean isInTransaction() {
+        return core.inUnit();
     }
 
     /** Core memory blocks of each agent, with history, sharing and paging to archival memory. */

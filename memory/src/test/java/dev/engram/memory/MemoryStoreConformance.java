@@ -66,6 +66,15 @@ public abstract class MemoryStoreConformance {
         return type.cast(thrown);
     }
 
+    /** {@link MemoryStore#inTransaction}: one unit of work, committed whole or not at all, on this backend. */
+    @Nested
+    class UnitOfWork extends UnitOfWorkConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     @Nested
     class Usage {
         @Test

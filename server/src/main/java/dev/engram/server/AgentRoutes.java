@@ -1,17 +1,22 @@
 package dev.engram.server;
 
+import static io.helidon.http.Method.DELETE;
+import static io.helidon.http.Method.GET;
+import static io.helidon.http.Method.PATCH;
+import static io.helidon.http.Method.POST;
+
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.AgentFileImport;
 import dev.engram.agents.LettaModels;
 import dev.engram.agents.SleeptimeSettings;
 import dev.engram.agents.ToolRules;
+import dev.engram.framework.ModelPolicy;
 import dev.engram.memory.AgentRecord;
 import dev.engram.memory.Block;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.Scope;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -34,29 +39,25 @@ final class AgentRoutes {
         this.api = api;
     }
 
-    void register(HttpRouting.Builder r) {
-        r.get("/v1/agents/count", this::count);
-        r.post("/v1/agents/import", new AgentImport(api)::handle);
-        r.get("/v1/agents", this::list);
-        r.get("/v1/agents/", this::list);
-        r.post("/v1/agents", this::create);
-        r.post("/v1/agents/", this::create);
-        r.get("/v1/agents/{agent_id}/export", this::export);
-        r.get("/v1/agents/{agent_id}", this::retrieve);
-        r.patch("/v1/agents/{agent_id}", this::modify);
-        r.delete("/v1/agents/{agent_id}", this::delete);
+    List<Route> routes() {
+        return List.of(
+                Route.caller(GET, "/v1/agents/count", this::count),
+                Route.caller(POST, "/v1/agents/import", new AgentImport(api)::handle),
+                Route.caller(GET, "/v1/agents", this::list),
+                Route.caller(GET, "/v1/agents/", this::list),
+                Route.caller(POST, "/v1/agents", this::create),
+                Route.caller(POST, "/v1/agents/", this::create),
+                Route.agent(api, GET, "/v1/agents/{agent_id}/export", this::export),
+                Route.agent(api, GET, "/v1/agents/{agent_id}", this::retrieve),
+                Route.agent(api, PATCH, "/v1/agents/{agent_id}", this::modify),
+                Route.agent(api, DELETE, "/v1/agents/{agent_id}", this::delete));
     }
 
-    static String agentId(ServerRequest req) {
-        return req.path().pathParameters().get("agent_id");
-    }
-
-    private void create(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void create(Caller caller, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
         String user = ownerOf(caller, body);
         String id = Ids.newAgentId();
-        String model = model(body).orElse(api.settings.defaultModel());
+        String model = model(body, api.runtime.modelPolicy()).orElse(api.settings.defaultModel());
         AgentDefinition.Builder b = AgentDefinition.builder(user).id(id)
                 .name(body.string("name").orElse(id.substring(0, "agent-".length() + 8))).model(model);
         body.string("system").ifPresent(b::systemPrompt);
@@ -109,25 +110,37 @@ final class AgentRoutes {
         return named.orElse(Api.DEFAULT_USER);
     }
 
-    /** Engram's model spec for the request's {@code model} handle or {@code llm_config}; a 422 for one it cannot map. */
-    static Optional<String> model(Body body) {
+    /**
+     * Engram's model spec for the request's {@code model} handle or {@code llm_config}; a 422 naming the field for
+     * one it cannot map or {@code policy} does not allow (an API user never chooses where model requests go).
+     */
+    static Optional<String> model(Body body, ModelPolicy policy) {
         Optional<String> handle = body.string("model");
         if (handle.isPresent()) {
-            return Optional.of(LettaModels.spec(handle.get()).orElseThrow(() -> body.problem("value_error",
+            String spec = LettaModels.spec(handle.get()).orElseThrow(() -> body.problem("value_error",
                     "Unknown model '" + handle.get() + "': name it as provider/model (openai/gpt-4o-mini, "
                             + "anthropic/claude-sonnet-4-5, google_ai/gemini-2.5-flash, ollama/llama3) or as an Engram "
-                            + "model spec (openai:gpt-4o-mini)", "model")));
+                            + "model spec (openai:gpt-4o-mini)", "model"));
+            return Optional.of(allowed(body, policy, spec, "model"));
         }
         Optional<ObjectNode> llm = body.object("llm_config");
         if (llm.isPresent()) {
             Body config = Body.of(llm.get(), body.location("llm_config"));
             String name = config.requiredString("model");
             String type = config.requiredString("model_endpoint_type");
-            return Optional.of(LettaModels.spec(type + "/" + name).orElseThrow(() -> config.problem("value_error",
+            String spec = LettaModels.spec(type + "/" + name).orElseThrow(() -> config.problem("value_error",
                     "Unknown model endpoint type '" + type + "': use openai, anthropic, google_ai or ollama",
-                    "model_endpoint_type")));
+                    "model_endpoint_type"));
+            return Optional.of(allowed(config, policy, spec, "model"));
         }
         return Optional.empty();
+    }
+
+    private static String allowed(Body body, ModelPolicy policy, String spec, String field) {
+        policy.refusal(spec).ifPresent(problem -> {
+            throw body.problem("value_error", "Model not allowed: " + problem, field);
+        });
+        return spec;
     }
 
     private static List<dev.engram.agents.ToolRule> toolRules(Body body, JsonNode rules) {
@@ -167,15 +180,13 @@ final class AgentRoutes {
         }
     }
 
-    private void list(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void list(Caller caller, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 50, false);
         List<Agent> agents = matching(caller, req);
         Api.json(res, pages.page(agents, Agent::id, "agent").stream().map(api::agentState).toList());
     }
 
-    private void count(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void count(Caller caller, ServerRequest req, ServerResponse res) {
         Api.json(res, Body.JSON.getNodeFactory().numberNode(matching(caller, req).size()));
     }
 
@@ -208,16 +219,13 @@ final class AgentRoutes {
         return out;
     }
 
-    private void retrieve(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
-        Api.json(res, api.agentState(api.agent(caller, agentId(req))));
+    private void retrieve(Agent agent, ServerRequest req, ServerResponse res) {
+        Api.json(res, api.agentState(agent));
     }
 
-    private void modify(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
-        Agent agent = api.agent(caller, agentId(req));
+    private void modify(Agent agent, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
-        Optional<String> model = model(body);
+        Optional<String> model = model(body, api.runtime.modelPolicy());
         Optional<List<String>> toolIds = body.strings("tool_ids");
         Optional<JsonNode> rules = body.raw("tool_rules");
         Optional<List<String>> blockIds = body.strings("block_ids");
@@ -275,9 +283,7 @@ final class AgentRoutes {
         return a.ownerAgentId().equals(b.ownerAgentId()) && a.label().equals(b.label());
     }
 
-    private void delete(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
-        Agent agent = api.agent(caller, agentId(req));
+    private void delete(Agent agent, ServerRequest req, ServerResponse res) {
         if (api.turns.running(agent.scope()).isPresent()) {
             throw ApiException.conflict("Agent '" + agent.id() + "' is working on a message; cancel it "
                     + "(POST /v1/agents/" + agent.id() + "/messages/cancel) or wait, then delete it.");
@@ -286,9 +292,7 @@ final class AgentRoutes {
         Api.json(res, Body.JSON.createObjectNode().put("message", "Agent id=" + agent.id() + " successfully deleted"));
     }
 
-    private void export(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
-        Agent agent = api.agent(caller, agentId(req));
+    private void export(Agent agent, ServerRequest req, ServerResponse res) {
         String file = api.runtime.exportLettaAgentFile(agent.userId(), List.of(agent.id()));
         res.header(io.helidon.http.HeaderNames.CONTENT_TYPE, "application/json");
         res.send(file);
@@ -296,8 +300,7 @@ final class AgentRoutes {
 
     /** {@code POST /v1/agents/import}: a multipart form whose {@code file} is a Letta Agent File. */
     record AgentImport(Api api) {
-        void handle(ServerRequest req, ServerResponse res) {
-            Caller caller = api.caller(req);
+        void handle(Caller caller, ServerRequest req, ServerResponse res) {
             Upload upload = Upload.read(req);
             String user = caller.user().orElse(Api.DEFAULT_USER);
             api.quotas.room(user);
@@ -307,6 +310,9 @@ final class AgentRoutes {
             imported.agents().forEach(a -> out.withArray("agent_ids").add(a.id()));
             out.withArray("agent_ids");
             imported.warnings().forEach(w -> out.withArray("warnings").add(w));
+            out.withArray("dropped_grants");
+            imported.dropped().forEach(d -> out.withArray("dropped_grants").addObject().put("agent", d.agent())
+                    .put("field", d.field()).put("asked", d.asked()).put("reason", d.reason()));
             Api.json(res, out);
         }
     }

@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** What every endpoint shares: the runtime, the caller's key, agent lookup within the caller's users, JSON answers. */
+/** What every endpoint shares: the runtime, agent lookup within the caller's users, JSON answers. */
 final class Api {
     /** The user an admin key's agents belong to when the request names no identity. */
     static final String DEFAULT_USER = "default";
@@ -35,7 +35,6 @@ final class Api {
     final Turns turns;
     final Settings settings;
     final QuotaGuard quotas;
-    private final VerifiedKeys keys;
 
     /** The server's settings that endpoints read. */
     record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl, UserQuotas quotas) {
@@ -47,20 +46,6 @@ final class Api {
         this.turns = turns;
         this.settings = settings;
         this.quotas = new QuotaGuard(store, settings.quotas());
-        this.keys = new VerifiedKeys(store.keys(), settings.keyCacheTtl());
-    }
-
-    /** The caller of a request, from its {@code Authorization: Bearer KEY}; a 401 without a valid key. */
-    Caller caller(ServerRequest req) {
-        String header = req.headers().first(HeaderNames.AUTHORIZATION).orElse("").trim();
-        if (header.isEmpty()) {
-            throw ApiException.unauthorized("Missing API key: send 'Authorization: Bearer KEY' (create one with "
-                    + "'engram keys create --user USER').");
-        }
-        if (!header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            throw ApiException.unauthorized("The Authorization header must be 'Bearer KEY'.");
-        }
-        return keys.verify(header.substring(7).trim()).orElseThrow(() -> ApiException.unauthorized("Invalid API key."));
     }
 
     /** The users whose things the caller sees: its own, or (an admin key) the default user and every user with a key or an identity. */

@@ -3,18 +3,24 @@ package dev.engram.server;
 import dev.engram.agents.AgentException;
 import dev.engram.agents.AgentNotFoundException;
 import dev.engram.agents.AgentRuntime;
+import dev.engram.framework.ModelPolicy;
 import dev.engram.memory.DuplicateException;
 import dev.engram.memory.LimitExceededException;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NotFoundException;
+import dev.engram.memory.StorageFullException;
+import dev.engram.memory.StorageUnavailableException;
 import dev.engram.memory.VersionConflictException;
+import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -55,6 +61,7 @@ public final class EngramServer implements AutoCloseable {
     private final WebServer web;
     private final AgentRuntime runtime;
     private final Turns turns;
+    private final List<Route> routes;
     private final Duration shutdownGrace;
     private final Object stopped = new Object();
     private volatile boolean closed;
@@ -67,20 +74,18 @@ public final class EngramServer implements AutoCloseable {
         this.turns = new Turns(b.store, b.turnLock, b.maxWaitingPerUser, b.maxWaitingPerServer);
         AgentRuntime.Builder rb = AgentRuntime.builder(b.store, b.search);
         b.runtime.accept(rb);
+        // Only the operator chooses where model requests go: API users and agent files name models this allows.
+        rb.modelPolicy(b.modelPolicy.allowSpec(b.defaultModel));
         rb.approvalHandler(turns);
         rb.listener(turns);
         this.runtime = rb.build();
         this.shutdownGrace = b.shutdownGrace;
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.quotas));
+        this.routes = routes(api);
         HttpRouting.Builder routing = routingBuilder.join();
-        routing.get("/v1/health", EngramServer::health).get("/v1/health/", EngramServer::health);
-        new AgentRoutes(api).register(routing);
-        new MessageRoutes(api).register(routing);
-        new MemoryRoutes(api).register(routing);
-        new ToolRoutes(api).register(routing);
-        new IdentityRoutes(api).register(routing);
+        routing.addFilter(new Authentication(new VerifiedKeys(b.store.keys(), b.keyCacheTtl), routes));
+        Route.register(routing, routes);
         routing.any("/v1/*", (req, res) -> {
-            api.caller(req);
             throw ApiException.of(Status.NOT_IMPLEMENTED_501, req.prologue().method().text() + " " + req.path().path()
                     + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
                     + "memory, tools and identities endpoints).");
@@ -88,6 +93,24 @@ public final class EngramServer implements AutoCloseable {
         errors(routing);
         this.web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
                 .shutdownGracePeriod(b.shutdownGrace).shutdownHook(false).routing(routing).build();
+    }
+
+    /** The server's route table: every endpoint, in the order Helidon matches them. */
+    private static List<Route> routes(Api api) {
+        List<Route> routes = new ArrayList<>();
+        routes.add(Route.open(Method.GET, "/v1/health", EngramServer::health));
+        routes.add(Route.open(Method.GET, "/v1/health/", EngramServer::health));
+        routes.addAll(new AgentRoutes(api).routes());
+        routes.addAll(new MessageRoutes(api).routes());
+        routes.addAll(new MemoryRoutes(api).routes());
+        routes.addAll(new ToolRoutes(api).routes());
+        routes.addAll(new IdentityRoutes(api).routes());
+        return List.copyOf(routes);
+    }
+
+    /** The route table (for tests that walk every endpoint). */
+    List<Route> routes() {
+        return routes;
     }
 
     private static void health(ServerRequest req, ServerResponse res) {
@@ -107,6 +130,8 @@ public final class EngramServer implements AutoCloseable {
         routing.error(LimitExceededException.class, (req, res, e) -> send(res, ApiException.badRequest(e.getMessage())));
         routing.error(AgentException.class, (req, res, e) -> send(res, ApiException.badRequest(e.getMessage())));
         routing.error(IllegalArgumentException.class, (req, res, e) -> send(res, ApiException.badRequest(e.getMessage())));
+        routing.error(StorageUnavailableException.class, (req, res, e) -> send(res, StoreFailures.answer(e).orElseThrow()));
+        routing.error(StorageFullException.class, (req, res, e) -> send(res, StoreFailures.answer(e).orElseThrow()));
         routing.error(Throwable.class, (req, res, e) -> {
             String incident = UUID.randomUUID().toString().substring(0, 8);
             LOG.error("Request {} {} failed (incident {})", req.prologue().method().text(), req.path().path(), incident, e);
@@ -174,6 +199,7 @@ public final class EngramServer implements AutoCloseable {
         private String host = "127.0.0.1";
         private int port = DEFAULT_PORT;
         private String defaultModel = "openai:gpt-4o-mini";
+        private ModelPolicy modelPolicy = ModelPolicy.providersOnly();
         private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
         private Duration pingInterval = Duration.ofSeconds(5);
         private Duration shutdownGrace = Duration.ofSeconds(10);
@@ -218,6 +244,17 @@ public final class EngramServer implements AutoCloseable {
                 throw new IllegalArgumentException("default model must not be blank");
             }
             this.defaultModel = spec;
+            return this;
+        }
+
+        /**
+         * The models API users and imported agent files may name (the runtime's {@link AgentRuntime#modelPolicy()}):
+         * provider models, plus the endpoints and scripts this allows; the {@link #defaultModel} and the models
+         * registered with the runtime are always allowed. Default {@link ModelPolicy#providersOnly()}. Any other model
+         * is refused with a 422 and nothing is stored.
+         */
+        public Builder modelPolicy(ModelPolicy policy) {
+            this.modelPolicy = Objects.requireNonNull(policy, "model policy must not be null");
             return this;
         }
 

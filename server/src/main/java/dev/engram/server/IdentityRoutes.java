@@ -1,9 +1,14 @@
 package dev.engram.server;
 
+import static io.helidon.http.Method.DELETE;
+import static io.helidon.http.Method.GET;
+import static io.helidon.http.Method.PATCH;
+import static io.helidon.http.Method.POST;
+import static io.helidon.http.Method.PUT;
+
 import dev.engram.memory.AgentRecord;
 import dev.engram.memory.Identity;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -25,16 +30,17 @@ final class IdentityRoutes {
         this.api = api;
     }
 
-    void register(HttpRouting.Builder r) {
-        r.get("/v1/identities", this::list);
-        r.get("/v1/identities/", this::list);
-        r.post("/v1/identities", (req, res) -> upsert(req, res, false));
-        r.post("/v1/identities/", (req, res) -> upsert(req, res, false));
-        r.put("/v1/identities", (req, res) -> upsert(req, res, true));
-        r.put("/v1/identities/", (req, res) -> upsert(req, res, true));
-        r.get("/v1/identities/{identity_id}", this::retrieve);
-        r.patch("/v1/identities/{identity_id}", this::modify);
-        r.delete("/v1/identities/{identity_id}", this::delete);
+    List<Route> routes() {
+        return List.of(
+                Route.caller(GET, "/v1/identities", this::list),
+                Route.caller(GET, "/v1/identities/", this::list),
+                Route.caller(POST, "/v1/identities", (caller, req, res) -> upsert(caller, req, res, false)),
+                Route.caller(POST, "/v1/identities/", (caller, req, res) -> upsert(caller, req, res, false)),
+                Route.caller(PUT, "/v1/identities", (caller, req, res) -> upsert(caller, req, res, true)),
+                Route.caller(PUT, "/v1/identities/", (caller, req, res) -> upsert(caller, req, res, true)),
+                Route.caller(GET, "/v1/identities/{identity_id}", this::retrieve),
+                Route.caller(PATCH, "/v1/identities/{identity_id}", this::modify),
+                Route.caller(DELETE, "/v1/identities/{identity_id}", this::delete));
     }
 
     private ObjectNode view(Identity identity) {
@@ -60,8 +66,7 @@ final class IdentityRoutes {
                 .orElseThrow(() -> ApiException.notFound("Identity '" + identityId + "' not found."));
     }
 
-    private void list(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void list(Caller caller, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 50, false);
         Optional<String> name = Query.string(req, "name");
         Optional<String> key = Query.string(req, "identifier_key");
@@ -72,8 +77,7 @@ final class IdentityRoutes {
         Api.json(res, pages.page(identities, i -> Identities.id(i.userId()), "identity").stream().map(this::view).toList());
     }
 
-    private void upsert(ServerRequest req, ServerResponse res, boolean replace) {
-        Caller caller = api.caller(req);
+    private void upsert(Caller caller, ServerRequest req, ServerResponse res, boolean replace) {
         Body body = Api.body(req);
         String user = body.requiredString("identifier_key");
         String name = body.requiredString("name");
@@ -105,13 +109,11 @@ final class IdentityRoutes {
         return type;
     }
 
-    private void retrieve(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void retrieve(Caller caller, ServerRequest req, ServerResponse res) {
         Api.json(res, view(identity(caller, req.path().pathParameters().get("identity_id"))));
     }
 
-    private void modify(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void modify(Caller caller, ServerRequest req, ServerResponse res) {
         Identity identity = identity(caller, req.path().pathParameters().get("identity_id"));
         Body body = Api.body(req);
         if (body.string("identifier_key").filter(k -> !k.equals(identity.userId())).isPresent()) {
@@ -122,8 +124,7 @@ final class IdentityRoutes {
         Api.json(res, view(put(body, identity.userId(), name, type)));
     }
 
-    private void delete(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void delete(Caller caller, ServerRequest req, ServerResponse res) {
         Identity identity = identity(caller, req.path().pathParameters().get("identity_id"));
         api.store.identities().delete(identity.userId());
         Api.json(res, Status.OK_200, Body.JSON.createObjectNode());

@@ -1,9 +1,12 @@
 package dev.engram.server;
 
 import dev.engram.agents.Agent;
+import dev.engram.agents.AgentException;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentStopReason;
 import dev.engram.framework.ApprovalDecision;
+import dev.engram.framework.model.ModelException;
+import dev.engram.framework.model.ModelHttpException;
 import dev.engram.memory.ConversationMessage;
 import io.helidon.http.Status;
 import java.util.ArrayList;
@@ -190,21 +193,46 @@ final class LettaTurns {
     }
 
     /**
-     * The answer to a turn that failed: the request's own answer when the server refused it (stopping, no lock), a
-     * 502 when the agent's model failed, else a 500 whose details go to the log only.
+     * The answer to a turn that failed: the request's own answer when the server refused it (stopping, no lock); a
+     * 503 or 507 when the memory store failed ({@link StoreFailures}); a 502 when the agent's model failed, saying
+     * only that and the provider's status, since the provider's own error text (or what a model script's file held)
+     * is no client's to read; Engram's own refusal of the turn as it wrote it; else a 500. Every detail but Engram's
+     * own sentence goes to the log only, under an incident id.
      */
     static ApiException turnFailed(RuntimeException e) {
         if (e instanceof ApiException api) {
             return api;
         }
-        if (e instanceof dev.engram.agents.AgentException || e instanceof dev.engram.framework.model.ModelException) {
-            return ApiException.of(Status.BAD_GATEWAY_502, "The agent's model failed: " + e.getMessage()
-                    + " What the agent stored before the failure stays; send the message again to retry.");
+        Optional<ApiException> store = StoreFailures.answerTurn(e);
+        if (store.isPresent()) {
+            return store.get();
         }
         String incident = java.util.UUID.randomUUID().toString().substring(0, 8);
+        Optional<ModelException> model = cause(e, ModelException.class);
+        if (model.isPresent() || (e instanceof AgentException && e.getCause() != null)) {
+            LOG.warn("A turn's model failed (incident {})", incident, e);
+            String status = model.filter(ModelHttpException.class::isInstance).map(m -> " (the provider answered HTTP "
+                    + ((ModelHttpException) m).status() + ")").orElse("");
+            return ApiException.of(Status.BAD_GATEWAY_502, "The agent's model failed" + status + " (incident " + incident
+                    + "; the server's log has the details). What the agent stored before the failure stays; send the "
+                    + "message again to retry.");
+        }
+        if (e instanceof AgentException) {
+            return ApiException.of(Status.BAD_GATEWAY_502, e.getMessage() + " What the agent stored before the failure "
+                    + "stays; send the message again to retry.");
+        }
         LOG.error("A turn failed (incident {})", incident, e);
         return ApiException.of(Status.INTERNAL_SERVER_ERROR_500, "The turn failed (incident " + incident
                 + "; the server's log has the details). What the agent stored before the failure stays.");
+    }
+
+    private static <T extends Throwable> Optional<T> cause(Throwable e, Class<T> type) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return Optional.of(type.cast(t));
+            }
+        }
+        return Optional.empty();
     }
 
     static String stopReason(AgentStopReason reason) {

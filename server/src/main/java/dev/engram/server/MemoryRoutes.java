@@ -1,5 +1,10 @@
 package dev.engram.server;
 
+import static io.helidon.http.Method.DELETE;
+import static io.helidon.http.Method.GET;
+import static io.helidon.http.Method.PATCH;
+import static io.helidon.http.Method.POST;
+
 import dev.engram.agents.Agent;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
@@ -12,7 +17,6 @@ import dev.engram.memory.Scope;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHit;
 import dev.engram.memory.SearchRequest;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Instant;
@@ -38,29 +42,29 @@ final class MemoryRoutes {
         this.api = api;
     }
 
-    void register(HttpRouting.Builder r) {
-        r.get("/v1/agents/{agent_id}/core-memory/blocks", this::agentBlocks);
-        r.patch("/v1/agents/{agent_id}/core-memory/blocks/attach/{block_id}", this::attach);
-        r.patch("/v1/agents/{agent_id}/core-memory/blocks/detach/{block_id}", this::detach);
-        r.get("/v1/agents/{agent_id}/core-memory/blocks/{block_label}", this::agentBlock);
-        r.patch("/v1/agents/{agent_id}/core-memory/blocks/{block_label}", this::modifyAgentBlock);
-        r.get("/v1/blocks", this::listBlocks);
-        r.get("/v1/blocks/", this::listBlocks);
-        r.post("/v1/blocks", this::createBlock);
-        r.post("/v1/blocks/", this::createBlock);
-        r.get("/v1/blocks/{block_id}", this::block);
-        r.patch("/v1/blocks/{block_id}", this::modifyBlock);
-        r.delete("/v1/blocks/{block_id}", this::deleteBlock);
-        r.get("/v1/agents/{agent_id}/archival-memory/search", this::searchPassages);
-        r.get("/v1/agents/{agent_id}/archival-memory", this::listPassages);
-        r.post("/v1/agents/{agent_id}/archival-memory", this::createPassage);
-        r.delete("/v1/agents/{agent_id}/archival-memory/{memory_id}", this::deletePassage);
+    List<Route> routes() {
+        return List.of(
+                Route.agent(api, GET, "/v1/agents/{agent_id}/core-memory/blocks", this::agentBlocks),
+                Route.agent(api, PATCH, "/v1/agents/{agent_id}/core-memory/blocks/attach/{block_id}", this::attach),
+                Route.agent(api, PATCH, "/v1/agents/{agent_id}/core-memory/blocks/detach/{block_id}", this::detach),
+                Route.agent(api, GET, "/v1/agents/{agent_id}/core-memory/blocks/{block_label}", this::agentBlock),
+                Route.agent(api, PATCH, "/v1/agents/{agent_id}/core-memory/blocks/{block_label}", this::modifyAgentBlock),
+                Route.caller(GET, "/v1/blocks", this::listBlocks),
+                Route.caller(GET, "/v1/blocks/", this::listBlocks),
+                Route.caller(POST, "/v1/blocks", this::createBlock),
+                Route.caller(POST, "/v1/blocks/", this::createBlock),
+                Route.caller(GET, "/v1/blocks/{block_id}", this::block),
+                Route.caller(PATCH, "/v1/blocks/{block_id}", this::modifyBlock),
+                Route.caller(DELETE, "/v1/blocks/{block_id}", this::deleteBlock),
+                Route.agent(api, GET, "/v1/agents/{agent_id}/archival-memory/search", this::searchPassages),
+                Route.agent(api, GET, "/v1/agents/{agent_id}/archival-memory", this::listPassages),
+                Route.agent(api, POST, "/v1/agents/{agent_id}/archival-memory", this::createPassage),
+                Route.agent(api, DELETE, "/v1/agents/{agent_id}/archival-memory/{memory_id}", this::deletePassage));
     }
 
     // ---- an agent's blocks ----------------------------------------------------------------------------
 
-    private void agentBlocks(ServerRequest req, ServerResponse res) {
-        Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
+    private void agentBlocks(Agent agent, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 100, false);
         List<Block> blocks = new ArrayList<>(api.store.blocks().list(agent.scope()));
         blocks.sort(Comparator.comparing(Block::createdAt).thenComparing(Block::label));
@@ -68,8 +72,7 @@ final class MemoryRoutes {
                 .map(LettaViews::block).toList());
     }
 
-    private void agentBlock(ServerRequest req, ServerResponse res) {
-        Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
+    private void agentBlock(Agent agent, ServerRequest req, ServerResponse res) {
         Api.json(res, LettaViews.block(agentBlock(agent, label(req))));
     }
 
@@ -82,8 +85,7 @@ final class MemoryRoutes {
         return req.path().pathParameters().get("block_label");
     }
 
-    private void modifyAgentBlock(ServerRequest req, ServerResponse res) {
-        Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
+    private void modifyAgentBlock(Agent agent, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
         Block block = agentBlock(agent, label(req));
         Api.json(res, LettaViews.block(update(agent.scope(), block, body)));
@@ -131,8 +133,7 @@ final class MemoryRoutes {
         return updated;
     }
 
-    private void attach(ServerRequest req, ServerResponse res) {
-        Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
+    private void attach(Agent agent, ServerRequest req, ServerResponse res) {
         Block block = api.block(agent.userId(), req.path().pathParameters().get("block_id"));
         if (!block.ownerAgentId().equals(agent.id())) {
             Optional<Block> same = api.store.blocks().get(agent.scope(), block.label());
@@ -145,8 +146,7 @@ final class MemoryRoutes {
         Api.json(res, api.agentState(agent));
     }
 
-    private void detach(ServerRequest req, ServerResponse res) {
-        Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
+    private void detach(Agent agent, ServerRequest req, ServerResponse res) {
         Block block = api.block(agent.userId(), req.path().pathParameters().get("block_id"));
         if (block.ownerAgentId().equals(agent.id())) {
             throw ApiException.badRequest("Block '" + block.label() + "' is agent '" + agent.id() + "''s own; it cannot be "
@@ -161,8 +161,7 @@ final class MemoryRoutes {
 
     // ---- standalone blocks ------------------------------------------------------------------------------
 
-    private void createBlock(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void createBlock(Caller caller, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
         NewBlock block = AgentRoutes.newBlock(body);
         String user = caller.user().orElse(Api.DEFAULT_USER);
@@ -176,8 +175,7 @@ final class MemoryRoutes {
     }
 
     /** Every block of the caller's users: the standalone ones and each agent's own, oldest first. */
-    private void listBlocks(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void listBlocks(Caller caller, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 50, true);
         Optional<String> label = Query.string(req, "label");
         Optional<String> search = Query.string(req, "label_search");
@@ -202,14 +200,12 @@ final class MemoryRoutes {
                 .map(LettaViews::block).toList());
     }
 
-    private void block(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void block(Caller caller, ServerRequest req, ServerResponse res) {
         String blockId = req.path().pathParameters().get("block_id");
         Api.json(res, LettaViews.block(api.block(api.userOfBlock(caller, blockId), blockId)));
     }
 
-    private void modifyBlock(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void modifyBlock(Caller caller, ServerRequest req, ServerResponse res) {
         String blockId = req.path().pathParameters().get("block_id");
         String user = api.userOfBlock(caller, blockId);
         Block block = api.block(user, blockId);
@@ -217,8 +213,7 @@ final class MemoryRoutes {
         Api.json(res, LettaViews.block(update(Scope.of(user, block.ownerAgentId()), block, body)));
     }
 
-    private void deleteBlock(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
+    private void deleteBlock(Caller caller, ServerRequest req, ServerResponse res) {
         String blockId = req.path().pathParameters().get("block_id");
         String user = api.userOfBlock(caller, blockId);
         Block block = api.block(user, blockId);
@@ -228,8 +223,7 @@ final class MemoryRoutes {
 
     // ---- archival memory --------------------------------------------------------------------------------
 
-    private void listPassages(ServerRequest req, ServerResponse res) {
-        Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
+    private void listPassages(Agent agent, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 100, true);
         Optional<String> search = Query.string(req, "search");
         long count = api.store.archival().count(agent.scope());
@@ -242,8 +236,7 @@ final class MemoryRoutes {
                 .map(e -> LettaViews.passage(e, agent.id())).toList());
     }
 
-    private void createPassage(ServerRequest req, ServerResponse res) {
-        Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
+    private void createPassage(Agent agent, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
         String text = body.requiredString("text");
         if (text.isBlank()) {
@@ -260,8 +253,7 @@ final class MemoryRoutes {
         Api.json(res, List.of(LettaViews.passage(entry, agent.id())));
     }
 
-    private void deletePassage(ServerRequest req, ServerResponse res) {
-        Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
+    private void deletePassage(Agent agent, ServerRequest req, ServerResponse res) {
         String id = req.path().pathParameters().get("memory_id");
         if (!api.store.archival().delete(agent.scope(), id)) {
             throw ApiException.notFound("Passage '" + id + "' not found.");
@@ -269,8 +261,7 @@ final class MemoryRoutes {
         Api.json(res, Body.JSON.createObjectNode());
     }
 
-    private void searchPassages(ServerRequest req, ServerResponse res) {
-        Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
+    private void searchPassages(Agent agent, ServerRequest req, ServerResponse res) {
         String query = Query.string(req, "query").orElseThrow(() -> ApiException.invalid("missing", "Field required",
                 "query", "query"));
         int k = Query.integer(req, "top_k", 1, SearchRequest.MAX_K).orElse(10);

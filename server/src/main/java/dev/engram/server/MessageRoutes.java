@@ -1,10 +1,13 @@
 package dev.engram.server;
 
+import static io.helidon.http.Method.GET;
+import static io.helidon.http.Method.PATCH;
+import static io.helidon.http.Method.POST;
+
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentResponse;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MessageQuery;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -25,17 +28,16 @@ final class MessageRoutes {
         this.api = api;
     }
 
-    void register(HttpRouting.Builder r) {
-        r.post("/v1/agents/{agent_id}/messages/stream", this::stream);
-        r.post("/v1/agents/{agent_id}/messages/cancel", this::cancel);
-        r.post("/v1/agents/{agent_id}/messages", this::send);
-        r.get("/v1/agents/{agent_id}/messages", this::list);
-        r.patch("/v1/agents/{agent_id}/reset-messages", this::reset);
+    List<Route> routes() {
+        return List.of(
+                Route.agent(api, POST, "/v1/agents/{agent_id}/messages/stream", this::stream),
+                Route.agent(api, POST, "/v1/agents/{agent_id}/messages/cancel", this::cancel),
+                Route.agent(api, POST, "/v1/agents/{agent_id}/messages", this::send),
+                Route.agent(api, GET, "/v1/agents/{agent_id}/messages", this::list),
+                Route.agent(api, PATCH, "/v1/agents/{agent_id}/reset-messages", this::reset));
     }
 
-    private void send(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
-        Agent agent = api.agent(caller, AgentRoutes.agentId(req));
+    private void send(Agent agent, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
         LettaTurns.Input input = LettaTurns.input(body);
         LettaTurns.View view = LettaTurns.view(body);
@@ -48,9 +50,7 @@ final class MessageRoutes {
         Api.json(res, response(turn, LettaTurns.await(turn), view));
     }
 
-    private void stream(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
-        Agent agent = api.agent(caller, AgentRoutes.agentId(req));
+    private void stream(Agent agent, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
         LettaTurns.Input input = LettaTurns.input(body);
         new SseTurn(api, agent, LettaTurns.view(body), body.bool("stream_tokens").orElse(false), body.bool("include_pings").orElse(false))
@@ -80,9 +80,7 @@ final class MessageRoutes {
         return out;
     }
 
-    private void list(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
-        Agent agent = api.agent(caller, AgentRoutes.agentId(req));
+    private void list(Agent agent, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 100, false);
         LettaTurns.View view = new LettaTurns.View(Query.bool(req, "use_assistant_message", true),
                 Query.all(req, "include_return_message_types").isEmpty() ? Optional.empty()
@@ -129,17 +127,13 @@ final class MessageRoutes {
                 .flatMap(m -> m.toolCalls().stream()).filter(c -> c.id().equals(callId)).map(c -> c.name()).findFirst();
     }
 
-    private void cancel(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
-        Agent agent = api.agent(caller, AgentRoutes.agentId(req));
+    private void cancel(Agent agent, ServerRequest req, ServerResponse res) {
         boolean cancelled = api.turns.cancel(agent.scope());
         Api.json(res, Body.JSON.createObjectNode().put("agent_id", agent.id()).put("cancelled", cancelled)
                 .put("status", cancelled ? "cancelled" : "no run in progress"));
     }
 
-    private void reset(ServerRequest req, ServerResponse res) {
-        Caller caller = api.caller(req);
-        Agent agent = api.agent(caller, AgentRoutes.agentId(req));
+    private void reset(Agent agent, ServerRequest req, ServerResponse res) {
         if (api.turns.running(agent.scope()).isPresent()) {
             throw ApiException.conflict("Agent '" + agent.id() + "' is working on a message; cancel it or wait, then reset.");
         }

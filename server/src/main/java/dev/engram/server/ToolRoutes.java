@@ -1,10 +1,12 @@
 package dev.engram.server;
 
+import static io.helidon.http.Method.GET;
+import static io.helidon.http.Method.PATCH;
+
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.ToolRule;
 import dev.engram.framework.ToolDefinition;
-import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -25,14 +27,15 @@ final class ToolRoutes {
         this.api = api;
     }
 
-    void register(HttpRouting.Builder r) {
-        r.get("/v1/tools", this::list);
-        r.get("/v1/tools/", this::list);
-        r.get("/v1/tools/{tool_id}", this::retrieve);
-        r.get("/v1/agents/{agent_id}/tools", this::agentTools);
-        r.patch("/v1/agents/{agent_id}/tools/attach/{tool_id}", this::attach);
-        r.patch("/v1/agents/{agent_id}/tools/detach/{tool_id}", this::detach);
-        r.patch("/v1/agents/{agent_id}/tools/approval/{tool_name}", this::approval);
+    List<Route> routes() {
+        return List.of(
+                Route.caller(GET, "/v1/tools", (caller, req, res) -> list(req, res)),
+                Route.caller(GET, "/v1/tools/", (caller, req, res) -> list(req, res)),
+                Route.caller(GET, "/v1/tools/{tool_id}", (caller, req, res) -> retrieve(req, res)),
+                Route.agent(api, GET, "/v1/agents/{agent_id}/tools", this::agentTools),
+                Route.agent(api, PATCH, "/v1/agents/{agent_id}/tools/attach/{tool_id}", this::attach),
+                Route.agent(api, PATCH, "/v1/agents/{agent_id}/tools/detach/{tool_id}", this::detach),
+                Route.agent(api, PATCH, "/v1/agents/{agent_id}/tools/approval/{tool_name}", this::approval));
     }
 
     private List<ObjectNode> all() {
@@ -42,7 +45,6 @@ final class ToolRoutes {
     }
 
     private void list(ServerRequest req, ServerResponse res) {
-        api.caller(req);
         Pages pages = Pages.of(req, 50, true);
         Optional<String> name = Query.string(req, "name");
         Set<String> names = Set.copyOf(Query.all(req, "names"));
@@ -53,20 +55,17 @@ final class ToolRoutes {
     }
 
     private void retrieve(ServerRequest req, ServerResponse res) {
-        api.caller(req);
         String id = req.path().pathParameters().get("tool_id");
         Api.json(res, all().stream().filter(t -> t.path("id").asString().equals(id)).findFirst()
                 .orElseThrow(() -> ApiException.notFound("Tool '" + id + "' not found.")));
     }
 
-    private void agentTools(ServerRequest req, ServerResponse res) {
-        Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
+    private void agentTools(Agent agent, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 10, true);
         Api.json(res, pages.page(api.tools(agent.definition()), t -> t.path("id").asString(), "tool"));
     }
 
-    private void attach(ServerRequest req, ServerResponse res) {
-        Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
+    private void attach(Agent agent, ServerRequest req, ServerResponse res) {
         String name = Ids.toolName(req.path().pathParameters().get("tool_id"));
         if (api.runtime.toolRegistry().find(name).isEmpty()) {
             throw ApiException.notFound("Tool '" + req.path().pathParameters().get("tool_id") + "' not found.");
@@ -79,8 +78,7 @@ final class ToolRoutes {
         Api.json(res, api.agentState(agent));
     }
 
-    private void detach(ServerRequest req, ServerResponse res) {
-        Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
+    private void detach(Agent agent, ServerRequest req, ServerResponse res) {
         String name = Ids.toolName(req.path().pathParameters().get("tool_id"));
         AgentDefinition d = agent.definition();
         if (!d.tools().contains(name)) {
@@ -102,8 +100,7 @@ final class ToolRoutes {
     }
 
     /** Adds or removes the agent's {@code requires_approval} rule for a tool. */
-    private void approval(ServerRequest req, ServerResponse res) {
-        Agent agent = api.agent(api.caller(req), AgentRoutes.agentId(req));
+    private void approval(Agent agent, ServerRequest req, ServerResponse res) {
         String name = req.path().pathParameters().get("tool_name");
         boolean requires;
         if (Query.string(req, "requires_approval").isPresent()) {

@@ -214,9 +214,11 @@ final class Turns implements ApprovalHandler, AgentListener {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             // the lock itself failed (e.g. the database is unreachable)
-            LOG.error("Could not take the turn lock of agent {}", scope, e);
-            r.pauses.add(new Pause.Failed(ApiException.of(io.helidon.http.Status.SERVICE_UNAVAILABLE_503,
-                    "The agent's turn lock is unavailable; the message was not sent. Try again.")));
+            r.pauses.add(new Pause.Failed(StoreFailures.answer(e).orElseGet(() -> {
+                LOG.error("Could not take the turn lock of agent {}", scope, e);
+                return ApiException.of(io.helidon.http.Status.SERVICE_UNAVAILABLE_503,
+                        "The agent's turn lock is unavailable; the message was not sent. Try again.");
+            })));
         }
     }
 

@@ -94,4 +94,26 @@ class AgentFileEndpointsTest {
         assertThat(fx.post(fx.ana, "/v1/agents/import", ServerFixture.obj("file", "x")).status()).isEqualTo(422);
         assertThat(fx.get(fx.ana, "/v1/agents/").json()).isEmpty();
     }
+
+    @Test
+    void anImportIsOneUnitOfWorkThatStoresNothingWhenItFailsHalfWay() {
+        String openai = "\"llm_config\": {\"model\": \"m\", \"model_endpoint_type\": \"openai\"}";
+        long before = fx.store.changes().lastSeq();
+        ServerFixture.Response twins = upload(fx.ana, "twins.af", ("{\"agents\": [{\"name\": \"Twin\", " + openai + "}, "
+                + "{\"name\": \"Twin\", " + openai + "}]}").getBytes(StandardCharsets.UTF_8));
+        assertThat(twins.status()).isEqualTo(400);
+        assertThat(twins.detail()).isEqualTo("Agent file twins.af holds two agents named 'Twin'; names are unique per user: "
+                + "rename one in the file. Nothing was stored.");
+        // The first agent and its message are written before the second's message is refused (over the store's
+        // MemoryLimits): the unit of work rolls the first back with it.
+        ServerFixture.Response halfWay = upload(fx.ana, "two.af", ("{\"agents\": [{\"name\": \"First\", " + openai
+                + ", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}, {\"name\": \"Second\", " + openai
+                + ", \"messages\": [{\"role\": \"user\", \"content\": \"" + "x".repeat(1_000_001) + "\"}]}]}")
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(halfWay.status()).as(halfWay.text()).isEqualTo(400);
+        assertThat(halfWay.detail()).contains("message content is 1000001 characters long").endsWith("Nothing was stored.");
+        assertThat(fx.get(fx.ana, "/v1/agents/").json()).isEmpty();
+        assertThat(fx.store.agents().list("ana")).isEmpty();
+        assertThat(fx.store.changes().lastSeq()).as("change log").isEqualTo(before);
+    }
 }

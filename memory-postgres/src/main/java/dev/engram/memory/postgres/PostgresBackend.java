@@ -5,11 +5,14 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.engram.memory.MemoryException;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.SchemaVersionException;
+import dev.engram.memory.StorageUnavailableException;
 import dev.engram.memory.spi.MemoryBackend;
 import dev.engram.memory.spi.Rows;
 import dev.engram.memory.spi.SchemaMigrations;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Function;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -37,11 +40,17 @@ public final class PostgresBackend implements MemoryBackend {
     static final int SCHEMA_VERSION = 4;
     /** Connections in the pool by default. */
     public static final int DEFAULT_POOL_SIZE = 8;
+    /** How long an operation waits for a connection by default (see {@link #open(String, String, String, int, Duration)}). */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+    /** How often an idle connection is checked, so that one the database dropped is replaced before it is used. */
+    static final Duration KEEPALIVE = Duration.ofSeconds(30);
     private final HikariDataSource dataSource;
     private final Jdbi jdbi;
+    private final String jdbcUrl;
 
     private PostgresBackend(HikariDataSource dataSource) {
         this.dataSource = dataSource;
+        this.jdbcUrl = dataSource.getJdbcUrl();
         this.jdbi = Jdbi.create(dataSource);
         SchemaMigrations.migrate(dataSource, MIGRATIONS, PostgresBackend.class.getClassLoader(), dataSource.getJdbcUrl(),
                 SCHEMA_VERSION);
@@ -59,7 +68,23 @@ public final class PostgresBackend implements MemoryBackend {
 
     /** {@link #open(String, String, String)} with {@code poolSize} connections (1 to 1,000). */
     public static PostgresBackend open(String jdbcUrl, String user, String password, int poolSize) {
+        return open(jdbcUrl, user, password, poolSize, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * {@link #open(String, String, String, int)} where every operation waits at most {@code timeout} (0.25 s to
+     * 5 min) for a connection. While the database is down or restarting, operations fail within that time with a
+     * {@link StorageUnavailableException} instead of waiting; the pool reconnects by itself when it is back. Idle
+     * connections are pinged every 30 s and checked before use, and a query that gets no answer
+     * for {@code max(30 s, 6 × timeout)} (the database vanished without closing the connection) fails too.
+     * Parameters of the JDBC URL ({@code connectTimeout}, {@code socketTimeout}, ...) take precedence.
+     */
+    public static PostgresBackend open(String jdbcUrl, String user, String password, int poolSize, Duration timeout) {
         Objects.requireNonNull(jdbcUrl, "jdbc url must not be null");
+        Objects.requireNonNull(timeout, "timeout must not be null");
+        if (timeout.compareTo(Duration.ofMillis(250)) < 0 || timeout.compareTo(Duration.ofMinutes(5)) > 0) {
+            throw new IllegalArgumentException("the PostgreSQL timeout must be between 0.25 s and 5 min, got " + timeout);
+        }
         if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
             throw new IllegalArgumentException("not a PostgreSQL JDBC URL (jdbc:postgresql://host[:port]/database): " + jdbcUrl);
         }
@@ -72,6 +97,8 @@ public final class PostgresBackend implements MemoryBackend {
         config.setPassword(password);
         config.setMaximumPoolSize(poolSize);
         config.setPoolName("engram-postgres");
+        pooling(config, timeout);
+        config.addDataSourceProperty("socketTimeout", Math.max(30, 6 * seconds(timeout)));
         HikariDataSource ds;
         try {
             ds = new HikariDataSource(config);
@@ -89,17 +116,47 @@ public final class PostgresBackend implements MemoryBackend {
         }
     }
 
-    @Override
-    public <T> T write(Function<Rows, T> work) {
-        return jdbi.inTransaction(h -> {
-            h.execute("SELECT pg_advisory_xact_lock(?)", WRITE_LOCK);
-            return work.apply(new PostgresRows(h));
-        });
+    /**
+     * The settings both pools share: wait at most {@code timeout} for a connection or a connect, validate a
+     * connection (within half of that) before handing it out after it idled, and ping idle ones every
+     * {@link #KEEPALIVE} so that connections the database dropped are replaced rather than used.
+     */
+    static void pooling(HikariConfig config, Duration timeout) {
+        config.setConnectionTimeout(timeout.toMillis());
+        config.setValidationTimeout(Math.max(250, timeout.toMillis() / 2));
+        config.setKeepaliveTime(KEEPALIVE.toMillis());
+        config.addDataSourceProperty("connectTimeout", seconds(timeout));
+        config.addDataSourceProperty("tcpKeepAlive", true);
+    }
+
+    private static long seconds(Duration d) {
+        return Math.max(1, (d.toMillis() + 999) / 1000);
     }
 
     @Override
+    public <T> T write(Function<Rows, T> work) {
+        try {
+            return jdbi.inTransaction(h -> {
+                h.execute("SELECT pg_advisory_xact_lock(?)", WRITE_LOCK);
+                return work.apply(new PostgresRows(h));
+            });
+        } catch (RuntimeException e) {
+            throw PostgresFailures.translate(e, jdbcUrl);
+        }
+    }
+
+    /**
+     * Runs {@code work} on a connection of its own, in autocommit, so that it sees committed data only: never
+     * {@code withHandle}, which on the thread of a write in progress would join that write's handle and show
+     * its uncommitted rows (and change-log events).
+     */
+    @Override
     public <T> T read(Function<Rows, T> work) {
-        return jdbi.withHandle(h -> work.apply(new PostgresRows(h)));
+        try (Handle h = jdbi.open()) {
+            return work.apply(new PostgresRows(h));
+        } catch (RuntimeException e) {
+            throw PostgresFailures.translate(e, jdbcUrl);
+        }
     }
 
     @Override

@@ -3,12 +3,15 @@ package dev.engram.memory.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.engram.memory.MemoryException;
+import dev.engram.memory.StorageUnavailableException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -23,9 +26,11 @@ import java.util.Objects;
  */
 public final class PostgresLocks implements AutoCloseable {
     private final HikariDataSource pool;
+    private final String database;
 
-    private PostgresLocks(HikariDataSource pool) {
+    private PostgresLocks(HikariDataSource pool, String jdbcUrl) {
         this.pool = pool;
+        this.database = PostgresFailures.database(jdbcUrl);
     }
 
     /**
@@ -35,7 +40,21 @@ public final class PostgresLocks implements AutoCloseable {
      * @throws MemoryException          if the database cannot be reached
      */
     public static PostgresLocks open(String jdbcUrl, String user, String password, int maxHeld) {
+        return open(jdbcUrl, user, password, maxHeld, PostgresBackend.DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * {@link #open(String, String, String, int)} that gives up on the database after {@code timeout} (0.25 s
+     * to 5 min): while it cannot be reached, {@link #acquire} fails within that time with a
+     * {@link StorageUnavailableException} rather than waiting; waiting for a lock another turn holds, or for a
+     * connection while {@code maxHeld} locks are held, is not bounded.
+     */
+    public static PostgresLocks open(String jdbcUrl, String user, String password, int maxHeld, Duration timeout) {
         Objects.requireNonNull(jdbcUrl, "jdbc url must not be null");
+        Objects.requireNonNull(timeout, "timeout must not be null");
+        if (timeout.compareTo(Duration.ofMillis(250)) < 0 || timeout.compareTo(Duration.ofMinutes(5)) > 0) {
+            throw new IllegalArgumentException("the PostgreSQL timeout must be between 0.25 s and 5 min, got " + timeout);
+        }
         if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
             throw new IllegalArgumentException("not a PostgreSQL JDBC URL (jdbc:postgresql://host[:port]/database): " + jdbcUrl);
         }
@@ -49,9 +68,10 @@ public final class PostgresLocks implements AutoCloseable {
         config.setMaximumPoolSize(maxHeld);
         config.setMinimumIdle(Math.min(4, maxHeld));
         config.setPoolName("engram-postgres-locks");
-        config.setConnectionTimeout(Long.MAX_VALUE >> 20); // wait for a free connection as long as a turn waits
+        // No socket timeout: a lock is awaited, and held, for as long as a turn runs.
+        PostgresBackend.pooling(config, timeout);
         try {
-            return new PostgresLocks(new HikariDataSource(config));
+            return new PostgresLocks(new HikariDataSource(config), jdbcUrl);
         } catch (RuntimeException e) {
             throw new MemoryException("Cannot connect to PostgreSQL at " + jdbcUrl + ": " + e.getMessage(), e);
         }
@@ -66,17 +86,13 @@ public final class PostgresLocks implements AutoCloseable {
     /**
      * Waits until no process holds the lock named {@code name}, then holds it.
      *
-     * @throws InterruptedException if the thread is interrupted while waiting (nothing is held then)
-     * @throws MemoryException      if the database fails
+     * @throws InterruptedException        if the thread is interrupted while waiting (nothing is held then)
+     * @throws StorageUnavailableException if the database cannot be reached, or the connection broke while waiting
+     * @throws MemoryException             if the database fails otherwise
      */
     public Held acquire(String name) throws InterruptedException {
         long key = key(name);
-        Connection c;
-        try {
-            c = pool.getConnection();
-        } catch (SQLException e) {
-            throw new MemoryException("Cannot take a connection for lock '" + name + "': " + e.getMessage(), e);
-        }
+        Connection c = connection(name);
         try (PreparedStatement s = c.prepareStatement("SELECT pg_advisory_lock(?)")) {
             s.setLong(1, key);
             s.execute();
@@ -85,7 +101,7 @@ public final class PostgresLocks implements AutoCloseable {
             if (Thread.interrupted()) {
                 throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
             }
-            throw new MemoryException("Cannot take lock '" + name + "': " + e.getMessage(), e);
+            throw failure("Cannot take lock '" + name + "': " + e.getMessage(), e);
         }
         return () -> {
             try (PreparedStatement s = c.prepareStatement("SELECT pg_advisory_unlock(?)")) {
@@ -97,6 +113,32 @@ public final class PostgresLocks implements AutoCloseable {
                 close(c);
             }
         };
+    }
+
+    /**
+     * A connection of the pool: waits while every connection holds a lock (turns end), but fails once a timeout
+     * passes in which no connection could be made (the database is unreachable).
+     */
+    private Connection connection(String name) throws InterruptedException {
+        while (true) {
+            try {
+                return pool.getConnection();
+            } catch (SQLTransientConnectionException e) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while waiting for a connection for lock '" + name + "'");
+                }
+                if (e.getCause() != null) { // the pool could not connect: its last attempt's failure
+                    throw PostgresFailures.unavailable(database, e);
+                }
+                // every connection holds a lock: wait on
+            } catch (SQLException e) {
+                throw failure("Cannot take a connection for lock '" + name + "': " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private MemoryException failure(String message, SQLException e) {
+        return PostgresFailures.classify(e, database).orElseGet(() -> new MemoryException(message, e));
     }
 
     /** A 64-bit advisory key for a name: the first 8 bytes of its SHA-256. */

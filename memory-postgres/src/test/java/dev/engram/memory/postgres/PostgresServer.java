@@ -60,10 +60,20 @@ public final class PostgresServer implements AutoCloseable {
         }
         server.pg(List.of(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-A", "trust", "-U", "postgres",
                 "--no-sync", "-E", "UTF8"));
-        server.pg(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-w", "-l",
+        server.startAgain();
+        return server;
+    }
+
+    /** Starts the stopped server again, on the same port and data. */
+    public void startAgain() throws Exception {
+        pg(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-w", "-l",
                 dir.resolve("log").toString(), "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=off",
                 "start"));
-        return server;
+    }
+
+    /** Stops the server as an operator's restart does ({@code pg_ctl stop -m fast}: open sessions are ended). */
+    public void stop() throws Exception {
+        pg(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-w", "-m", "fast", "stop"));
     }
 
     public String jdbcUrl(String schema) {

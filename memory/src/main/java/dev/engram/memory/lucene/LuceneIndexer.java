@@ -179,6 +179,10 @@ final class LuceneIndexer implements AutoCloseable {
             if (store.changes().lastSeq() > appliedSeq) {
                 locked(() -> catchUp((d, t) -> { }));
             }
+        } catch (dev.engram.memory.StorageUnavailableException e) {
+            if (!closed) { // every interval while the database is away: one line, no trace
+                LOG.warn("Background indexing waits for the store: {}", e.getMessage());
+            }
         } catch (RuntimeException e) {
             if (!closed) {
                 LOG.warn("Background indexing failed; it will be retried", e);

@@ -15,7 +15,12 @@ import java.util.function.Function;
  *       throws, nothing it did is kept and the exception reaches the caller unchanged; if it returns,
  *       everything it did is durable. Writes do not interleave: the store reads, checks and then writes
  *       inside one {@code write}, and relies on nothing changing in between.</li>
- *   <li><b>Committed reads.</b> {@link #read} sees every write that returned before it started.</li>
+ *       A {@linkplain dev.engram.memory.MemoryStore#inTransaction unit of work} is one such write, holding
+ *       many store calls, so a write may last as long as its caller's work.</li>
+ *   <li><b>Committed reads.</b> {@link #read} sees every write that returned before it started. Its
+ *       change log ({@link Rows#changesSince}, {@link Rows#lastChangeSeq}) shows no event of a write still
+ *       in progress, not even on the thread running that write: the store reads the log that way inside a
+ *       unit of work, and derived indexes must never see an event that may still roll back.</li>
  *   <li><b>Plain rows.</b> {@link Rows} stores and returns exactly what it is given; it decides nothing.</li>
  * </ol>
  *

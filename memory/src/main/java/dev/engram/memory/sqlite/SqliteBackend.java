@@ -29,7 +29,9 @@ import org.sqlite.SQLiteDataSource;
  * <p>Writes go through a single writer connection, one at a time under a lock, each in one
  * {@code BEGIN IMMEDIATE} transaction. Reads use a small pool of other connections and so run while a
  * write is in progress (WAL readers see the last commit). The schema is migrated with Flyway at open;
- * a file written by a newer schema is refused unchanged.
+ * a file written by a newer schema is refused unchanged. A write refused because the disk is full throws
+ * {@link dev.engram.memory.StorageFullException}; it was rolled back, and the next write after space
+ * returns succeeds on the same open backend.
  */
 public final class SqliteBackend implements MemoryBackend {
     private static final Logger LOG = LoggerFactory.getLogger(SqliteBackend.class);
@@ -118,6 +120,8 @@ public final class SqliteBackend implements MemoryBackend {
         try {
             checkOpen();
             return writer.inTransaction(h -> work.apply(new SqliteRows(h)));
+        } catch (RuntimeException e) {
+            throw SqliteFailures.translate(e, options.file().toAbsolutePath());
         } finally {
             writeLock.unlock();
         }
@@ -126,7 +130,11 @@ public final class SqliteBackend implements MemoryBackend {
     @Override
     public <T> T read(Function<Rows, T> work) {
         checkOpen();
-        return reader.withHandle(h -> work.apply(new SqliteRows(h)));
+        try {
+            return reader.withHandle(h -> work.apply(new SqliteRows(h)));
+        } catch (RuntimeException e) {
+            throw SqliteFailures.translate(e, options.file().toAbsolutePath());
+        }
     }
 
     private void checkOpen() {

@@ -1,0 +1,69 @@
+package dev.engram.memory.postgres;
+
+import dev.engram.memory.MemoryException;
+import dev.engram.memory.StorageFullException;
+import dev.engram.memory.StorageUnavailableException;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Optional;
+import java.util.Set;
+import org.jdbi.v3.core.ConnectionException;
+
+/**
+ * Which failures of PostgreSQL mean "the database cannot be reached" or "its disk is full", by SQLSTATE, and
+ * their messages: an operator's sentence, with the database named without its URL parameters (which may
+ * hold a password).
+ */
+final class PostgresFailures {
+    /** admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections. */
+    private static final Set<String> UNAVAILABLE = Set.of("57P01", "57P02", "57P03", "53300");
+    private static final String DISK_FULL = "53100";
+
+    private PostgresFailures() {
+    }
+
+    /**
+     * {@code e} as a {@link StorageUnavailableException} or {@link StorageFullException} when it is one of
+     * those failures, else {@code e} itself.
+     */
+    static RuntimeException translate(RuntimeException e, String jdbcUrl) {
+        return e instanceof MemoryException ? e : classify(e, database(jdbcUrl)).<RuntimeException>map(m -> m).orElse(e);
+    }
+
+    /** The store's exception for a failure of {@code database} that means it is unreachable or its disk is full. */
+    static Optional<MemoryException> classify(Throwable e, String database) {
+        Optional<SQLException> sql = sqlCause(e);
+        String state = sql.map(SQLException::getSQLState).map(s -> s == null ? "" : s).orElse("");
+        if (DISK_FULL.equals(state)) {
+            return Optional.of(new StorageFullException("The disk of the PostgreSQL database " + database + " is full "
+                    + "(SQLSTATE " + DISK_FULL + "); the write was refused and nothing of it was written. Everything "
+                    + "stored before is intact; free space on the database server and retry.", e));
+        }
+        if (state.startsWith("08") || UNAVAILABLE.contains(state) || e instanceof ConnectionException
+                || sql.filter(SQLTransientConnectionException.class::isInstance).isPresent()) {
+            return Optional.of(unavailable(database, e));
+        }
+        return Optional.empty();
+    }
+
+    static StorageUnavailableException unavailable(String database, Throwable cause) {
+        return new StorageUnavailableException("The PostgreSQL database " + database + " cannot be reached (it may be "
+                + "restarting or down); the operation failed. Engram reconnects by itself once the "
+                + "database answers again; retry then.", cause);
+    }
+
+    /** The database a JDBC URL names, without its parameters. */
+    static String database(String jdbcUrl) {
+        int q = jdbcUrl.indexOf('?');
+        return (q < 0 ? jdbcUrl : jdbcUrl.substring(0, q)).replaceFirst("^jdbc:postgresql:(//)?", "");
+    }
+
+    private static Optional<SQLException> sqlCause(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException s) {
+                return Optional.of(s);
+            }
+        }
+        return Optional.empty();
+    }
+}

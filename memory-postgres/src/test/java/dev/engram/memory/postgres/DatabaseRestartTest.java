@@ -1,0 +1,96 @@
+package dev.engram.memory.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.NewBlock;
+import dev.engram.memory.Scope;
+import dev.engram.memory.StorageUnavailableException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * PostgreSQL stopped and started again under an open store and lock pool: while it is down, reads, writes and
+ * locks fail within the configured timeout with a {@link StorageUnavailableException} whose message says what
+ * happened (no driver class names, no URL parameters); once it is back, the same store and pool work again
+ * without being reopened (within the pool's reconnect back-off, at most 5 s), and nothing acknowledged before
+ * is missing. Skipped, with a message, when no
+ * PostgreSQL server binaries are installed.
+ */
+class DatabaseRestartTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(1);
+    private static PostgresServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Optional<Path> bin = PostgresServer.binaries();
+        assumeTrue(bin.isPresent(), "skipped: no PostgreSQL server binaries under /usr/lib/postgresql "
+                + "(apt-get install postgresql-15)");
+        server = PostgresServer.start(bin.get());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void whileTheDatabaseIsDownOperationsFailFastAndClearlyAndAfterItIsBackTheyWorkAgain() throws Exception {
+        String url = server.jdbcUrl(server.newSchema()) + "&ApplicationName=restart-test";
+        Scope ana = Scope.of("ana", "helper");
+        try (MemoryStore store = MemoryStore.over(PostgresBackend.open(url, "postgres", "", 4, TIMEOUT));
+                PostgresLocks locks = PostgresLocks.open(url, "postgres", "", 4, TIMEOUT)) {
+            store.blocks().create(ana, NewBlock.builder("log").limit(100_000).build());
+            store.blocks().appendLine(ana, "log", "before the restart");
+            locks.acquire("agent-a").close();
+
+            server.stop();
+            try {
+                for (Runnable op : new Runnable[] {
+                        () -> store.blocks().appendLine(ana, "log", "during the outage"),
+                        () -> store.blocks().get(ana, "log"),
+                        () -> {
+                            try {
+                                locks.acquire("agent-a").close();
+                            } catch (InterruptedException e) {
+                                throw new IllegalStateException(e);
+                            }
+                        } }) {
+                    long started = System.nanoTime();
+                    assertThatThrownBy(op::run).isInstanceOf(StorageUnavailableException.class)
+                            .hasMessageContaining("cannot be reached").hasMessageContaining("retry")
+                            .hasMessageNotContaining("ApplicationName").hasMessageNotContaining("Exception")
+                            .hasMessageNotContaining("org.");
+                    assertThat(Duration.ofNanos(System.nanoTime() - started)).as("failed within the timeout")
+                            .isLessThan(TIMEOUT.multipliedBy(3));
+                }
+            } finally {
+                server.startAgain();
+            }
+
+            // The pool reconnects in the background, backing off up to 5 s between attempts while the database was away.
+            long back = System.nanoTime();
+            while (true) {
+                try {
+                    store.blocks().appendLine(ana, "log", "after the restart");
+                    break;
+                } catch (StorageUnavailableException e) {
+                    assertThat(Duration.ofNanos(System.nanoTime() - back)).as("reconnected after the restart").isLessThan(Duration.ofSeconds(10));
+                }
+            }
+            try (PostgresLocks.Held held = locks.acquire("agent-a")) {
+                assertThat(held).isNotNull();
+            }
+            assertThat(store.blocks().get(ana, "log").orElseThrow().value().lines())
+                    .containsExactly("before the restart", "after the restart");
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.engram.memory.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.memory.StorageFullException;
+import dev.engram.memory.StorageUnavailableException;
+import java.sql.SQLException;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+import org.junit.jupiter.api.Test;
+
+/** Which PostgreSQL failures the store reports as an unreachable database or a full disk, by SQLSTATE. */
+class PostgresFailuresTest {
+    private static final String URL = "jdbc:postgresql://db.internal:5432/engram?currentSchema=a&password=secret";
+
+    private static RuntimeException failed(String sqlState) {
+        return new UnableToExecuteStatementException(new SQLException("server said no", sqlState), null);
+    }
+
+    @Test
+    void aFullDiskIsStorageFullNamingTheDatabaseWithoutItsParameters() {
+        assertThat(PostgresFailures.translate(failed("53100"), URL)).isInstanceOf(StorageFullException.class)
+                .hasMessageContaining("db.internal:5432/engram is full (SQLSTATE 53100)").hasMessageContaining("nothing of it was written")
+                .hasMessageNotContaining("secret").hasMessageNotContaining("currentSchema");
+    }
+
+    @Test
+    void shutdownsAndBrokenConnectionsAreStorageUnavailable() {
+        for (String state : new String[] {"57P01", "57P02", "57P03", "53300", "08006", "08001", "08003"}) {
+            assertThat(PostgresFailures.translate(failed(state), URL)).as(state).isInstanceOf(StorageUnavailableException.class)
+                    .hasMessageContaining("db.internal:5432/engram cannot be reached").hasMessageNotContaining("secret");
+        }
+    }
+
+    @Test
+    void otherFailuresPassUnchanged() {
+        RuntimeException unique = failed("23505");
+        assertThat(PostgresFailures.translate(unique, URL)).isSameAs(unique);
+        RuntimeException noState = new IllegalStateException("no SQL at all");
+        assertThat(PostgresFailures.translate(noState, URL)).isSameAs(noState);
+    }
+}

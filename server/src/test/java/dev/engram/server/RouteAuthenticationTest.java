@@ -1,0 +1,174 @@
+package dev.engram.server;
+
+import static dev.engram.server.ServerFixture.obj;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.memory.Scope;
+import io.helidon.http.Method;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every route of the server's route table ({@link EngramServer#routes()}, the table the routing is built from), called
+ * without a key, with a wrong key, and with another user's key: 401, 401, and never that user's things.
+ */
+class RouteAuthenticationTest {
+    /** Path parameters that name something of ana's: with ben's key, such a route must answer 404 (or 403). */
+    private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label");
+    private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
+
+    @TempDir
+    Path dir;
+    ServerFixture fx;
+    String agent;
+    Map<String, String> values;
+
+    @BeforeEach
+    void start() {
+        fx = new ServerFixture(dir);
+        agent = fx.agent(fx.ana, "ana-secret-agent");
+        String block = fx.post(fx.ana, "/v1/blocks/", obj("label", "ana-secret-label", "value", "ana-secret-block"))
+                .json().path("id").asString();
+        String passage = fx.post(fx.ana, "/v1/agents/" + agent + "/archival-memory", obj("text", "ana-secret-passage"))
+                .json().path(0).path("id").asString();
+        assertThat(fx.post(fx.ana, "/v1/identities/", obj("identifier_key", "ana", "name", "ana-secret-name",
+                "identity_type", "user")).status()).isEqualTo(200);
+        values = new LinkedHashMap<>();
+        values.put("agent_id", agent);
+        values.put("block_id", block);
+        values.put("identity_id", "identity-ana");
+        values.put("memory_id", passage);
+        values.put("block_label", "human");
+        values.put("tool_id", "tool-send_message");
+        values.put("tool_name", "send_message");
+    }
+
+    @AfterEach
+    void stop() {
+        fx.close();
+    }
+
+    private String path(Route route) {
+        Matcher m = PARAM.matcher(route.path());
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String value = values.get(m.group(1));
+            assertThat(value).as("a value for {%s} of route %s %s: give this test one", m.group(1), route.method(),
+                    route.path()).isNotNull();
+            m.appendReplacement(out, Matcher.quoteReplacement(value));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    private static boolean bodyless(Method method) {
+        return method == Method.GET || method == Method.DELETE;
+    }
+
+    @Test
+    void everyRouteButHealthNeedsAKey() {
+        List<Route> routes = fx.server.routes();
+        assertThat(routes).hasSizeGreaterThanOrEqualTo(39);
+        for (Route route : routes) {
+            String path = path(route);
+            Object body = bodyless(route.method()) ? null : obj();
+            ServerFixture.Response none = fx.call(route.method().text(), null, path, body);
+            ServerFixture.Response wrong = fx.call(route.method().text(), "sk-engram-not-a-key", path, body);
+            if (route.access() == Route.Access.OPEN) {
+                assertThat(none.status()).as("%s %s", route.method(), path).isEqualTo(200);
+                continue;
+            }
+            assertThat(none.status()).as("%s %s without a key: %s", route.method(), path, none.text()).isEqualTo(401);
+            assertThat(none.detail()).contains("Authorization: Bearer KEY");
+            assertThat(wrong.status()).as("%s %s with a wrong key: %s", route.method(), path, wrong.text()).isEqualTo(401);
+        }
+        assertThat(fx.get(null, "/v1/folders/").status()).as("an endpoint Engram does not implement").isEqualTo(401);
+        assertThat(fx.get(null, "/v1").status()).isEqualTo(401);
+    }
+
+    @Test
+    void everyRouteWithAnotherUsersKeySeesNothingOfTheirsAndChangesNothing() {
+        for (Route route : fx.server.routes()) {
+            String path = path(route);
+            ServerFixture.Response r = fx.call(route.method().text(), fx.ben, path, bodyless(route.method()) ? null : obj());
+            String what = route.method() + " " + path + " with ben's key: " + r.status() + " " + r.text();
+            if (OWNED.stream().anyMatch(p -> route.path().contains("{" + p + "}"))) {
+                assertThat(r.status()).as(what).isIn(403, 404);
+            } else {
+                assertThat(r.status()).as(what).isLessThan(500);
+            }
+            assertThat(r.text()).as(what).doesNotContain("ana-secret");
+            for (String id : List.of(agent, values.get("block_id"), values.get("memory_id"))) {
+                if (!path.contains(id)) {
+                    assertThat(r.text()).as(what).doesNotContain(id);
+                }
+            }
+        }
+        assertThat(fx.get(fx.ana, "/v1/agents/" + agent).json().path("name").asString()).isEqualTo("ana-secret-agent");
+        assertThat(fx.store.blocks().get(Scope.of("ana", agent), "human").orElseThrow().value())
+                .isEqualTo("The user's name is unknown.");
+        assertThat(fx.get(fx.ana, "/v1/blocks/" + values.get("block_id")).json().path("value").asString())
+                .isEqualTo("ana-secret-block");
+        assertThat(fx.get(fx.ana, "/v1/agents/" + agent + "/archival-memory").json().path(0).path("text").asString())
+                .isEqualTo("ana-secret-passage");
+        assertThat(fx.get(fx.ana, "/v1/identities/identity-ana").json().path("name").asString()).isEqualTo("ana-secret-name");
+    }
+
+    /** A route added later that forgets to ask for the caller, even one registered outside the table, is not open. */
+    @Test
+    void aRouteThatNeverAsksForTheCallerIsStillBehindTheFilter() {
+        List<Route> table = List.of(Route.open(Method.GET, "/v1/health", (req, res) -> res.send("ok")),
+                Route.caller(Method.GET, "/v1/whoami", (caller, req, res) -> res.send(caller.user().orElse("admin"))));
+        HttpRouting.Builder routing = HttpRouting.builder()
+                .addFilter(new Authentication(new VerifiedKeys(fx.store.keys(), Duration.ZERO), table));
+        Route.register(routing, table);
+        routing.get("/v1/forgot", (req, res) -> res.send("anyone's"));
+        routing.get("/outside", (req, res) -> res.send("outside /v1"));
+        routing.error(ApiException.class, (req, res, e) -> Api.json(res, e.status(), e.body()));
+        WebServer web = WebServer.builder().host("127.0.0.1").port(0).routing(routing).build().start();
+        try {
+            String base = "http://127.0.0.1:" + web.port();
+            assertThat(call(base + "/v1/forgot", null).status()).isEqualTo(401);
+            assertThat(call(base + "/v1/whoami", null).status()).isEqualTo(401);
+            assertThat(call(base + "/v1/whoami", fx.ben).text()).isEqualTo("ben");
+            assertThat(call(base + "/v1/health", null).text()).isEqualTo("ok");
+            assertThat(call(base + "/outside", null).text()).isEqualTo("outside /v1");
+        } finally {
+            web.stop();
+        }
+    }
+
+    private ServerFixture.Response call(String url, String key) {
+        java.net.http.HttpRequest.Builder req = java.net.http.HttpRequest.newBuilder(java.net.URI.create(url));
+        if (key != null) {
+            req.header("Authorization", "Bearer " + key);
+        }
+        return fx.send(req.build());
+    }
+
+    @Test
+    void aCallerRouteOutsideTheFilterFailsClosed() {
+        List<Route> table = List.of(Route.caller(Method.GET, "/elsewhere", (caller, req, res) -> res.send("in")));
+        HttpRouting.Builder routing = HttpRouting.builder()
+                .addFilter(new Authentication(new VerifiedKeys(fx.store.keys(), Duration.ZERO), table));
+        Route.register(routing, table);
+        routing.error(ApiException.class, (req, res, e) -> Api.json(res, e.status(), e.body()));
+        WebServer web = WebServer.builder().host("127.0.0.1").port(0).routing(routing).build().start();
+        try {
+            assertThat(call("http://127.0.0.1:" + web.port() + "/elsewhere", fx.ben).status()).isEqualTo(401);
+        } finally {
+            web.stop();
+        }
+    }
+}
