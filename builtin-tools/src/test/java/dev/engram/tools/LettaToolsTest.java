@@ -243,6 +243,15 @@ class LettaToolsTest {
         }
 
         @Test
+        void aBlockWithAHugeLimitIsRefusedWithTheStoresMaximumAndNothingIsStored() {
+            long seq = store.changes().lastSeq();
+            refused("block", "{\"operation\": \"create\", \"label\": \"huge\", \"value\": \"x\", \"limit\": 20000000}",
+                    ToolStatus.TOOL_ERROR, "Block 'huge' asks for a limit of 20000000 characters; this store allows at most "
+                            + "1000000 per block (MemoryLimits). Nothing was stored: ask for a limit of at most 1000000.");
+            assertThat(store.changes().lastSeq()).isEqualTo(seq);
+        }
+
+        @Test
         void rewriteAndDeleteAreRefusedWhereThePermissionSaysSo() {
             block("human", "Name: Ana", MemoryPermission.PARTNER, 100);
             consent.set(false);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -45,6 +46,9 @@ final class ServeCommand extends BaseCommand {
                     + "lock on a connection of its own; default ${DEFAULT-VALUE}).")
     int maxTurns;
 
+    @Mixin
+    LimitOptions limits;
+
     @Override
     int run() throws InterruptedException {
         long start = System.nanoTime();
@@ -56,7 +60,11 @@ final class ServeCommand extends BaseCommand {
             // (with the embedding model) on the first search, so that the server starts at once.
             MemorySearch search = engine.onPostgres() ? engine.search() : new LazySearch(engine::search);
             EngramServer.Builder b = EngramServer.builder(engine.store(), search).host(host).port(port).defaultModel(model)
-                    .modelPolicy(ModelPolicy.providersOnly().allow(allowModels)).runtime(engine::configure);
+                    .modelPolicy(ModelPolicy.providersOnly().allow(allowModels)).runtime(rb -> {
+                        engine.configure(rb);
+                        limits.configure(rb);
+                    });
+            limits.apply(b);
             if (engine.onPostgres()) {
                 String url = root().postgresUrl().orElseThrow();
                 locks = PostgresLocks.open(url, root().environment().get("PGUSER"), root().environment().get("PGPASSWORD"),
@@ -90,6 +98,7 @@ final class ServeCommand extends BaseCommand {
         err().println("  model:   " + model + " (for agents created without one)");
         err().println("  models:  provider models" + (allowModels.isEmpty() ? "" : ", " + String.join(", ", allowModels))
                 + " (what API users and agent files may name)");
+        err().println("  limits:  " + limits.describe());
         if (engine.store().keys().list().isEmpty()) {
             err().println("  No API keys yet: create one with 'engram keys create --user USER' (or --admin).");
         }

@@ -73,6 +73,10 @@ class ScheduleCommandsTest {
                 1, "not in the future");
         oneLineError(Cli.run(home, "schedule", "add", "x", "--agent", "assistant", "--user", "ana", "--cron", "0 9 * * *",
                 "--timezone", "Mars/Olympus"), 2, "--timezone takes an IANA zone id");
+        oneLineError(Cli.run(home, "schedule", "add", "x", "--agent", "assistant", "--user", "ana", "--cron", "* * * * *"), 1,
+                "schedules may fire at most once every 5 minutes");
+        oneLineError(Cli.run(home, "schedule", "add", "x", "--agent", "assistant", "--user", "ana", "--at",
+                "9999-01-01T09:00:00Z"), 1, "is more than 1825 days ahead");
         assertThat(Cli.run(home, "schedule", "add", "x", "--agent", "assistant", "--user", "ana").exit()).isEqualTo(2);
         oneLineError(Cli.run(home, "schedule", "add", "x", "--agent", "nobody", "--user", "ana", "--in", "5m"), 1,
                 "User 'ana' has no agent named 'nobody'");

@@ -82,6 +82,7 @@ final class AgentRoutes {
         if (api.store.agents().findByName(user, definition.name()).isPresent()) {
             throw ApiException.conflict("An agent named '" + definition.name() + "' exists; agent names are unique per user.");
         }
+        api.quotas.agent(definition);
         Agent agent = api.runtime.create(definition);
         Api.json(res, api.agentState(agent));
     }
@@ -302,6 +303,7 @@ final class AgentRoutes {
         void handle(Caller caller, ServerRequest req, ServerResponse res) {
             Upload upload = Upload.read(req);
             String user = caller.user().orElse(Api.DEFAULT_USER);
+            api.quotas.room(user);
             AgentFileImport imported = api.runtime.importLettaAgentFile(upload.file(), upload.fileName(), user,
                     upload.agentCount() == 1 ? Optional.of(Ids.newAgentId()) : Optional.empty(), Optional.empty());
             ObjectNode out = Body.JSON.createObjectNode();

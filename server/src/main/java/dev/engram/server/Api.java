@@ -34,9 +34,10 @@ final class Api {
     final MemoryStore store;
     final Turns turns;
     final Settings settings;
+    final QuotaGuard quotas;
 
     /** The server's settings that endpoints read. */
-    record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl) {
+    record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl, UserQuotas quotas) {
     }
 
     Api(AgentRuntime runtime, Turns turns, Settings settings) {
@@ -44,6 +45,7 @@ final class Api {
         this.store = runtime.store();
         this.turns = turns;
         this.settings = settings;
+        this.quotas = new QuotaGuard(store, settings.quotas());
     }
 
     /** The users whose things the caller sees: its own, or (an admin key) the default user and every user with a key or an identity. */

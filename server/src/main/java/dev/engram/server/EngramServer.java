@@ -55,6 +55,10 @@ public final class EngramServer implements AutoCloseable {
     public static final int DEFAULT_PORT = 8283;
     /** Largest request body accepted (an agent file upload included): 32 MiB. */
     public static final long DEFAULT_MAX_BODY_BYTES = 32L << 20;
+    /** Turns of one user that may wait for an approval at once. */
+    public static final int DEFAULT_MAX_WAITING_PER_USER = 100;
+    /** Turns of all users that may wait for an approval at once. */
+    public static final int DEFAULT_MAX_WAITING_PER_SERVER = 1_000;
 
     private final WebServer web;
     private final AgentRuntime runtime;
@@ -70,7 +74,7 @@ public final class EngramServer implements AutoCloseable {
         // the runtime builds its tools' schemas, which take as long.
         java.util.concurrent.CompletableFuture<HttpRouting.Builder> routingBuilder =
                 java.util.concurrent.CompletableFuture.supplyAsync(HttpRouting::builder);
-        this.turns = new Turns(b.store, b.turnLock);
+        this.turns = new Turns(b.store, b.turnLock, b.maxWaitingPerUser, b.maxWaitingPerServer);
         this.search = b.search;
         AgentRuntime.Builder rb = AgentRuntime.builder(b.store, b.search);
         b.runtime.accept(rb);
@@ -80,7 +84,7 @@ public final class EngramServer implements AutoCloseable {
         rb.listener(turns);
         this.runtime = rb.build();
         this.shutdownGrace = b.shutdownGrace;
-        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl));
+        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.quotas));
         HelidonLog.install();
         this.routes = routes(api);
         HttpRouting.Builder routing = routingBuilder.join();
@@ -140,6 +144,8 @@ public final class EngramServer implements AutoCloseable {
         routing.error(NotFoundException.class, (req, res, e) -> send(res, ApiException.notFound(text(req, e))));
         routing.error(DuplicateException.class, (req, res, e) -> send(res, ApiException.conflict(text(req, e))));
         routing.error(VersionConflictException.class, (req, res, e) -> send(res, ApiException.conflict(text(req, e))));
+        // 403, not 429: a quota does not clear with time, so a client must not retry (Letta's clients retry 429)
+        routing.error(QuotaExceededException.class, (req, res, e) -> send(res, ApiException.forbidden(text(req, e))));
         routing.error(LimitExceededException.class, (req, res, e) -> send(res, ApiException.badRequest(text(req, e))));
         routing.error(AgentException.class, (req, res, e) -> send(res, ApiException.badRequest(text(req, e))));
         routing.error(IllegalArgumentException.class, (req, res, e) -> send(res, ApiException.badRequest(text(req, e))));
@@ -226,6 +232,9 @@ public final class EngramServer implements AutoCloseable {
         private Duration shutdownGrace = Duration.ofSeconds(10);
         private Duration keyCacheTtl = Duration.ofSeconds(1);
         private TurnLock turnLock = TurnLock.local();
+        private UserQuotas quotas = UserQuotas.defaults();
+        private int maxWaitingPerUser = DEFAULT_MAX_WAITING_PER_USER;
+        private int maxWaitingPerServer = DEFAULT_MAX_WAITING_PER_SERVER;
 
         private Builder(MemoryStore store, MemorySearch search) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -319,6 +328,27 @@ public final class EngramServer implements AutoCloseable {
         /** One turn at a time per agent: {@link TurnLock#local()} by default; a database lock for several instances. */
         public Builder turnLock(TurnLock lock) {
             this.turnLock = Objects.requireNonNull(lock, "turn lock must not be null");
+            return this;
+        }
+
+        /** How much each user may keep (agents, blocks, archival entries, bytes); default {@link UserQuotas#defaults()}. */
+        public Builder quotas(UserQuotas quotas) {
+            this.quotas = Objects.requireNonNull(quotas, "quotas must not be null");
+            return this;
+        }
+
+        /**
+         * How many turns may wait for an approval at once, per user and on the whole server; a call that would wait
+         * beyond either is denied at once, saying why. Defaults {@value #DEFAULT_MAX_WAITING_PER_USER} and
+         * {@value #DEFAULT_MAX_WAITING_PER_SERVER}.
+         */
+        public Builder maxWaitingApprovals(int perUser, int perServer) {
+            if (perUser < 1 || perServer < 1) {
+                throw new IllegalArgumentException("waiting approvals per user and per server must be at least 1, got "
+                        + perUser + " and " + perServer);
+            }
+            this.maxWaitingPerUser = perUser;
+            this.maxWaitingPerServer = perServer;
             return this;
         }
 

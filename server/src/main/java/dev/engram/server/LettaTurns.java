@@ -178,7 +178,10 @@ final class LettaTurns {
     /** Starts the turn a message asks for, or resumes the one an approval answers (directing its stream events to {@code listener}). */
     static Turns.Running begin(Api api, Agent agent, Input input, boolean streamed, dev.engram.agents.AgentStreamListener listener) {
         return switch (input) {
-            case Input.Message m -> api.turns.start(agent, "default", m.text(), streamed, listener);
+            case Input.Message m -> {
+                api.quotas.turn(agent.userId());
+                yield api.turns.start(agent, "default", m.text(), streamed, listener);
+            }
             case Input.Approval a -> {
                 Turns.Running r = api.turns.running(agent.scope()).filter(t -> t.pending().isPresent())
                         .orElseThrow(() -> ApiException.badRequest("Agent '" + agent.id()

@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * agent none of whose tools ever asks ({@link Agent#mayRequestApproval()}) runs on the request's own thread, which
  * saves two thread hand-offs per message (about 0.25 ms on 2 cores, ServerLoad). The server is the runtime's
  * {@link ApprovalHandler}: a call made by a turn that no request started (none here) is denied.
+ *
+ * <p>A turn that may ask for approval runs on a virtual thread, so that waiting for the answer (up to the approval
+ * timeout) holds no platform thread: a parked virtual thread is a few kilobytes of heap. Waiting turns are capped
+ * per user and per server: a call that would wait beyond a cap is denied at once, with a reason that says which.
  */
 final class Turns implements ApprovalHandler, AgentListener {
     private static final Logger LOG = LoggerFactory.getLogger(Turns.class);
@@ -50,10 +55,24 @@ final class Turns implements ApprovalHandler, AgentListener {
      * ServerLoad).
      */
     private final ExecutorService threads = Executors.newCachedThreadPool(Thread.ofPlatform().name("engram-turn-", 0).daemon().factory());
+    /** Turns that may wait for an approval: a virtual thread each, which unmounts while it waits. */
+    private final ExecutorService approvalThreads = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("engram-approval-turn-", 0).factory());
+    private final int maxWaitingPerUser;
+    private final int maxWaitingPerServer;
+    private final AtomicInteger waiting = new AtomicInteger();
+    private final ConcurrentHashMap<String, AtomicInteger> waitingByUser = new ConcurrentHashMap<>();
 
-    Turns(MemoryStore store, TurnLock lock) {
+    Turns(MemoryStore store, TurnLock lock, int maxWaitingPerUser, int maxWaitingPerServer) {
         this.store = store;
         this.lock = lock;
+        this.maxWaitingPerUser = maxWaitingPerUser;
+        this.maxWaitingPerServer = maxWaitingPerServer;
+    }
+
+    /** How many turns wait for an approval now. */
+    int waiting() {
+        return waiting.get();
     }
 
     /** Where a turn stopped for the request waiting on it. */
@@ -156,7 +175,9 @@ final class Turns implements ApprovalHandler, AgentListener {
         }
         Running r = new Running(agent);
         r.listener = listener;
-        if (streamed || agent.mayRequestApproval()) {
+        if (agent.mayRequestApproval()) {
+            approvalThreads.execute(() -> run(r, session, message, streamed));
+        } else if (streamed) {
             threads.execute(() -> run(r, session, message, streamed));
         } else {
             r.inline = true;
@@ -261,11 +282,39 @@ final class Turns implements ApprovalHandler, AgentListener {
             return CompletableFuture.completedFuture(ApprovalDecision.deny(
                     "the approval rules changed during this turn; the next message's turn can ask"));
         }
+        Optional<String> full = reserveWaiting(user.get());
+        if (full.isPresent()) {
+            return CompletableFuture.completedFuture(ApprovalDecision.deny(full.get()));
+        }
         Pending p = new Pending(request.toolName(), request.arguments(), request.callId(), store.clock().instant(),
                 new CompletableFuture<>());
+        // answered, denied, cancelled or timed out: the turn no longer waits
+        p.answer().whenComplete((decision, error) -> releaseWaiting(user.get()));
         r.pending = p;
         r.pauses.add(new Pause.NeedsApproval(p));
         return p.answer();
+    }
+
+    /** Counts a turn of the user's as waiting; empty if the caps allow it, else why not. */
+    private Optional<String> reserveWaiting(String user) {
+        if (waiting.incrementAndGet() > maxWaitingPerServer) {
+            waiting.decrementAndGet();
+            return Optional.of("the server already has " + maxWaitingPerServer + " turns waiting for an approval, the most "
+                    + "it allows; answer or cancel waiting turns, then try again");
+        }
+        AtomicInteger mine = waitingByUser.computeIfAbsent(user, u -> new AtomicInteger());
+        if (mine.incrementAndGet() > maxWaitingPerUser) {
+            mine.decrementAndGet();
+            waiting.decrementAndGet();
+            return Optional.of("user '" + user + "' already has " + maxWaitingPerUser + " turns waiting for an approval, "
+                    + "the most allowed per user; answer or cancel one of them, then try again");
+        }
+        return Optional.empty();
+    }
+
+    private void releaseWaiting(String user) {
+        waitingByUser.get(user).decrementAndGet();
+        waiting.decrementAndGet();
     }
 
     /** Cancels every running turn and waits up to {@code grace} for them to stop. */
@@ -275,9 +324,11 @@ final class Turns implements ApprovalHandler, AgentListener {
             cancel(scope);
         }
         threads.shutdown();
+        approvalThreads.shutdown();
         long deadline = System.nanoTime() + grace.toNanos();
         try {
             threads.awaitTermination(grace.toNanos(), TimeUnit.NANOSECONDS);
+            approvalThreads.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             // turns on requests' threads
             while (!running.isEmpty() && System.nanoTime() < deadline) {
                 Thread.sleep(10);

@@ -1,0 +1,93 @@
+package dev.engram.cli;
+
+import dev.engram.agents.AgentRuntime;
+import dev.engram.memory.ScheduleLimits;
+import dev.engram.server.EngramServer;
+import dev.engram.server.UserQuotas;
+import java.time.Duration;
+import java.util.Locale;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
+
+/** The per-user limits of {@code engram serve}: quotas, waiting approvals, and how often schedules may fire. */
+final class LimitOptions {
+    @Option(names = "--max-agents-per-user", paramLabel = "N", defaultValue = "1000",
+            description = "Agents each user may have (default ${DEFAULT-VALUE}); beyond it a create is refused with 403.")
+    long agents;
+
+    @Option(names = "--max-blocks-per-user", paramLabel = "N", defaultValue = "10000",
+            description = "Memory blocks each user may have (default ${DEFAULT-VALUE}).")
+    long blocks;
+
+    @Option(names = "--max-archival-entries-per-user", paramLabel = "N", defaultValue = "1000000",
+            description = "Archival entries each user may have (default ${DEFAULT-VALUE}).")
+    long archivalEntries;
+
+    @Option(names = "--max-stored-bytes-per-user", paramLabel = "BYTES", defaultValue = "1073741824",
+            description = "Bytes of blocks and archival entries each user may store (default ${DEFAULT-VALUE}, 1 GiB).")
+    long storedBytes;
+
+    @Option(names = "--max-waiting-approvals-per-user", paramLabel = "N", defaultValue = "100",
+            description = "Turns of one user that may wait for a tool approval at once (default ${DEFAULT-VALUE}); a call "
+                    + "beyond it is denied.")
+    int waitingPerUser;
+
+    @Option(names = "--max-waiting-approvals", paramLabel = "N", defaultValue = "1000",
+            description = "Turns of all users that may wait for a tool approval at once (default ${DEFAULT-VALUE}).")
+    int waitingPerServer;
+
+    @Option(names = "--min-schedule-interval", paramLabel = "DURATION", defaultValue = "5m", converter = Minutes.class,
+            description = "The shortest time between two firings of a cron schedule, e.g. 5m or 1h (default ${DEFAULT-VALUE}).")
+    Duration minScheduleInterval;
+
+    @Option(names = "--max-scheduled-turns-per-hour", paramLabel = "N", defaultValue = "60",
+            description = "Scheduled turns each user gets in an hour (default ${DEFAULT-VALUE}); further firings are skipped.")
+    int firingsPerHour;
+
+    @Option(names = "--max-scheduled-turns-per-day", paramLabel = "N", defaultValue = "500",
+            description = "Scheduled turns each user gets in 24 hours (default ${DEFAULT-VALUE}).")
+    int firingsPerDay;
+
+    UserQuotas quotas() {
+        return new UserQuotas(agents, blocks, archivalEntries, storedBytes);
+    }
+
+    ScheduleLimits scheduleLimits() {
+        return ScheduleLimits.defaults().withMinInterval(minScheduleInterval).withFirings(firingsPerHour, firingsPerDay);
+    }
+
+    /** Sets the server's quotas and waiting caps (the runtime's schedule limits go through {@link #configure}). */
+    EngramServer.Builder apply(EngramServer.Builder b) {
+        return b.quotas(quotas()).maxWaitingApprovals(waitingPerUser, waitingPerServer);
+    }
+
+    void configure(AgentRuntime.Builder b) {
+        b.scheduleLimits(scheduleLimits());
+    }
+
+    /** One line for the server's banner. */
+    String describe() {
+        return String.format(Locale.ROOT, "per user %d agents, %d blocks, %d archival entries, %d bytes, %d waiting "
+                + "approvals (%d on the server); schedules %d min apart, %d turns an hour, %d a day", agents, blocks,
+                archivalEntries, storedBytes, waitingPerUser, waitingPerServer, minScheduleInterval.toMinutes(),
+                firingsPerHour, firingsPerDay);
+    }
+
+    /** {@code N} with a unit: {@code m} minutes, {@code h} hours, {@code d} days. */
+    static final class Minutes implements ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String text) {
+            if (!text.matches("[0-9]{1,6}[mhd]")) {
+                throw new TypeConversionException("'" + text + "' is not a duration: give a number and a unit, m, h or d "
+                        + "(e.g. 5m, 1h)");
+            }
+            long n = Long.parseLong(text.substring(0, text.length() - 1));
+            return switch (text.charAt(text.length() - 1)) {
+                case 'm' -> Duration.ofMinutes(n);
+                case 'h' -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            };
+        }
+    }
+}
