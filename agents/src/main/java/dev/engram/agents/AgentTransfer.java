@@ -112,7 +112,7 @@ final class AgentTransfer {
         }
         AgentDefinition.Builder b = base.toBuilder(userId).id(agentId.orElse(base.id()));
         model.ifPresent(m -> {
-            b.model(m);
+            b.model(m).contextWindowTokens(ContextWindows.clamp(m, base.contextWindowTokens()));
             base.sleeptime().ifPresent(st -> b.sleeptime(new SleeptimeSettings(st.everyMessages(), st.idleAfter(), m, st.maxSteps())));
         });
         AgentDefinition definition = grants.limit(b.build(), "agent.", java.util.Set.of(), dropped);

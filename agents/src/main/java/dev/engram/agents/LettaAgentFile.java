@@ -132,7 +132,7 @@ final class LettaAgentFile {
         b.contextWindowTokens(ContextWindows.clamp(spec, Math.max(window, AgentDefinition.MIN_CONTEXT_WINDOW)));
         if (engram.isObject()) {
             b.maxSteps(engram.path("max_steps").asInt(AgentDefinition.DEFAULT_MAX_STEPS))
-                    .approvalMode(FileEnums.parse(ApprovalMode.class, engram.path("approval_mode").asString("auto"), at + ".metadata.engram.approval_mode"))
+                    .approvalMode(approvalMode(engram.path("approval_mode").asString("auto"), at))
                     .allowTools(strings(engram.path("allow_tools")).toArray(String[]::new))
                     .denyTools(strings(engram.path("deny_tools")).toArray(String[]::new));
         }
@@ -319,6 +319,15 @@ final class LettaAgentFile {
             throw error(config + ".model", problem);
         });
         return handle;
+    }
+
+    private ApprovalMode approvalMode(String mode, String at) {
+        for (ApprovalMode m : ApprovalMode.values()) {
+            if (m.name().equalsIgnoreCase(mode)) {
+                return m;
+            }
+        }
+        throw error(at + ".metadata.engram.approval_mode", "is '" + mode + "'; use ask, auto or yolo");
     }
 
     private AgentException error(String field, String problem) {

@@ -67,12 +67,16 @@ final class BoundedProcess {
         Thread err = mergeErrors ? null : Thread.ofVirtual().start(() -> errors.drain(process.getErrorStream()));
         Stop stop = null;
         try {
-            try (var stdin = process.getOutputStream()) {
-                stdin.write(input);
-            } catch (IOException e) {
-                // it exited without reading its input; its exit code says what happened
-            }
             long deadline = System.nanoTime() + timeout.toNanos();
+            // Written on a thread of its own: a process that does not read its input (yet) must not hold this
+            // thread past the timeout once the input fills the pipe.
+            Thread.ofVirtual().start(() -> {
+                try (var stdin = process.getOutputStream()) {
+                    stdin.write(input);
+                } catch (IOException e) {
+                    // it exited (or was killed) without reading its input; its exit code says what happened
+                }
+            });
             while (stop == null) {
                 long left = deadline - System.nanoTime();
                 if (process.waitFor(Math.max(0, Math.min(left, TimeUnit.MILLISECONDS.toNanos(WATCH_MILLIS))),

@@ -94,7 +94,14 @@ final class Bubblewrap {
         for (String file : List.of("/etc/alternatives", "/etc/ld.so.cache", "/etc/localtime", "/etc/passwd", "/etc/group")) {
             argv.addAll(List.of("--ro-bind-try", file, file));
         }
-        argv.addAll(List.of("--proc", "/proc", "--dev", "/dev", "--size", Long.toString(limits.tmpBytes()),
+        argv.addAll(List.of("--proc", "/proc"));
+        // The kernel's settings read-only: a root JVM's sandbox is uid 0 outside, which sysctl's own permission check
+        // treats as their owner (kernel.core_pattern, run as root on the host at the next crash, is one of them).
+        argv.addAll(List.of("--ro-bind", "/proc/sys", "/proc/sys"));
+        for (String dir : List.of("/proc/sysrq-trigger", "/proc/irq", "/proc/bus")) {
+            argv.addAll(List.of("--ro-bind-try", dir, dir));
+        }
+        argv.addAll(List.of("--dev", "/dev", "--size", Long.toString(limits.tmpBytes()),
                 "--tmpfs", "/tmp", "--dir", HOME, "--setenv", "HOME", HOME));
         String root = workspace.root().toString();
         argv.addAll(List.of("--ro-bind", root, root));

@@ -160,7 +160,7 @@ final class HostCommandPolicy {
     }
 
     private static void checkPath(String arg, String value, Workspace workspace, Path cwd) {
-        if (value.isEmpty() || value.contains("://")) {
+        if (value.isEmpty()) {
             return;
         }
         if (value.startsWith("~")) {

@@ -145,6 +145,17 @@ class HostShellTest {
     }
 
     @Test
+    void anArgumentThatLooksLikeAUrlIsStillJudgedAsAPath() throws Exception {
+        // "x:" is a directory name like any other: x://../../outside resolves through it, so it is a path to check.
+        Files.createDirectories(root.resolve("x:"));
+        for (String command : List.of("cat x://../../outside/SECRET", "grep --file=x://../../outside/SECRET a.txt")) {
+            ToolResult r = onHost(command);
+            assertThat(r.status()).as(command + ": " + r.content()).isEqualTo(ToolStatus.TOOL_ERROR);
+            assertThat(r.content()).as(command).contains("outside the workspace").doesNotContain("top secret");
+        }
+    }
+
+    @Test
     void gitApplyWritesASymbolicLinkAsAPlainFile() throws Exception {
         Files.writeString(root.resolve("p.patch"), """
                 diff --git a/link b/link

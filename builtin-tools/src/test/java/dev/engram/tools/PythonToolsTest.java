@@ -101,6 +101,35 @@ class PythonToolsTest {
     }
 
     @Test
+    void aToolThatDoesNotReadItsLargeInputIsStillStoppedAtItsTimeout() throws Exception {
+        assumeTrue(Bubblewrap.find().isPresent(), "skipped: bwrap is not installed (" + Bubblewrap.INSTALL + ")");
+        PythonTools runner = PythonTools.of(Duration.ofSeconds(2));
+        ObjectNode schema = JSON.createObjectNode().put("type", "object");
+        schema.putObject("properties").putObject("s").put("type", "string");
+        // The module sleeps before the runner reads the arguments: 1 MB of them fills the pipe, so a runner that
+        // wrote them before starting its clock would wait for the sleep, and leave the sandbox running meanwhile.
+        DynamicTool tool = runner.tool("f", "A tool from an agent file.", schema,
+                "import time\ntime.sleep(60)\ndef f(s):\n    return len(s)\n");
+        ToolContext approving = ToolContext.builder().approvalHandler(
+                q -> CompletableFuture.completedFuture(ApprovalDecision.approve())).build();
+        long start = System.nanoTime();
+        ToolResult r = ToolExecutor.builder(ToolRegistry.create().register(tool)).approvalMode(ApprovalMode.YOLO).build()
+                .execute(ToolCall.of("f", JSON.writeValueAsString(java.util.Map.of("s", "x".repeat(1 << 20)))), approving);
+        assertThat(r.status()).as(r.content()).isNotEqualTo(ToolStatus.SUCCESS);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (sandboxesRunning() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(sandboxesRunning()).as("sandboxes still running %d s after the call began",
+                Duration.ofNanos(System.nanoTime() - start).toSeconds()).isZero();
+    }
+
+    private static long sandboxesRunning() {
+        return ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+                .filter(p -> p.info().command().map(c -> c.endsWith("bwrap")).orElse(false)).count();
+    }
+
+    @Test
     void printingFarMoreThanIsKeptStillReturnsTheResult() {
         ToolResult r = call(runner(), """
                 import sys

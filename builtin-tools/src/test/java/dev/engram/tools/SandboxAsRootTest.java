@@ -93,6 +93,16 @@ class SandboxAsRootTest {
     }
 
     @Test
+    void nothingInsideCanWriteTheKernelsSettings() throws Exception {
+        // The same value written back: harmless where the write is refused, and where it is not.
+        String before = Files.readString(Path.of("/proc/sys/kernel/printk"));
+        String out = run(shell(), "v=$(cat /proc/sys/kernel/printk); echo \"$v\" > /proc/sys/kernel/printk && echo WROTE; "
+                + "echo done").content();
+        assertThat(out).contains("done").doesNotContain("WROTE");
+        assertThat(Files.readString(Path.of("/proc/sys/kernel/printk"))).isEqualTo(before);
+    }
+
+    @Test
     void nothingInsideCanRemountTheReadOnlyPartOfTheWorkspace() {
         Workspace workspace = Workspace.builder(root).writable("out").build();
         String out = run(workspace, shell(), "mount -o remount,rw,bind " + root + "; echo pwned > " + root.resolve("planted")
