@@ -239,6 +239,9 @@ final class AgentRoutes {
                 .flatMap(n -> api.store.agents().findByName(agent.userId(), n)).ifPresent(other -> {
                     throw ApiException.conflict("An agent named '" + other.name() + "' exists; agent names are unique per user.");
                 });
+        if (body.bool("enable_sleeptime").orElse(false) && agent.definition().sleeptime().isEmpty()) {
+            api.quotas.room(agent.userId()); // the sleep-time companion is one more agent of the user's
+        }
         api.runtime.modify(agent.userId(), agent.id(), d -> {
             AgentDefinition.Builder b = d.toBuilder();
             body.string("name").ifPresent(b::name);

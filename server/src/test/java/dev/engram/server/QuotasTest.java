@@ -88,6 +88,19 @@ class QuotasTest {
     }
 
     @Test
+    void enablingASleeptimeCompanionAtTheAgentQuotaIsRefusedAndTheAgentIsUnchanged() {
+        fx = new ServerFixture(dir, b -> b.quotas(SMALL));
+        fx.agent(fx.ana, "one");
+        String two = fx.agent(fx.ana, "two");
+        UserUsage before = usage();
+        ServerFixture.Response patch = fx.patch(fx.ana, "/v1/agents/" + two, obj("enable_sleeptime", true));
+        assertThat(patch.status()).as(patch.text()).isEqualTo(403);
+        assertThat(patch.detail()).contains("quota of 2 agents");
+        assertThat(fx.get(fx.ana, "/v1/agents/" + two).json().path("enable_sleeptime").asBoolean(false)).isFalse();
+        assertThat(usage()).isEqualTo(before);
+    }
+
+    @Test
     void anImportAtTheAgentQuotaAndATurnPastAQuotaAreRefused() {
         fx = new ServerFixture(dir, b -> b.quotas(SMALL));
         String one = fx.agent(fx.ana, "one");
