@@ -93,8 +93,9 @@ final class AgentRegistry {
             }
         } catch (RuntimeException e) {
             // The unit of work rolls back the agent and the blocks already created.
-            throw new AgentException("Agent '" + definition.name() + "' was not created: " + e.getMessage()
-                    + " Nothing was stored.", e);
+            String reason = String.valueOf(e.getMessage());
+            throw new AgentException("Agent '" + definition.name() + "' was not created: " + reason
+                    + (reason.contains("Nothing was stored") ? "" : " Nothing was stored."), e);
         }
         for (BlockAttachment a : definition.sharedBlocks()) {
             store().blocks().share(Scope.of(definition.userId(), a.ownerAgentId()), a.label(), definition.id(), a.permission());

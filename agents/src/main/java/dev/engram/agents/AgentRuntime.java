@@ -8,6 +8,7 @@ import dev.engram.framework.ToolRegistry;
 import dev.engram.framework.model.ChatModel;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.ScheduleLimits;
 import dev.engram.memory.Scope;
 import dev.engram.tools.BuiltinTools;
 import dev.engram.tools.PermissionBroker;
@@ -416,7 +417,7 @@ public final class AgentRuntime implements AutoCloseable {
         private int maxCorrections = 3;
         private int loopBreakerThreshold = 3;
         private double memoryPressureThreshold = 0.75;
-        private dev.engram.memory.ScheduleLimits scheduleLimits = dev.engram.memory.ScheduleLimits.defaults();
+        private ScheduleLimits scheduleLimits = ScheduleLimits.defaults();
         private ModelPolicy modelPolicy = ModelPolicy.providersOnly();
         private int maxImportedSteps = DEFAULT_MAX_IMPORTED_STEPS;
 
@@ -587,9 +588,9 @@ public final class AgentRuntime implements AutoCloseable {
         /**
          * How often schedules may fire: the {@code schedule} tool refuses a cron closer than the minimum interval and a
          * time too far ahead, and the {@link #scheduler()} skips a user's firings beyond the budget. Default
-         * {@link dev.engram.memory.ScheduleLimits#defaults()}.
+         * {@link ScheduleLimits#defaults()}.
          */
-        public Builder scheduleLimits(dev.engram.memory.ScheduleLimits limits) {
+        public Builder scheduleLimits(ScheduleLimits limits) {
             this.scheduleLimits = Objects.requireNonNull(limits, "schedule limits must not be null");
             return this;
         }
