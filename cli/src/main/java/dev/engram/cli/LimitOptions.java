@@ -74,20 +74,12 @@ final class LimitOptions {
                 firingsPerHour, firingsPerDay);
     }
 
-    /** {@code N} with a unit: {@code m} minutes, {@code h} hours, {@code d} days. */
+    /** A duration option, written as {@link DurationText} reads it. */
     static final class Minutes implements ITypeConverter<Duration> {
         @Override
         public Duration convert(String text) {
-            if (!text.matches("[0-9]{1,6}[mhd]")) {
-                throw new TypeConversionException("'" + text + "' is not a duration: give a number and a unit, m, h or d "
-                        + "(e.g. 5m, 1h)");
-            }
-            long n = Long.parseLong(text.substring(0, text.length() - 1));
-            return switch (text.charAt(text.length() - 1)) {
-                case 'm' -> Duration.ofMinutes(n);
-                case 'h' -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
+            return DurationText.parse(text).orElseThrow(() -> new TypeConversionException("'" + text + "' is not a "
+                    + "duration: give a number and a unit, s, m, h or d (e.g. 5m, 1h)"));
         }
     }
 }

@@ -115,17 +115,8 @@ final class ScheduleCommands extends GroupCommand {
         }
 
         private Duration duration(String text) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})([smhd])").matcher(text.strip());
-            if (!m.matches()) {
-                throw usage("--in takes a number and a unit (s, m, h or d), e.g. 30m; got '" + text + "'");
-            }
-            long n = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
+            return DurationText.parse(text).orElseThrow(
+                    () -> usage("--in takes a number and a unit (s, m, h or d), e.g. 30m; got '" + text + "'"));
         }
 
         private Instant time(String text) {

@@ -42,7 +42,7 @@ class LimitOptionsTest {
         assertThat(limits.waitingPerServer).isEqualTo(30);
         assertThatThrownBy(() -> parse("--min-schedule-interval", "5"))
                 .isInstanceOf(CommandLine.ParameterException.class)
-                .hasMessageContaining("'5' is not a duration: give a number and a unit, m, h or d (e.g. 5m, 1h)");
+                .hasMessageContaining("'5' is not a duration: give a number and a unit, s, m, h or d (e.g. 5m, 1h)");
         assertThatThrownBy(() -> parse("--max-agents-per-user", "0").limits.quotas())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("every quota must be at least 1");
     }
