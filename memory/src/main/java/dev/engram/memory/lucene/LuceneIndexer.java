@@ -19,12 +19,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.SearcherManager;
-import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
-import org.apache.lucene.store.FSDirectory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,12 +82,13 @@ final class LuceneIndexer implements AutoCloseable {
         this.documents = documents;
         this.vectors = new IndexBatch.Vectors(watch, 1024);
         this.batchEvents = batchEvents;
-        Settings settings = new Settings(analyzer, indexingBufferMb, graphMaxConn, graphBeamWidth);
-        Opened opened;
+        IndexFiles.Settings settings = new IndexFiles.Settings(analyzer, indexingBufferMb, graphMaxConn, graphBeamWidth,
+                IndexCommit.format(documents.layout()));
+        IndexFiles.Opened opened;
         Path usedPath = path;
         String problem = null;
         try {
-            opened = open(path, settings);
+            opened = IndexFiles.open(path, settings);
         } catch (org.apache.lucene.store.LockObtainFailedException e) {
             abandon();
             throw new MemoryException("The search index in " + path + " is in use by another process"
@@ -105,10 +103,10 @@ final class LuceneIndexer implements AutoCloseable {
             // that fails, search runs on an in-memory index, and the store and its writes are untouched either way.
             String why = e.getClass().getSimpleName() + ": " + e.getMessage();
             opened = null;
-            Optional<Path> aside = moveAside(path);
+            Optional<Path> aside = IndexFiles.moveAside(path);
             if (aside.isPresent()) {
                 try {
-                    opened = open(path, settings);
+                    opened = IndexFiles.open(path, settings);
                     LOG.warn("The search index in {} could not be opened ({}); it was moved to {} and is rebuilt from the "
                             + "memory store", path, why, aside.get());
                 } catch (IOException | RuntimeException again) {
@@ -119,7 +117,7 @@ final class LuceneIndexer implements AutoCloseable {
                 LOG.warn("The search index in {} cannot be used ({}); search uses an in-memory index rebuilt from the memory "
                         + "store instead", path, why);
                 try {
-                    opened = open(null, settings);
+                    opened = IndexFiles.open(null, settings);
                 } catch (IOException inMemory) {
                     abandon();
                     throw new MemoryException("Cannot open the search index in " + path + " (" + why + ") nor one in memory: "
@@ -163,63 +161,6 @@ final class LuceneIndexer implements AutoCloseable {
         if (!backgroundInterval.isZero()) {
             long every = backgroundInterval.toMillis();
             writerThread.scheduleWithFixedDelay(this::followLog, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
-        }
-    }
-
-    /** How the writer is configured. */
-    private record Settings(Analyzer analyzer, int indexingBufferMb, int graphMaxConn, int graphBeamWidth) {
-    }
-
-    /** An open index: its directory, writer and searchers, and the older format it had, if it was started anew. */
-    private record Opened(Directory directory, IndexWriter writer, SearcherManager searchers, Optional<String> oldFormat) {
-    }
-
-    /** Opens the index in {@code path} (in memory when null); on failure closes what it opened. */
-    private Opened open(Path path, Settings settings) throws IOException {
-        Directory directory = path == null ? new ByteBuffersDirectory() : FSDirectory.open(path);
-        IndexWriter writer = null;
-        try {
-            Optional<String> oldFormat = IndexCommit.olderFormat(directory, IndexCommit.format(documents.layout()));
-            IndexWriterConfig config = new IndexWriterConfig(settings.analyzer());
-            // An index of an older format may be sorted differently, which Lucene cannot append to: start it anew.
-            config.setOpenMode(oldFormat.isPresent() ? IndexWriterConfig.OpenMode.CREATE
-                    : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
-            // Each scope's documents side by side: a scoped query then reads a short run of each posting
-            // list instead of skipping through the postings of every other scope.
-            config.setIndexSort(new org.apache.lucene.search.Sort(new org.apache.lucene.search.SortField(LuceneDocuments.SCOPE_DOMAIN,
-                    org.apache.lucene.search.SortField.Type.STRING)));
-            // A bulk load (a rebuild, a long backlog) then becomes a few large segments rather than many
-            // small ones: every search pays per segment (term lookups, a graph walk each), so fewer is faster.
-            config.setRAMBufferSizeMB(settings.indexingBufferMb());
-            org.apache.lucene.codecs.KnnVectorsFormat vectors = new org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat(
-                    settings.graphMaxConn(), settings.graphBeamWidth());
-            // Same codec name as the default, so any Lucene reads the index; only how graphs are built differs.
-            config.setCodec(new org.apache.lucene.codecs.lucene104.Lucene104Codec() {
-                @Override
-                public org.apache.lucene.codecs.KnnVectorsFormat getKnnVectorsFormatForField(String field) {
-                    return vectors;
-                }
-            });
-            writer = new IndexWriter(directory, config);
-            return new Opened(directory, writer, new SearcherManager(writer, null), oldFormat);
-        } catch (IOException | RuntimeException e) {
-            org.apache.lucene.util.IOUtils.closeWhileHandlingException(writer, directory);
-            throw e;
-        }
-    }
-
-    /** Renames an unusable index directory (or file) beside itself; empty when there is none or it cannot be moved. */
-    private static Optional<Path> moveAside(Path path) {
-        if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            return Optional.empty();
-        }
-        Path aside = path.resolveSibling(path.getFileName() + ".broken-" + System.currentTimeMillis());
-        try {
-            Files.move(path, aside);
-            return Optional.of(aside);
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("Cannot move the unusable search index {} aside: {}", path, e.getMessage());
-            return Optional.empty();
         }
     }
 
