@@ -40,17 +40,16 @@ final class AgentRoutes {
     }
 
     List<Route> routes() {
-        return List.of(
-                Route.caller(GET, "/v1/agents/count", this::count),
-                Route.caller(POST, "/v1/agents/import", new AgentImport(api)::handle),
-                Route.caller(GET, "/v1/agents", this::list),
-                Route.caller(GET, "/v1/agents/", this::list),
-                Route.caller(POST, "/v1/agents", this::create),
-                Route.caller(POST, "/v1/agents/", this::create),
-                Route.agent(api, GET, "/v1/agents/{agent_id}/export", this::export),
-                Route.agent(api, GET, "/v1/agents/{agent_id}", this::retrieve),
-                Route.agent(api, PATCH, "/v1/agents/{agent_id}", this::modify),
-                Route.agent(api, DELETE, "/v1/agents/{agent_id}", this::delete));
+        return Route.table()
+                .add(Route.caller(GET, "/v1/agents/count", this::count))
+                .add(Route.caller(POST, "/v1/agents/import", new AgentImport(api)::handle))
+                .twin(Route.caller(GET, "/v1/agents", this::list))
+                .twin(Route.caller(POST, "/v1/agents", this::create))
+                .add(Route.agent(api, GET, "/v1/agents/{agent_id}/export", this::export))
+                .add(Route.agent(api, GET, "/v1/agents/{agent_id}", this::retrieve))
+                .add(Route.agent(api, PATCH, "/v1/agents/{agent_id}", this::modify))
+                .add(Route.agent(api, DELETE, "/v1/agents/{agent_id}", this::delete))
+                .list();
     }
 
     private void create(Caller caller, ServerRequest req, ServerResponse res) {

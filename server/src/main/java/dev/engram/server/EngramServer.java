@@ -102,12 +102,12 @@ public final class EngramServer implements AutoCloseable {
 
     /** The server's route table: every endpoint, in the order Helidon matches them. */
     private List<Route> routes(Api api) {
-        List<Route> routes = new ArrayList<>();
-        routes.add(Route.open(Method.GET, "/v1/health", this::health));
-        routes.add(Route.open(Method.GET, "/v1/health/", this::health));
+        List<Route> routes = new ArrayList<>(Route.table().twin(Route.open(Method.GET, "/v1/health", this::health)).list());
         routes.addAll(new AgentRoutes(api).routes());
         routes.addAll(new MessageRoutes(api).routes());
-        routes.addAll(new MemoryRoutes(api).routes());
+        routes.addAll(new CoreMemoryRoutes(api).routes());
+        routes.addAll(new BlockRoutes(api).routes());
+        routes.addAll(new PassageRoutes(api).routes());
         routes.addAll(new ToolRoutes(api).routes());
         routes.addAll(new IdentityRoutes(api).routes());
         return List.copyOf(routes);

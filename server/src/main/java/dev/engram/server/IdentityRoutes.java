@@ -31,16 +31,14 @@ final class IdentityRoutes {
     }
 
     List<Route> routes() {
-        return List.of(
-                Route.caller(GET, "/v1/identities", this::list),
-                Route.caller(GET, "/v1/identities/", this::list),
-                Route.caller(POST, "/v1/identities", (caller, req, res) -> upsert(caller, req, res, false)),
-                Route.caller(POST, "/v1/identities/", (caller, req, res) -> upsert(caller, req, res, false)),
-                Route.caller(PUT, "/v1/identities", (caller, req, res) -> upsert(caller, req, res, true)),
-                Route.caller(PUT, "/v1/identities/", (caller, req, res) -> upsert(caller, req, res, true)),
-                Route.caller(GET, "/v1/identities/{identity_id}", this::retrieve),
-                Route.caller(PATCH, "/v1/identities/{identity_id}", this::modify),
-                Route.caller(DELETE, "/v1/identities/{identity_id}", this::delete));
+        return Route.table()
+                .twin(Route.caller(GET, "/v1/identities", this::list))
+                .twin(Route.caller(POST, "/v1/identities", (caller, req, res) -> upsert(caller, req, res, false)))
+                .twin(Route.caller(PUT, "/v1/identities", (caller, req, res) -> upsert(caller, req, res, true)))
+                .add(Route.caller(GET, "/v1/identities/{identity_id}", this::retrieve))
+                .add(Route.caller(PATCH, "/v1/identities/{identity_id}", this::modify))
+                .add(Route.caller(DELETE, "/v1/identities/{identity_id}", this::delete))
+                .list();
     }
 
     private ObjectNode view(Identity identity) {

@@ -38,29 +38,22 @@ final class MessageRoutes {
     }
 
     private void send(Agent agent, ServerRequest req, ServerResponse res) {
-        Body body = Api.body(req);
-        LettaTurns.Input input = LettaTurns.input(body, api.store.limits().maxTextChars());
-        LettaTurns.fitsWindow(agent, input, body);
-        LettaTurns.View view = LettaTurns.view(body);
-        if (body.bool("streaming").orElse(false)) {
-            new SseTurn(api, agent, view, body.bool("stream_tokens").orElse(false), body.bool("include_pings").orElse(false))
-                    .run(input, res);
+        TurnRequest request = TurnRequest.of(agent, Api.body(req), api.store.limits().maxTextChars(), false);
+        if (request.streaming()) {
+            new SseTurn(api, agent, request.view(), request.streamTokens(), request.includePings()).run(request.input(), res);
             return;
         }
-        Turns.Running turn = LettaTurns.begin(api, agent, input, false, null);
-        Api.json(res, response(turn, LettaTurns.await(turn), view));
+        Turns.Running turn = TurnFlow.begin(api, agent, request.input(), false, null);
+        Api.json(res, response(turn, TurnFlow.await(turn), request.view()));
     }
 
     private void stream(Agent agent, ServerRequest req, ServerResponse res) {
-        Body body = Api.body(req);
-        LettaTurns.Input input = LettaTurns.input(body, api.store.limits().maxTextChars());
-        LettaTurns.fitsWindow(agent, input, body);
-        new SseTurn(api, agent, LettaTurns.view(body), body.bool("stream_tokens").orElse(false), body.bool("include_pings").orElse(false))
-                .run(input, res);
+        TurnRequest request = TurnRequest.of(agent, Api.body(req), api.store.limits().maxTextChars(), true);
+        new SseTurn(api, agent, request.view(), request.streamTokens(), request.includePings()).run(request.input(), res);
     }
 
     /** Letta's {@code LettaResponse} for where the turn paused. */
-    private ObjectNode response(Turns.Running turn, Turns.Pause pause, LettaTurns.View view) {
+    private ObjectNode response(Turns.Running turn, Turns.Pause pause, TurnViews.View view) {
         ObjectNode out = Body.JSON.createObjectNode();
         List<ObjectNode> messages = new ArrayList<>(view.of(turn.unshown()));
         String reason;
@@ -68,24 +61,24 @@ final class MessageRoutes {
         switch (pause) {
             case Turns.Pause.Finished f -> {
                 response = f.response();
-                reason = LettaTurns.stopReason(f.response().stopReason());
+                reason = TurnViews.stopReason(f.response().stopReason());
             }
             case Turns.Pause.NeedsApproval n -> {
-                messages = LettaTurns.withApprovalRequest(messages, n.pending());
+                messages = TurnViews.withApprovalRequest(messages, n.pending());
                 reason = "requires_approval";
             }
-            case Turns.Pause.Failed f -> throw LettaTurns.turnFailed(f.error());
+            case Turns.Pause.Failed f -> throw TurnFlow.turnFailed(f.error());
         }
         out.set("messages", Body.JSON.createArrayNode().addAll(messages));
-        out.set("stop_reason", LettaTurns.stopReasonMessage(reason));
-        out.set("usage", LettaTurns.usage(response));
+        out.set("stop_reason", TurnViews.stopReasonMessage(reason));
+        out.set("usage", TurnViews.usage(response));
         return out;
     }
 
     private void list(Agent agent, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 100, false);
-        LettaTurns.messageTypes(Query.all(req, "include_return_message_types"), List.of("query", "include_return_message_types"));
-        LettaTurns.View view = new LettaTurns.View(Query.bool(req, "use_assistant_message", true),
+        TurnViews.messageTypes(Query.all(req, "include_return_message_types"), List.of("query", "include_return_message_types"));
+        TurnViews.View view = new TurnViews.View(Query.bool(req, "use_assistant_message", true),
                 Query.all(req, "include_return_message_types").isEmpty() ? Optional.empty()
                         : Optional.of(Set.copyOf(Query.all(req, "include_return_message_types"))));
         Optional<Long> after = pages.after().map(id -> Ids.message(id, "The cursor"));

@@ -6,6 +6,7 @@ import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -70,6 +71,50 @@ record Route(Method method, String path, Access access, Handler handler) {
     static Route agent(Api api, Method method, String path, ForAgent handler) {
         return new Route(method, path, Access.AGENT, (req, res) -> handler.handle(
                 api.agent(Authentication.caller(req), req.path().pathParameters().get("agent_id")), req, res));
+    }
+
+    /** The same route at another path (same method, access and handler). */
+    private Route at(String otherPath) {
+        return new Route(method, otherPath, access, handler);
+    }
+
+    /** An empty route table, to which a route class adds its routes in the order Helidon should match them. */
+    static Table table() {
+        return new Table();
+    }
+
+    /**
+     * A route class's routes in order. {@link #twin} is the one place a path gets its trailing-slash twin: Letta's
+     * clients call {@code /v1/agents} and {@code /v1/agents/} alike, and both are in the table (so the tests that walk
+     * it call both).
+     */
+    static final class Table {
+        private final List<Route> routes = new ArrayList<>();
+
+        private Table() {
+        }
+
+        /** Adds a route at its path only. */
+        Table add(Route route) {
+            routes.add(route);
+            return this;
+        }
+
+        /** Adds a route at its path and at the same path with a trailing slash. */
+        Table twin(Route route) {
+            if (route.path().endsWith("/")) {
+                throw new IllegalArgumentException("A twinned route's path has no trailing slash (the twin adds it): "
+                        + route.path());
+            }
+            routes.add(route);
+            routes.add(route.at(route.path() + "/"));
+            return this;
+        }
+
+        /** The routes added, in order. */
+        List<Route> list() {
+            return List.copyOf(routes);
+        }
     }
 
     /** Registers the routes in order (Helidon takes the first route that matches). */

@@ -32,7 +32,7 @@ final class SseTurn {
 
     private final Api api;
     private final Agent agent;
-    private final LettaTurns.View view;
+    private final TurnViews.View view;
     private final boolean tokens;
     private final boolean pings;
     private final String streamId = UUID.randomUUID().toString().substring(0, 8);
@@ -42,7 +42,7 @@ final class SseTurn {
     private Turns.Running turn;
     private volatile boolean open = true;
 
-    SseTurn(Api api, Agent agent, LettaTurns.View view, boolean tokens, boolean pings) {
+    SseTurn(Api api, Agent agent, TurnViews.View view, boolean tokens, boolean pings) {
         this.api = api;
         this.agent = agent;
         this.view = view;
@@ -50,19 +50,19 @@ final class SseTurn {
         this.pings = pings;
     }
 
-    void run(LettaTurns.Input input, ServerResponse response) {
+    void run(TurnRequest.Input input, ServerResponse response) {
         this.res = response;
-        turn = LettaTurns.begin(api, agent, input, true, this::onEvent);
+        turn = TurnFlow.begin(api, agent, input, true, this::onEvent);
         Thread pinger = pings ? Thread.ofVirtual().name("engram-sse-ping").start(this::ping) : null;
         try {
-            Turns.Pause pause = LettaTurns.await(turn);
+            Turns.Pause pause = TurnFlow.await(turn);
             switch (pause) {
                 case Turns.Pause.Finished f -> {
                     flushStored();
-                    finish(LettaTurns.stopReason(f.response().stopReason()), f.response());
+                    finish(TurnViews.stopReason(f.response().stopReason()), f.response());
                 }
                 case Turns.Pause.NeedsApproval n -> {
-                    List<ObjectNode> rest = LettaTurns.withApprovalRequest(tokens ? List.of()
+                    List<ObjectNode> rest = TurnViews.withApprovalRequest(tokens ? List.of()
                             : view.of(turn.unshown()), n.pending());
                     if (tokens) {
                         turn.unshown();
@@ -72,7 +72,7 @@ final class SseTurn {
                 }
                 case Turns.Pause.Failed f -> {
                     flushStored();
-                    ApiException e = LettaTurns.turnFailed(f.error());
+                    ApiException e = TurnFlow.turnFailed(f.error());
                     write("error", Body.JSON.writeValueAsString(e.body()));
                     write(null, "[DONE]");
                 }
@@ -98,8 +98,8 @@ final class SseTurn {
     }
 
     private void finish(String reason, AgentResponse response) {
-        emit(LettaTurns.stopReasonMessage(reason));
-        emit(LettaTurns.usage(response));
+        emit(TurnViews.stopReasonMessage(reason));
+        emit(TurnViews.usage(response));
         write(null, "[DONE]");
     }
 

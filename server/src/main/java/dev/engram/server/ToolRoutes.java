@@ -28,14 +28,14 @@ final class ToolRoutes {
     }
 
     List<Route> routes() {
-        return List.of(
-                Route.caller(GET, "/v1/tools", (caller, req, res) -> list(req, res)),
-                Route.caller(GET, "/v1/tools/", (caller, req, res) -> list(req, res)),
-                Route.caller(GET, "/v1/tools/{tool_id}", (caller, req, res) -> retrieve(req, res)),
-                Route.agent(api, GET, "/v1/agents/{agent_id}/tools", this::agentTools),
-                Route.agent(api, PATCH, "/v1/agents/{agent_id}/tools/attach/{tool_id}", this::attach),
-                Route.agent(api, PATCH, "/v1/agents/{agent_id}/tools/detach/{tool_id}", this::detach),
-                Route.agent(api, PATCH, "/v1/agents/{agent_id}/tools/approval/{tool_name}", this::approval));
+        return Route.table()
+                .twin(Route.caller(GET, "/v1/tools", (caller, req, res) -> list(req, res)))
+                .add(Route.caller(GET, "/v1/tools/{tool_id}", (caller, req, res) -> retrieve(req, res)))
+                .add(Route.agent(api, GET, "/v1/agents/{agent_id}/tools", this::agentTools))
+                .add(Route.agent(api, PATCH, "/v1/agents/{agent_id}/tools/attach/{tool_id}", this::attach))
+                .add(Route.agent(api, PATCH, "/v1/agents/{agent_id}/tools/detach/{tool_id}", this::detach))
+                .add(Route.agent(api, PATCH, "/v1/agents/{agent_id}/tools/approval/{tool_name}", this::approval))
+                .list();
     }
 
     private List<ObjectNode> all() {

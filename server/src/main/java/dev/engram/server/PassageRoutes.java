@@ -1,0 +1,129 @@
+package dev.engram.server;
+
+import static io.helidon.http.Method.DELETE;
+import static io.helidon.http.Method.GET;
+import static io.helidon.http.Method.POST;
+
+import dev.engram.agents.Agent;
+import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.NewArchivalEntry;
+import dev.engram.memory.SearchDomain;
+import dev.engram.memory.SearchHit;
+import dev.engram.memory.SearchRequest;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.node.ObjectNode;
+
+/** An agent's archival memory ({@code /v1/agents/{id}/archival-memory}): Letta's passages, listed, added, searched, deleted. */
+final class PassageRoutes {
+    private final Api api;
+
+    PassageRoutes(Api api) {
+        this.api = api;
+    }
+
+    List<Route> routes() {
+        return List.of(
+                Route.agent(api, GET, "/v1/agents/{agent_id}/archival-memory/search", this::searchPassages),
+                Route.agent(api, GET, "/v1/agents/{agent_id}/archival-memory", this::listPassages),
+                Route.agent(api, POST, "/v1/agents/{agent_id}/archival-memory", this::createPassage),
+                Route.agent(api, DELETE, "/v1/agents/{agent_id}/archival-memory/{memory_id}", this::deletePassage));
+    }
+
+    private void listPassages(Agent agent, ServerRequest req, ServerResponse res) {
+        Pages pages = Pages.of(req, 100, true);
+        Optional<String> search = Query.string(req, "search");
+        long count = api.store.archival().count(agent.scope());
+        List<ArchivalEntry> entries = new ArrayList<>(count == 0 ? List.of()
+                : api.store.archival().list(agent.scope(), 0, (int) Math.min(count, Integer.MAX_VALUE)));
+        entries.sort(Comparator.comparing(ArchivalEntry::createdAt).thenComparing(ArchivalEntry::id));
+        search.ifPresent(s -> entries.removeIf(e -> !e.content().toLowerCase(java.util.Locale.ROOT)
+                .contains(s.toLowerCase(java.util.Locale.ROOT))));
+        Api.json(res, pages.page(entries, ArchivalEntry::id, "passage").stream()
+                .map(e -> LettaViews.passage(e, agent.id())).toList());
+    }
+
+    private void createPassage(Agent agent, ServerRequest req, ServerResponse res) {
+        Body body = Api.body(req);
+        String text = body.requiredString("text");
+        if (text.isBlank()) {
+            throw body.problem("value_error", "The text is empty", "text");
+        }
+        List<String> tags = body.strings("tags").orElse(List.of());
+        api.quotas.archival(agent.userId(), text);
+        ArchivalEntry entry;
+        try {
+            entry = api.store.archival().insert(agent.scope(), new NewArchivalEntry(Optional.empty(), text, tags));
+        } catch (IllegalArgumentException e) {
+            throw body.problem("value_error", Incidents.clientText(e, "a passage"), "text");
+        }
+        Api.json(res, List.of(LettaViews.passage(entry, agent.id())));
+    }
+
+    private void deletePassage(Agent agent, ServerRequest req, ServerResponse res) {
+        String id = req.path().pathParameters().get("memory_id");
+        if (!api.store.archival().delete(agent.scope(), id)) {
+            throw ApiException.notFound("Passage '" + id + "' not found.");
+        }
+        Api.json(res, Body.JSON.createObjectNode());
+    }
+
+    private void searchPassages(Agent agent, ServerRequest req, ServerResponse res) {
+        String query = Query.string(req, "query").orElseThrow(() -> ApiException.invalid("missing", "Field required",
+                "query", "query"));
+        int k = Query.integer(req, "top_k", 1, SearchRequest.MAX_K).orElse(10);
+        SearchRequest.Builder search = SearchRequest.builder(agent.scope(), query).domains(SearchDomain.ARCHIVAL).k(k);
+        time(req, "start_datetime").ifPresent(search::from);
+        time(req, "end_datetime").ifPresent(search::until);
+        Set<String> tags = new LinkedHashSet<>(Query.all(req, "tags"));
+        boolean allTags = Query.string(req, "tag_match_mode").map(m -> switch (m) {
+            case "any" -> false;
+            case "all" -> true;
+            default -> throw ApiException.invalid("literal_error", "Input should be 'any' or 'all'", "query", "tag_match_mode");
+        }).orElse(false);
+        if (!tags.isEmpty() && !allTags) {
+            search.tags(tags);
+        }
+        api.runtime.search().awaitIndexed();
+        List<ObjectNode> results = new ArrayList<>();
+        for (SearchHit hit : api.runtime.search().search(search.build())) {
+            Optional<ArchivalEntry> entry = api.store.archival().get(agent.scope(), hit.id());
+            if (entry.isEmpty() || (allTags && !entry.get().tags().containsAll(tags))) {
+                continue;
+            }
+            ObjectNode o = Body.JSON.createObjectNode();
+            o.put("id", entry.get().id());
+            o.put("timestamp", LettaViews.date(entry.get().createdAt()));
+            o.put("content", entry.get().content());
+            entry.get().tags().forEach(o.withArray("tags")::add);
+            o.withArray("tags");
+            results.add(o);
+        }
+        ObjectNode out = Body.JSON.createObjectNode();
+        out.set("results", Body.JSON.createArrayNode().addAll(results));
+        out.put("count", results.size());
+        Api.json(res, out);
+    }
+
+    private static Optional<Instant> time(ServerRequest req, String name) {
+        return Query.string(req, name).map(v -> {
+            try {
+                return java.time.OffsetDateTime.parse(v).toInstant();
+            } catch (DateTimeParseException e) {
+                try {
+                    return java.time.LocalDateTime.parse(v).toInstant(java.time.ZoneOffset.UTC);
+                } catch (DateTimeParseException e2) {
+                    throw ApiException.invalid("datetime_parsing", "Input should be a valid datetime (ISO 8601)", "query", name);
+                }
+            }
+        });
+    }
+}

@@ -1,0 +1,97 @@
+package dev.engram.server;
+
+import dev.engram.agents.AgentResponse;
+import dev.engram.agents.AgentStopReason;
+import dev.engram.memory.ConversationMessage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A turn's answer in Letta's terms, beside {@link LettaViews}: the display options of a request and the messages they
+ * show, the waiting call shown as an {@code approval_request_message}, and the answer's stop reason and usage.
+ */
+final class TurnViews {
+    private TurnViews() {
+    }
+
+    /** The display options of a request ({@code use_assistant_message}, {@code include_return_message_types}). */
+    record View(boolean assistantMessages, Optional<Set<String>> types) {
+        List<ObjectNode> of(List<ConversationMessage> messages) {
+            return of(messages, callId -> Optional.empty());
+        }
+
+        List<ObjectNode> of(List<ConversationMessage> messages, java.util.function.Function<String, Optional<String>> callName) {
+            List<ObjectNode> out = LettaViews.messages(messages, assistantMessages, callName);
+            return types.map(t -> out.stream().filter(o -> t.contains(o.path("message_type").asString())).toList()).orElse(out);
+        }
+    }
+
+    /** Letta's {@code MessageType} values, which {@code include_return_message_types} takes. */
+    static final List<String> MESSAGE_TYPES = List.of("system_message", "user_message", "assistant_message",
+            "reasoning_message", "hidden_reasoning_message", "tool_call_message", "tool_return_message",
+            "approval_request_message", "approval_response_message", "summary_message", "event_message");
+
+    static View view(Body body) {
+        Optional<List<String>> types = body.strings("include_return_message_types");
+        types.ifPresent(t -> messageTypes(t, body.location("include_return_message_types")));
+        return new View(body.bool("use_assistant_message").orElse(true), types.map(Set::copyOf));
+    }
+
+    /** A 422 naming the field and the values it takes when one of {@code types} is not a Letta message type. */
+    static void messageTypes(List<String> types, List<String> location) {
+        for (int i = 0; i < types.size(); i++) {
+            if (!MESSAGE_TYPES.contains(types.get(i))) {
+                List<String> at = new ArrayList<>(location);
+                at.add(String.valueOf(i));
+                throw ApiException.invalid(List.of(new ApiException.Problem("enum", "Input should be one of "
+                        + String.join(", ", MESSAGE_TYPES) + ", not '" + types.get(i) + "'", at)));
+            }
+        }
+    }
+
+    /** The messages with the waiting call shown as Letta's {@code approval_request_message} instead of its tool call. */
+    static List<ObjectNode> withApprovalRequest(List<ObjectNode> messages, Turns.Pending p) {
+        List<ObjectNode> out = new ArrayList<>();
+        String id = null;
+        for (ObjectNode m : messages) {
+            if (m.path("message_type").asString().equals("tool_call_message")
+                    && m.path("tool_call").path("tool_call_id").asString().equals(p.callId())) {
+                id = m.path("id").asString();
+                continue;
+            }
+            out.add(m);
+        }
+        out.add(LettaViews.approvalRequest(id == null ? "approval-" + p.callId() : id, p.at(), p.toolName(), p.arguments(),
+                p.callId()));
+        return out;
+    }
+
+    static String stopReason(AgentStopReason reason) {
+        return switch (reason) {
+            case YIELDED, END_TURN, NO_HEARTBEAT -> "end_turn";
+            case TERMINAL_TOOL -> "tool_rule";
+            case STEP_CAP, LOOP_BREAKER -> "max_steps";
+            case TOO_MANY_ERRORS -> "invalid_tool_call";
+            case CANCELLED -> "cancelled";
+        };
+    }
+
+    static ObjectNode stopReasonMessage(String reason) {
+        return Body.JSON.createObjectNode().put("message_type", "stop_reason").put("stop_reason", reason);
+    }
+
+    static ObjectNode usage(AgentResponse r) {
+        ObjectNode u = Body.JSON.createObjectNode().put("message_type", "usage_statistics");
+        long in = r == null ? 0 : r.inputTokens();
+        long out = r == null ? 0 : r.outputTokens();
+        u.put("completion_tokens", out);
+        u.put("prompt_tokens", in);
+        u.put("total_tokens", in + out);
+        u.put("step_count", r == null ? 0 : r.steps());
+        u.putNull("run_ids");
+        return u;
+    }
+}
