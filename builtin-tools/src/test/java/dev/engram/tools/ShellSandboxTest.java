@@ -42,6 +42,7 @@ class ShellSandboxTest {
         outside = Files.createDirectories(tmp.resolve("outside"));
         Files.writeString(outside.resolve("SECRET"), "top secret");
         Files.writeString(root.resolve("a.txt"), "a");
+        SandboxDirs.share(tmp, root, root);
     }
 
     private ToolResult run(ShellOptions options, String command) {
