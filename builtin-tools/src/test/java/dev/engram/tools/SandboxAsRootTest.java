@@ -64,7 +64,7 @@ class SandboxAsRootTest {
         List<String> argv = Bubblewrap.find().orElseThrow().wrap(Workspace.of(root), root, List.of("ls"), limits);
         assertThat(argv).containsSubsequence("--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL");
         assertThat(argv).containsSubsequence("--size", "5242880", "--tmpfs", "/tmp");
-        assertThat(argv.subList(argv.indexOf("--"), argv.size())).containsExactly("--", "/usr/bin/prlimit",
+        assertThat(argv.subList(argv.indexOf("--chdir") + 2, argv.size())).containsExactly("--", "/usr/bin/prlimit",
                 "--as=" + limits.addressSpaceBytes(), "--nproc=" + limits.processes(), "--fsize=" + limits.fileSizeBytes(),
                 "--cpu=" + limits.cpuSeconds() + ":" + (limits.cpuSeconds() + 1), "--", "ls");
         SandboxUser user = SandboxUser.forThisJvm();
