@@ -1,5 +1,6 @@
 package dev.engram.tools;
 
+import dev.engram.framework.ToolException;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,9 +13,10 @@ import java.util.Optional;
  * the workspace read-write (only its writable roots, when it has some), a private {@code /tmp} of bounded
  * size holding {@code HOME}, no network and no other namespace shared with the host (user, PID, IPC, UTS,
  * cgroup), a session of its own, and killed with its parent. Every capability is dropped (so nothing inside
- * can remount a read-only bind writable, even when the JVM is root), a root JVM's command runs as
- * {@code nobody} (uid and gid 65534), and the {@link SandboxLimits} are set inside with {@code prlimit}
- * before the command starts. Nothing else of the host is visible.
+ * can remount a read-only bind writable, even when the JVM is root), {@code bwrap} itself starts as the
+ * {@link SandboxUser} (a root JVM's sandbox is uid and gid 65534 on the host, through {@code setpriv}), and the
+ * {@link SandboxLimits} are set inside with {@code prlimit} before the command starts. Nothing else of the host is
+ * visible.
  */
 final class Bubblewrap {
     /** The sandbox's HOME: inside its private {@code /tmp}. */
@@ -22,18 +24,26 @@ final class Bubblewrap {
 
     /** Sets the rlimits inside the sandbox; util-linux, which Debian always installs, provides it. */
     static final Path PRLIMIT = Path.of("/usr/bin/prlimit");
-    /** The unprivileged user and group a root JVM's commands run as. */
-    static final String NOBODY = "65534";
     /** What to install when there is no sandbox. */
     static final String INSTALL = "apt-get install bubblewrap util-linux";
 
     private final Path executable;
+    private final SandboxUser user;
 
-    private Bubblewrap(Path executable) {
+    private Bubblewrap(Path executable, SandboxUser user) {
         this.executable = executable;
+        this.user = user;
     }
 
-    /** {@code bwrap} on the PATH, if there is one and {@code /usr/bin/prlimit} exists to set the limits inside. */
+    /** {@code bwrap} at {@code executable}, started as {@code user} (tests choose the user a JVM would have). */
+    static Bubblewrap at(Path executable, SandboxUser user) {
+        return new Bubblewrap(executable, user);
+    }
+
+    /**
+     * {@code bwrap} on the PATH, if there is one and {@code /usr/bin/prlimit} exists to set the limits inside, started as
+     * this JVM's {@link SandboxUser} (whose {@link SandboxUser#refusal()} says when it cannot start at all).
+     */
     static Optional<Bubblewrap> find() {
         return find(Optional.ofNullable(System.getenv("PATH")).orElse(""));
     }
@@ -49,35 +59,35 @@ final class Bubblewrap {
             }
             Path candidate = Path.of(dir, "bwrap");
             if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return Optional.of(new Bubblewrap(candidate));
+                return Optional.of(new Bubblewrap(candidate, SandboxUser.forThisJvm()));
             }
         }
         return Optional.empty();
-    }
-
-    /** Whether this JVM runs as root, so that its sandboxes run their commands as {@code nobody}. */
-    static boolean jvmIsRoot() {
-        try {
-            return Integer.valueOf(0).equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
-        } catch (java.io.IOException | UnsupportedOperationException | IllegalArgumentException e) {
-            return false;
-        }
     }
 
     Path executable() {
         return executable;
     }
 
+    /** Who the sandbox's processes are on the host. */
+    SandboxUser user() {
+        return user;
+    }
+
     /**
      * The command line that runs {@code command} in the sandbox, in {@code cwd} (inside the workspace), under
-     * {@code limits}.
+     * {@code limits}: {@code bwrap}, behind the {@link SandboxUser#launcher()} that makes it the sandbox's user.
+     *
+     * @throws IllegalStateException when no sandbox can start ({@link SandboxUser#refusal()})
+     * @throws ToolException when the sandbox's user cannot read the workspace or write one of its writable roots
+     *                       ({@link SandboxUser#checkAccess})
      */
     List<String> wrap(Workspace workspace, Path cwd, List<String> command, SandboxLimits limits) {
-        List<String> argv = new ArrayList<>(List.of(executable.toString(), "--die-with-parent", "--new-session",
-                "--unshare-all", "--cap-drop", "ALL"));
-        if (jvmIsRoot()) {
-            argv.addAll(List.of("--uid", NOBODY, "--gid", NOBODY));
-        }
+        List<String> argv = new ArrayList<>(user.launcher());
+        user.checkAccess(workspace, cwd);
+        // No --uid/--gid: inside a user namespace that root starts, any uid is root outside; the launcher changes the
+        // real user instead, and bwrap maps that user to itself.
+        argv.addAll(List.of(executable.toString(), "--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL"));
         argv.addAll(List.of("--ro-bind", "/usr", "/usr"));
         for (String dir : List.of("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")) {
             Path p = Path.of(dir);
@@ -95,8 +105,8 @@ final class Bubblewrap {
             argv.addAll(List.of("--ro-bind-try", file, file));
         }
         argv.addAll(List.of("--proc", "/proc"));
-        // The kernel's settings read-only: a root JVM's sandbox is uid 0 outside, which sysctl's own permission check
-        // treats as their owner (kernel.core_pattern, run as root on the host at the next crash, is one of them).
+        // The kernel's settings read-only, whoever the sandbox's user is (they are root's, and a sandbox that were root
+        // outside could write kernel.core_pattern, run as root on the host at the next crash).
         argv.addAll(List.of("--ro-bind", "/proc/sys", "/proc/sys"));
         for (String dir : List.of("/proc/sysrq-trigger", "/proc/irq", "/proc/bus")) {
             argv.addAll(List.of("--ro-bind-try", dir, dir));

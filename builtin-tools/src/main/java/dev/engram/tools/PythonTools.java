@@ -93,6 +93,9 @@ public final class PythonTools {
                     + "(or /usr/bin/prlimit is missing): install them (" + Bubblewrap.INSTALL + ") or leave Python "
                     + "tools off. They never run unsandboxed on the host.");
         }
+        bwrap.get().user().refusal().ifPresent(why -> {
+            throw new IllegalStateException("Python tools run only in the bubblewrap sandbox. " + why);
+        });
         String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
         List<String> dirs = new ArrayList<>(List.of(path.split(File.pathSeparator)));
         dirs.add("/usr/bin");
@@ -165,23 +168,36 @@ public final class PythonTools {
         try {
             Files.writeString(dir.resolve("tool.py"), source);
             Files.writeString(dir.resolve("driver.py"), DRIVER);
+            giveToSandbox(dir);
             List<String> command = List.of(python.toString(), "-I", "driver.py", function);
             ProcessBuilder pb = new ProcessBuilder(sandbox.wrap(Workspace.of(dir), dir, command, limits)).directory(dir.toFile());
             Map<String, String> env = pb.environment();
             env.keySet().removeIf(k -> !k.equals("PATH") && !k.equals("LANG"));
             env.put("HOME", Bubblewrap.HOME);
             BoundedProcess.Outcome outcome = BoundedProcess.run(pb, argumentsJson.getBytes(StandardCharsets.UTF_8), timeout,
-                    OUTPUT_BYTES, false, limits.processes());
+                    OUTPUT_BYTES, false);
             return switch (outcome.stop()) {
                 case TIMED_OUT -> throw new ToolException("Tool '" + function + "' did not finish within "
                         + timeout.toSeconds() + " s and was stopped.");
-                case TOO_MANY_PROCESSES -> throw new ToolException("Tool '" + function + "' started more than "
-                        + limits.processes() + " processes and was stopped.");
                 case EXITED -> answer(function, outcome.output(), outcome.errors());
             };
         } finally {
             try (var paths = Files.walk(dir)) {
                 paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    /**
+     * Makes the call's own temporary directory (created for the JVM's user alone) the sandbox's: for a root JVM, whose
+     * sandbox runs as uid 65534, the directory and its two files are handed to that user, as its workspace.
+     */
+    private void giveToSandbox(Path dir) throws IOException {
+        SandboxUser user = sandbox.user();
+        if (user.dropsRoot()) {
+            for (Path p : List.of(dir, dir.resolve("tool.py"), dir.resolve("driver.py"))) {
+                Files.setAttribute(p, "unix:uid", user.uid());
+                Files.setAttribute(p, "unix:gid", user.gid());
             }
         }
     }

@@ -4,9 +4,9 @@ package dev.engram.tools;
  * The resource limits of one command or Python tool call in the bubblewrap sandbox. The first four are set
  * inside the sandbox with {@code prlimit} (util-linux) as the kernel's rlimits, after every capability is
  * dropped, so the command cannot raise them again; the private {@code /tmp} is a tmpfs of {@code tmpBytes}.
- * The process count is also watched from outside: the kernel does not apply {@code RLIMIT_NPROC} to processes
- * whose user is root outside their namespace (a sandbox started by a root JVM), so the runner kills the whole
- * sandbox when it holds more processes than allowed.
+ * The kernel enforces every one of them, the process count too: the sandbox is never root on the host
+ * ({@link SandboxUser}), and {@code RLIMIT_NPROC} counts (since Linux 5.14) the processes of the sandbox's own user
+ * namespace, so a fork past it fails ({@code EAGAIN}) while what already runs goes on.
  *
  * @param addressSpaceBytes the virtual memory of each process ({@code RLIMIT_AS}), at least 64 MiB
  * @param processes         processes (and threads) in the sandbox at once ({@code RLIMIT_NPROC}), at least 8

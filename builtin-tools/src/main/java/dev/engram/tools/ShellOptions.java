@@ -142,8 +142,11 @@ public record ShellOptions(Backend backend, Set<String> allowedCommands, boolean
      * chose the unsandboxed host where bubblewrap is missing).
      */
     public static String sandboxDescription(boolean unsandboxedHostFallback) {
-        return Bubblewrap.find().map(b -> "bubblewrap (" + b.executable() + "; capabilities dropped"
-                        + (Bubblewrap.jvmIsRoot() ? ", commands run as uid 65534" : "") + ", resource limits set)")
+        return Bubblewrap.find().map(b -> b.user().refusal().map(why -> "none: " + why + " So shell_exec refuses every "
+                        + "command and Python tools cannot be enabled")
+                .orElseGet(() -> "bubblewrap (" + b.executable() + "; capabilities dropped"
+                        + (b.user().dropsRoot() ? ", run as uid " + b.user().uid() + " on the host through setpriv" : "")
+                        + ", resource limits set)"))
                 .orElse("none: bwrap is not on the PATH (or /usr/bin/prlimit is missing), so "
                         + (unsandboxedHostFallback ? "shell_exec runs commands UNSANDBOXED on the host (--unsafe-host-shell)"
                                 : "shell_exec refuses every command (unless --unsafe-host-shell is given)")

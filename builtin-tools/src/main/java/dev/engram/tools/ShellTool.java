@@ -61,12 +61,26 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
                     + "not on the PATH; install it (" + Bubblewrap.INSTALL + ") or choose ShellOptions.unsandboxedHost(...)");
         }
         this.sandbox = options.backend() == ShellOptions.Backend.UNSANDBOXED_HOST ? Optional.empty() : bwrap;
-        this.refusal = options.backend() == ShellOptions.Backend.AUTO && sandbox.isEmpty() && !options.unsandboxedHostFallback()
-                ? Optional.of(NO_SANDBOX) : Optional.empty();
+        // A root JVM without setpriv has no sandbox, and no weaker one either: never the host, whatever the fallback.
+        Optional<String> unusable = sandbox.flatMap(b -> b.user().refusal());
+        if (options.backend() == ShellOptions.Backend.SANDBOX && unusable.isPresent()) {
+            throw new IllegalStateException("shell_exec was asked to run commands in a bubblewrap sandbox: " + unusable.get());
+        }
+        this.refusal = unusable.map(why -> "shell_exec cannot run commands here. " + why + " Nothing was run.")
+                .or(() -> options.backend() == ShellOptions.Backend.AUTO && sandbox.isEmpty() && !options.unsandboxedHostFallback()
+                        ? Optional.of(NO_SANDBOX) : Optional.empty());
         if (options.backend() != ShellOptions.Backend.DISABLED) {
-            if (sandbox.isPresent()) {
-                LOG.info("shell_exec runs commands in a bubblewrap sandbox ({}) over workspace {}",
-                        sandbox.get().executable(), workspace.root());
+            if (unusable.isPresent()) {
+                LOG.warn("shell_exec refuses every command over workspace {}: {}", workspace.root(), unusable.get());
+            } else if (sandbox.isPresent()) {
+                LOG.info("shell_exec runs commands in a bubblewrap sandbox ({}, uid {} on the host) over workspace {}",
+                        sandbox.get().executable(), sandbox.get().user().uid(), workspace.root());
+                try {
+                    sandbox.get().user().checkAccess(workspace, workspace.root());
+                } catch (ToolException e) {
+                    LOG.warn("shell_exec will refuse every command over workspace {} until this is fixed: {}", workspace.root(),
+                            e.getMessage());
+                }
             } else if (refusal.isPresent()) {
                 LOG.warn("shell_exec refuses every command over workspace {}: bubblewrap is not installed ({}), and the "
                         + "unsandboxed host was not chosen (--unsafe-host-shell)", workspace.root(), Bubblewrap.INSTALL);
@@ -164,8 +178,7 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
     private String run(ProcessBuilder pb, String program, Duration timeout) throws Exception {
         BoundedProcess.Outcome outcome;
         try {
-            outcome = BoundedProcess.run(pb, new byte[0], timeout, options.outputBytes(), true,
-                    sandbox.isPresent() ? options.limits().processes() : 0);
+            outcome = BoundedProcess.run(pb, new byte[0], timeout, options.outputBytes(), true);
         } catch (IOException e) {
             throw new ToolException("Cannot start '" + program + "': " + e.getMessage());
         }
@@ -174,8 +187,6 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
             case EXITED -> "exit code " + outcome.exitCode().orElseThrow() + "\n" + output;
             case TIMED_OUT -> "Timed out after " + timeout.toSeconds() + " s; the command and its child processes were "
                     + "killed.\n" + output;
-            case TOO_MANY_PROCESSES -> "Stopped: the command started more than " + options.limits().processes()
-                    + " processes; it and its child processes were killed.\n" + output;
         };
     }
 

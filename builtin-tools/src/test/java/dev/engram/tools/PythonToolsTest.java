@@ -75,13 +75,37 @@ class PythonToolsTest {
                             return "refused " + str(os.getuid()) + " " + type(e).__name__
                     """.formatted(planted));
             assertThat(r.content()).startsWith("refused");
-            if (Bubblewrap.jvmIsRoot()) {
+            if (SandboxUser.forThisJvm().dropsRoot()) {
                 assertThat(r.content()).startsWith("refused 65534");
             }
             assertThat(planted).doesNotExist();
         } finally {
             Files.deleteIfExists(planted);
         }
+    }
+
+    @Test
+    void aPythonToolRunsAsNobodyOnTheHostAndCannotChangeItsDeviceNodes() throws Exception {
+        PythonTools runner = runner();
+        assumeTrue(SandboxUser.forThisJvm().dropsRoot(), "skipped: the JVM is not root, so its sandbox is its own user");
+        Object ctimeBefore = Files.getAttribute(Path.of("/dev/null"), "unix:ctime");
+        ToolResult r = call(runner, """
+                import os
+                def f():
+                    mode = os.stat("/dev/null").st_mode & 0o7777
+                    try:
+                        os.chmod("/dev/null", mode)
+                        changed = "changed"
+                    except OSError as e:
+                        changed = type(e).__name__
+                    with open("made", "w") as out:
+                        out.write("x")
+                    return changed + " " + str(os.getuid()) + " " + str(os.stat(".").st_uid)
+                """);
+        assertThat(r.status()).as(r.content()).isEqualTo(ToolStatus.SUCCESS);
+        assertThat(r.content()).as("its own directory works; the host's /dev/null is not its to change")
+                .isEqualTo("PermissionError 65534 65534");
+        assertThat(Files.getAttribute(Path.of("/dev/null"), "unix:ctime")).isEqualTo(ctimeBefore);
     }
 
     @Test

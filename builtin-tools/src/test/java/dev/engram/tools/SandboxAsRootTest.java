@@ -23,8 +23,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The bubblewrap sandbox holds when the JVM is root (as in a container, and in CI): nothing inside can remount
- * a read-only bind writable, commands run as {@code nobody}, and the {@link SandboxLimits} stop what would
- * take the machine's processes, disk, CPU or memory. Runs with the real {@code bwrap}.
+ * a read-only bind writable, commands run as {@code nobody} (on the host too: {@link SandboxUserTest}), and the
+ * {@link SandboxLimits} stop what would take the machine's processes, disk, CPU or memory. Runs with the real
+ * {@code bwrap}.
  */
 class SandboxAsRootTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -40,6 +41,7 @@ class SandboxAsRootTest {
         root = Files.createDirectories(tmp.resolve("ws"));
         Files.createDirectories(root.resolve("out"));
         Files.writeString(root.resolve("README"), "read me");
+        SandboxDirs.share(tmp, root, root);
     }
 
     private static ShellOptions shell() {
@@ -62,22 +64,29 @@ class SandboxAsRootTest {
         List<String> argv = Bubblewrap.find().orElseThrow().wrap(Workspace.of(root), root, List.of("ls"), limits);
         assertThat(argv).containsSubsequence("--die-with-parent", "--new-session", "--unshare-all", "--cap-drop", "ALL");
         assertThat(argv).containsSubsequence("--size", "5242880", "--tmpfs", "/tmp");
-        assertThat(argv.subList(argv.indexOf("--"), argv.size())).containsExactly("--", "/usr/bin/prlimit",
+        assertThat(argv.subList(argv.indexOf("--chdir") + 2, argv.size())).containsExactly("--", "/usr/bin/prlimit",
                 "--as=" + limits.addressSpaceBytes(), "--nproc=" + limits.processes(), "--fsize=" + limits.fileSizeBytes(),
                 "--cpu=" + limits.cpuSeconds() + ":" + (limits.cpuSeconds() + 1), "--", "ls");
-        if (Bubblewrap.jvmIsRoot()) {
-            assertThat(argv).containsSubsequence("--cap-drop", "ALL", "--uid", "65534", "--gid", "65534");
+        SandboxUser user = SandboxUser.forThisJvm();
+        if (user.dropsRoot()) {
+            assertThat(argv.subList(0, 6)).as("bwrap started as uid 65534 on the host").containsExactly("/usr/bin/setpriv",
+                    "--reuid=65534", "--regid=65534", "--clear-groups", "--", Bubblewrap.find().orElseThrow().executable().toString());
+        } else {
+            assertThat(argv.getFirst()).as("bwrap started as the JVM's own user").endsWith("bwrap");
         }
+        assertThat(argv).as("no uid mapping inside: root's namespace would make any uid root outside")
+                .doesNotContain("--uid", "--gid");
     }
 
     @Test
-    void aRootJvmsCommandRunsAsNobodyWithNoCapabilityAndItsFilesStillLandInTheWorkspace() throws Exception {
-        assumeTrue(Bubblewrap.jvmIsRoot(), "skipped: the JVM is not root, so its sandbox runs as its own user");
+    void aRootJvmsCommandRunsAsNobodyWithNoCapabilityAndItsFilesLandInTheWorkspaceOwnedByNobody() throws Exception {
+        assumeTrue(SandboxUser.forThisJvm().dropsRoot(), "skipped: the JVM is not root, so its sandbox runs as its own user");
         String out = run(shell(), "id -u; id -g; grep CapEff /proc/self/status; echo written > out/file.txt").content();
         assertThat(out).startsWith("exit code 0\n65534\n65534\n").contains("CapEff:\t0000000000000000");
         assertThat(root.resolve("out/file.txt")).hasContent("written\n");
-        assertThat(Files.getAttribute(root.resolve("out/file.txt"), "unix:uid")).as("owned by the JVM's user outside")
-                .isEqualTo(Files.getAttribute(root, "unix:uid"));
+        assertThat(Files.getAttribute(root.resolve("out/file.txt"), "unix:uid")).as("owned by nobody outside, not root")
+                .isEqualTo(65534);
+        assertThat(Files.getAttribute(root.resolve("out/file.txt"), "unix:gid")).isEqualTo(65534);
     }
 
     @Test
@@ -114,13 +123,31 @@ class SandboxAsRootTest {
     }
 
     @Test
-    void tooManyProcessesStopTheWholeSandbox() {
-        ShellOptions options = shell().withLimits(SandboxLimits.defaults().withProcesses(16))
+    void theKernelHoldsAForkBombAtTheProcessLimit() throws Exception {
+        ShellOptions options = ShellOptions.sandboxed("python3").withLimits(SandboxLimits.defaults().withProcesses(16))
                 .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(60));
-        // A fork bomb whose depth is bounded (at most 2^11 processes), so that a failing sandbox cannot take the machine.
-        String out = run(options, "b() { if [ $1 -lt 10 ]; then b $(($1+1)) & b $(($1+1)) & fi; sleep 20; wait; }; b 0")
-                .content();
-        assertThat(out).startsWith("Stopped: the command started more than 16 processes; it and its child processes were killed.");
+        // A bounded bomb (64 sleepers at most), so that a failing sandbox cannot take the machine; it counts what the
+        // kernel let it start and every process of the sandbox's PID namespace (bubblewrap's init among them).
+        Files.writeString(root.resolve("bomb.py"), """
+                import os, time
+                started, why = 0, "none"
+                for _ in range(64):
+                    try:
+                        if os.fork() == 0:
+                            time.sleep(30)
+                            os._exit(0)
+                        started += 1
+                    except OSError as e:
+                        why = type(e).__name__
+                        break
+                print("started", started, why, "in the sandbox", len([p for p in os.listdir("/proc") if p.isdigit()]))
+                """);
+        String out = run(options, "python3 bomb.py").content();
+        assertThat(out).as("a fork past the limit fails (EAGAIN), what runs goes on: the sandbox is not root outside")
+                .startsWith("exit code 0\nstarted ").contains(" BlockingIOError in the sandbox ");
+        String[] words = out.lines().skip(1).findFirst().orElseThrow().split(" ");
+        assertThat(Integer.parseInt(words[1])).isLessThan(16);
+        assertThat(Integer.parseInt(words[words.length - 1])).isLessThanOrEqualTo(16);
     }
 
     @Test

@@ -27,6 +27,11 @@ class UnsafeHostShellFlagTest {
     @Test
     void whereBubblewrapIsInstalledTheFlagStillRunsCommandsInTheSandbox() throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "skipped: bwrap is not installed (apt-get install bubblewrap)");
+        if ("root".equals(System.getProperty("user.name"))) {
+            // A root JVM's sandbox is uid 65534 on the host: hand it the workspace, as an operator would (chown -R).
+            Files.setAttribute(ws, "unix:uid", 65534);
+            Files.setAttribute(ws, "unix:gid", 65534);
+        }
         Cli.ok(home, "agent", "create", "coder", "--user", "ana", "--model", "openai:gpt-4o-mini", "--workspace", ws.toString(),
                 "--shell", "id");
         for (boolean flag : new boolean[] {false, true}) {
