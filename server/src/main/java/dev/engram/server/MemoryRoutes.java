@@ -115,7 +115,6 @@ final class MemoryRoutes {
         if (label.isPresent() && label.get().isBlank()) {
             throw body.problem("value_error", "A label must not be blank", "label");
         }
-        api.quotas.replace(viewer.userId(), block.value(), newValue);
         change = change.withValue(newValue).withLimit(newLimit);
         change = body.string("description").map(change::withDescription).orElse(change);
         if (body.has("read_only")) {
@@ -170,7 +169,6 @@ final class MemoryRoutes {
             throw ApiException.conflict("A standalone block labelled '" + block.label() + "' exists: Engram keeps one per label "
                     + "and user (an agent sees one block per label); update it, or choose another label.");
         }
-        api.quotas.block(user, block);
         Api.json(res, LettaViews.block(api.store.blocks().create(holder, block)));
     }
 
@@ -243,7 +241,6 @@ final class MemoryRoutes {
             throw body.problem("value_error", "The text is empty", "text");
         }
         List<String> tags = body.strings("tags").orElse(List.of());
-        api.quotas.archival(agent.userId(), text);
         ArchivalEntry entry;
         try {
             entry = api.store.archival().insert(agent.scope(), new NewArchivalEntry(Optional.empty(), text, tags));
