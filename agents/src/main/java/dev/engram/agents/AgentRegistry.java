@@ -9,6 +9,7 @@ import dev.engram.memory.AgentRecord;
 import dev.engram.memory.DuplicateException;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewBlock;
+import dev.engram.memory.QuotaExceededException;
 import dev.engram.memory.Scope;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,6 +92,8 @@ final class AgentRegistry {
             for (NewBlock b : blocks) {
                 store().blocks().create(scope, b);
             }
+        } catch (QuotaExceededException e) {
+            throw e; // its own sentence, answered as a quota (the unit of work rolls the agent back)
         } catch (RuntimeException e) {
             // The unit of work rolls back the agent and the blocks already created.
             String reason = String.valueOf(e.getMessage());

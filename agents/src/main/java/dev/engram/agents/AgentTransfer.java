@@ -134,9 +134,11 @@ final class AgentTransfer {
     /**
      * Runs an import as one unit of work of the store, so that it stores everything or (whatever fails, whenever:
      * a check, a write half-way, another process creating the same name meanwhile) nothing; loads the agents it
-     * created once the unit has committed.
+     * created once the unit has committed (inside a caller's unit, which may still roll back, none: each is loaded from
+     * the store when first asked for).
      */
     private <T> T inOneUnit(java.util.function.Supplier<T> work, java.util.function.Function<T, List<Agent>> created) {
+        boolean inCallersUnit = store.isInTransaction();
         T result;
         try {
             result = store.inTransaction(tx -> work.get());
@@ -144,7 +146,10 @@ final class AgentTransfer {
             // A value the store refused half-way (e.g. a text over its MemoryLimits): the unit stored nothing.
             throw new AgentException(e.getMessage() + " Nothing was stored.", e);
         }
-        created.apply(result).forEach(agents::remember);
+        if (!inCallersUnit) {
+            // committed; inside a caller's unit, which may yet roll back, an agent is loaded when next asked for
+            created.apply(result).forEach(agents::remember);
+        }
         return result;
     }
 

@@ -180,4 +180,23 @@ class AtomicImportTest {
         Agent again = fx.runtime.create(helper);
         assertThat(fx.runtime.agent("ana", "helper")).isSameAs(again);
     }
+
+    @Test
+    void filesImportedInsideAUnitThatFailsLeaveNoLoadedAgentBehind() {
+        open();
+        String letta = "{\"agents\": [" + lettaAgent("First", "") + ", " + lettaAgent("Second", "") + "]}";
+        String engram = fx.runtime.exportAgent(fx.runtime.create(AgentDefinition.builder("ben").id("helper").name("Helper")
+                .model("script:test").block("human", "About the user", "Ben").build()).userId(), "helper");
+        long before = fx.store.changes().lastSeq();
+        assertThatThrownBy(() -> fx.store.useTransaction(tx -> {
+            fx.runtime.importLettaAgentFile(letta, "two.af", "ana", Optional.empty(), Optional.empty());
+            fx.runtime.importAgent(engram, "helper.json", Optional.of("ana"), Optional.of("copy"));
+            assertThat(tx.agents().list("ana")).as("the imports joined the unit").hasSize(3);
+            throw new IllegalStateException("the caller's work fails after the imports");
+        })).hasMessage("the caller's work fails after the imports");
+        assertNothingStoredFor("ana", before, "first", "second", "copy");
+        // Imported again outside any unit: stored and loaded.
+        fx.runtime.importLettaAgentFile(letta, "two.af", "ana", Optional.empty(), Optional.empty());
+        assertThat(fx.runtime.agent("ana", "first").definition().name()).isEqualTo("First");
+    }
 }

@@ -3,7 +3,7 @@ package dev.engram.cli;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.memory.ScheduleLimits;
 import dev.engram.server.EngramServer;
-import dev.engram.server.UserQuotas;
+import dev.engram.memory.UserQuotas;
 import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine.ITypeConverter;
@@ -24,8 +24,12 @@ final class LimitOptions {
             description = "Archival entries each user may have (default ${DEFAULT-VALUE}).")
     long archivalEntries;
 
+    @Option(names = "--max-notes-per-user", paramLabel = "N", defaultValue = "100000",
+            description = "Notes each user may have (default ${DEFAULT-VALUE}).")
+    long notes;
+
     @Option(names = "--max-stored-bytes-per-user", paramLabel = "BYTES", defaultValue = "1073741824",
-            description = "Bytes of blocks and archival entries each user may store (default ${DEFAULT-VALUE}, 1 GiB).")
+            description = "Bytes of blocks, archival entries and notes each user may store (default ${DEFAULT-VALUE}, 1 GiB).")
     long storedBytes;
 
     @Option(names = "--max-waiting-approvals-per-user", paramLabel = "N", defaultValue = "100",
@@ -50,7 +54,7 @@ final class LimitOptions {
     int firingsPerDay;
 
     UserQuotas quotas() {
-        return new UserQuotas(agents, blocks, archivalEntries, storedBytes);
+        return new UserQuotas(agents, blocks, archivalEntries, notes, storedBytes);
     }
 
     ScheduleLimits scheduleLimits() {
@@ -68,9 +72,9 @@ final class LimitOptions {
 
     /** One line for the server's banner. */
     String describe() {
-        return String.format(Locale.ROOT, "per user %d agents, %d blocks, %d archival entries, %d bytes, %d waiting "
+        return String.format(Locale.ROOT, "per user %d agents, %d blocks, %d archival entries, %d notes, %d bytes, %d waiting "
                 + "approvals (%d on the server); schedules %d min apart, %d turns an hour, %d a day", agents, blocks,
-                archivalEntries, storedBytes, waitingPerUser, waitingPerServer, minScheduleInterval.toMinutes(),
+                archivalEntries, notes, storedBytes, waitingPerUser, waitingPerServer, minScheduleInterval.toMinutes(),
                 firingsPerHour, firingsPerDay);
     }
 

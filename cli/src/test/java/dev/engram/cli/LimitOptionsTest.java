@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.memory.ScheduleLimits;
 import dev.engram.server.EngramServer;
-import dev.engram.server.UserQuotas;
+import dev.engram.memory.UserQuotas;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -25,17 +25,17 @@ class LimitOptionsTest {
         assertThat(limits.scheduleLimits()).isEqualTo(ScheduleLimits.defaults());
         assertThat(limits.waitingPerUser).isEqualTo(EngramServer.DEFAULT_MAX_WAITING_PER_USER);
         assertThat(limits.waitingPerServer).isEqualTo(EngramServer.DEFAULT_MAX_WAITING_PER_SERVER);
-        assertThat(limits.describe()).isEqualTo("per user 1000 agents, 10000 blocks, 1000000 archival entries, 1073741824 "
-                + "bytes, 100 waiting approvals (1000 on the server); schedules 5 min apart, 60 turns an hour, 500 a day");
+        assertThat(limits.describe()).isEqualTo("per user 1000 agents, 10000 blocks, 1000000 archival entries, 100000 notes, "
+                + "1073741824 bytes, 100 waiting approvals (1000 on the server); schedules 5 min apart, 60 turns an hour, 500 a day");
     }
 
     @Test
     void theFlagsSetEveryLimit() {
         LimitOptions limits = parse("--max-agents-per-user", "5", "--max-blocks-per-user", "50",
-                "--max-archival-entries-per-user", "500", "--max-stored-bytes-per-user", "1048576",
+                "--max-archival-entries-per-user", "500", "--max-notes-per-user", "7", "--max-stored-bytes-per-user", "1048576",
                 "--max-waiting-approvals-per-user", "3", "--max-waiting-approvals", "30", "--min-schedule-interval", "1h",
                 "--max-scheduled-turns-per-hour", "4", "--max-scheduled-turns-per-day", "20").limits;
-        assertThat(limits.quotas()).isEqualTo(new UserQuotas(5, 50, 500, 1_048_576));
+        assertThat(limits.quotas()).isEqualTo(new UserQuotas(5, 50, 500, 7, 1_048_576));
         assertThat(limits.scheduleLimits()).isEqualTo(ScheduleLimits.defaults().withMinInterval(Duration.ofHours(1))
                 .withFirings(4, 20));
         assertThat(limits.waitingPerUser).isEqualTo(3);

@@ -35,6 +35,7 @@ public final class AgentStore {
             if (rows.agentByName(scope.userId(), name).isPresent()) {
                 throw MemoryErrors.duplicateAgentName(scope.userId(), name);
             }
+            store.checkQuota(rows, scope.userId(), new UserUsage(1, 0, 0, 0, 0));
             var now = store.now();
             AgentRecord record = new AgentRecord(scope, name, definition, now, now);
             rows.putAgent(record);

@@ -45,6 +45,8 @@ public final class ArchivalStore {
                     throw MemoryErrors.duplicateArchival(e.label().get());
                 }
             }
+            store.checkQuota(rows, scope.userId(), new UserUsage(0, 0, entries.size(), 0,
+                    entries.stream().mapToLong(e -> StoreCore.utf8Bytes(e.content())).sum()));
             Instant now = store.now();
             List<ArchivalEntry> out = new ArrayList<>(entries.size());
             List<NewChange> changes = new ArrayList<>(entries.size());
@@ -73,6 +75,7 @@ public final class ArchivalStore {
             ArchivalEntry e = rows.archivalByLabel(scope, label).orElseThrow(() -> MemoryErrors.noArchivalLabel(label));
             String content = e.content() + text;
             store.limits().check(content, "archival entry '" + label + "' with the text appended");
+            store.checkQuota(rows, scope.userId(), new UserUsage(0, 0, 0, 0, StoreCore.utf8Bytes(text)));
             ArchivalEntry next = new ArchivalEntry(e.id(), e.label(), content, e.tags(), e.createdAt(), store.now());
             rows.putArchival(scope, List.of(next));
             StoreCore.record(rows, ChangeEvent.Entity.ARCHIVAL, e.id(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());

@@ -336,6 +336,7 @@ public final class BlockStore {
         if (rows.block(scope, nb.label()).isPresent()) {
             throw MemoryErrors.duplicateBlock(scope, nb.label());
         }
+        store.checkQuota(rows, scope.userId(), new UserUsage(0, 1, 0, 0, StoreCore.utf8Bytes(nb.value())));
         Instant now = store.now();
         Block block = new Block(nb.label(), nb.description(), nb.value(), nb.limit(), nb.type(), nb.permission(),
                 nb.pinned(), 1, scope.agentId(), now, now);
@@ -348,6 +349,7 @@ public final class BlockStore {
     private Block update(Rows rows, Scope viewer, Block b, String value, long expectedVersion, String operation) {
         MemoryErrors.checkVersion(b.label(), expectedVersion, b.version());
         MemoryErrors.checkLimit(b.label(), value, b.limit(), b.size());
+        store.checkQuota(rows, viewer.userId(), new UserUsage(0, 0, 0, 0, StoreCore.utf8Bytes(value) - StoreCore.utf8Bytes(b.value())));
         Instant now = store.now();
         Block next = new Block(b.label(), b.description(), value, b.limit(), b.type(), b.permission(), b.pinned(),
                 b.version() + 1, b.ownerAgentId(), b.createdAt(), now);
@@ -373,9 +375,13 @@ public final class BlockStore {
             throw new IllegalArgumentException("block '" + label + "' is empty; there is nothing to archive");
         }
         Instant now = store.now();
-        ArchivalEntry entry = rows.archivalByLabel(scope, label)
-                .map(old -> new ArchivalEntry(old.id(), old.label(), b.value(), old.tags(), old.createdAt(), now))
+        Optional<ArchivalEntry> old = rows.archivalByLabel(scope, label);
+        ArchivalEntry entry = old.map(o -> new ArchivalEntry(o.id(), o.label(), b.value(), o.tags(), o.createdAt(), now))
                 .orElseGet(() -> new ArchivalEntry(Ids.next("archival"), Optional.of(label), b.value(), List.of(), now, now));
+        // the entry's bytes replace an older entry's of that label and, unless it is kept, the block's
+        long freed = old.map(o -> StoreCore.utf8Bytes(o.content())).orElse(0L) + (keepBlock ? 0 : StoreCore.utf8Bytes(b.value()));
+        store.checkQuota(rows, scope.userId(), new UserUsage(0, 0, old.isPresent() ? 0 : 1, 0,
+                StoreCore.utf8Bytes(b.value()) - freed));
         rows.putArchival(scope, List.of(entry));
         StoreCore.record(rows, ChangeEvent.Entity.ARCHIVAL, entry.id(), ChangeEvent.Op.UPSERT, scope.userId(), scope.agentId());
         if (!keepBlock) {

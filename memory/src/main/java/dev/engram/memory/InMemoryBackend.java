@@ -424,9 +424,10 @@ final class InMemoryBackend implements MemoryBackend, Rows {
                 .map(Map.Entry::getValue).toList();
         List<ArchivalEntry> entries = archival.values().stream().filter(o -> o.scope().userId().equals(userId))
                 .map(Owned::row).toList();
+        List<Note> mine = notes.values().stream().map(Owned::row).filter(n -> n.userId().equals(userId)).toList();
         long bytes = owned.stream().mapToLong(b -> utf8(b.value())).sum()
-                + entries.stream().mapToLong(e -> utf8(e.content())).sum();
-        return new UserUsage(agentCount, owned.size(), entries.size(), bytes);
+                + entries.stream().mapToLong(e -> utf8(e.content())).sum() + mine.stream().mapToLong(n -> utf8(n.content())).sum();
+        return new UserUsage(agentCount, owned.size(), entries.size(), mine.size(), bytes);
     }
 
     private static long utf8(String text) {

@@ -41,14 +41,20 @@ public final class MemoryStore implements AutoCloseable {
     private final IdentityStore identities;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
-        this.core = new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
-                Objects.requireNonNull(clock, "clock must not be null"), Objects.requireNonNull(limits, "limits must not be null"));
+        this(new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
+                Objects.requireNonNull(clock, "clock must not be null"), Objects.requireNonNull(limits, "limits must not be null")),
+                null);
+    }
+
+    /** A store over {@code core}; {@code changes} is the log of the store it is a view of, or null for a new store. */
+    private MemoryStore(StoreCore core, ChangeLog changes) {
+        this.core = core;
         this.blocks = new BlockStore(core);
         this.archival = new ArchivalStore(core);
         this.notes = new NoteStore(core);
         this.agents = new AgentStore(core);
         this.messages = new MessageStore(core);
-        this.changes = new ChangeLog(core);
+        this.changes = changes != null ? changes : new ChangeLog(core);
         this.schedules = new ScheduleStore(core);
         this.keys = new KeyStore(core);
         this.identities = new IdentityStore(core);
@@ -182,7 +188,26 @@ public final class MemoryStore implements AutoCloseable {
         return changes;
     }
 
-    /** What the user keeps (agents, blocks, archival entries and their bytes), counted for quotas. */
+    /**
+     * This store, enforcing {@code quotas}: a view over the same backend, units of work, change log and open state (closing
+     * either closes both) whose writes (from any caller: an API, an agent's tools, an import) each count the user's usage
+     * inside their own transaction and are refused with a {@link QuotaExceededException}, storing nothing, when they would
+     * take the user past a quota. Writes are serialised by the backend (on PostgreSQL across processes too), so
+     * concurrent writers can never pass a quota together. Growth only is checked: deleting, shrinking and writes
+     * that add nothing always pass, even for a user already past a quota (one lowered since). This store itself keeps
+     * its own quotas ({@link UserQuotas#unlimited()} unless it is such a view).
+     */
+    public MemoryStore withQuotas(UserQuotas quotas) {
+        Objects.requireNonNull(quotas, "quotas must not be null");
+        return new MemoryStore(core.withQuotas(quotas), changes);
+    }
+
+    /** The quotas this store enforces ({@link #withQuotas}); {@link UserQuotas#unlimited()} for a store without. */
+    public UserQuotas quotas() {
+        return core.quotas();
+    }
+
+    /** What the user keeps (agents, blocks, archival entries, notes and their bytes), counted for quotas. */
     public UserUsage usage(String userId) {
         Checks.id(userId, "user id");
         return core.read(rows -> rows.usage(userId));

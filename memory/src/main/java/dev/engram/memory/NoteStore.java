@@ -22,6 +22,7 @@ public final class NoteStore {
         MemoryErrors.checkContent(content, "note content");
         store.limits().check(content, "note content");
         return store.write(rows -> {
+            store.checkQuota(rows, userId, new UserUsage(0, 0, 0, 1, StoreCore.utf8Bytes(content)));
             Instant now = store.now();
             Note n = new Note(Ids.next("note"), userId, content, now, now);
             rows.putNote(n);
@@ -42,6 +43,7 @@ public final class NoteStore {
         store.limits().check(content, "note content");
         return store.write(rows -> {
             Note old = rows.note(userId, noteId).orElseThrow(() -> MemoryErrors.noNote(noteId));
+            store.checkQuota(rows, userId, new UserUsage(0, 0, 0, 0, StoreCore.utf8Bytes(content) - StoreCore.utf8Bytes(old.content())));
             Note n = new Note(noteId, userId, content, old.createdAt(), store.now());
             rows.putNote(n);
             StoreCore.record(rows, ChangeEvent.Entity.NOTE, noteId, ChangeEvent.Op.UPSERT, userId, null);

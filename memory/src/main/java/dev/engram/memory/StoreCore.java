@@ -31,18 +31,58 @@ final class StoreCore {
         }
     }
 
+    /** What a store and its views ({@link MemoryStore#withQuotas}) share: one backend, one open/closed state, one unit per thread. */
+    private static final class Shared {
+        final MemoryBackend backend;
+        /** Write transactions ended through this store, counted after each ends (committed or not). */
+        final AtomicLong endedWrites = new AtomicLong();
+        final ThreadLocal<Unit> unit = new ThreadLocal<>();
+        volatile boolean closed;
+
+        Shared(MemoryBackend backend) {
+            this.backend = backend;
+        }
+    }
+
+    private final Shared shared;
     private final MemoryBackend backend;
     private final Clock clock;
     private final MemoryLimits limits;
-    /** Write transactions ended through this store, counted after each ends (committed or not). */
-    private final AtomicLong endedWrites = new AtomicLong();
-    private volatile boolean closed;
-    private final ThreadLocal<Unit> unit = new ThreadLocal<>();
+    private final UserQuotas quotas;
+    private final ThreadLocal<Unit> unit;
 
     StoreCore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
-        this.backend = backend;
+        this(new Shared(backend), clock, limits, UserQuotas.unlimited());
+    }
+
+    private StoreCore(Shared shared, Clock clock, MemoryLimits limits, UserQuotas quotas) {
+        this.shared = shared;
+        this.backend = shared.backend;
+        this.unit = shared.unit;
         this.clock = clock;
         this.limits = limits;
+        this.quotas = quotas;
+    }
+
+    /** A core over the same backend, units of work and open state that enforces {@code quotas}. */
+    StoreCore withQuotas(UserQuotas quotas) {
+        return new StoreCore(shared, clock, limits, quotas);
+    }
+
+    UserQuotas quotas() {
+        return quotas;
+    }
+
+    /**
+     * Refuses, inside the write running on {@code rows}, growth that would take {@code user} past a quota: counted on
+     * those rows, so the count holds every committed write (the backend serialises writes) and the unit's own.
+     */
+    void checkQuota(Rows rows, String user, UserUsage adding) {
+        if (quotas.isUnlimited() || (adding.agents() <= 0 && adding.blocks() <= 0 && adding.archivalEntries() <= 0
+                && adding.notes() <= 0 && adding.storedBytes() <= 0)) {
+            return;
+        }
+        quotas.check(user, rows.usage(user), adding);
     }
 
     MemoryLimits limits() {
@@ -70,7 +110,7 @@ final class StoreCore {
         try {
             return backend.write(work);
         } finally {
-            endedWrites.incrementAndGet();
+            shared.endedWrites.incrementAndGet();
         }
     }
 
@@ -128,7 +168,7 @@ final class StoreCore {
                 }
             });
         } finally {
-            endedWrites.incrementAndGet();
+            shared.endedWrites.incrementAndGet();
         }
     }
 
@@ -154,23 +194,44 @@ final class StoreCore {
         }
     }
 
+    /** The UTF-8 length of {@code text}, as quotas count stored bytes, without encoding it. */
+    static long utf8Bytes(String text) {
+        long n = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                n++;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                n += 4;
+                i++;
+            } else {
+                n += 3;
+            }
+        }
+        return n;
+    }
+
     long endedWrites() {
-        return endedWrites.get();
+        return shared.endedWrites.get();
     }
 
     Instant now() {
         return Columns.truncate(clock.instant());
     }
 
-    /** Marks the store closed; returns whether it was open. */
-    synchronized boolean close() {
-        boolean wasOpen = !closed;
-        closed = true;
-        return wasOpen;
+    /** Marks the store (and every view of it) closed; returns whether it was open. */
+    boolean close() {
+        synchronized (shared) {
+            boolean wasOpen = !shared.closed;
+            shared.closed = true;
+            return wasOpen;
+        }
     }
 
     private void checkOpen() {
-        if (closed) {
+        if (shared.closed) {
             throw MemoryErrors.closed();
         }
     }

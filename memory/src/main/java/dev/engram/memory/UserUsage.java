@@ -7,9 +7,10 @@ package dev.engram.memory;
  * @param agents          the user's agent records
  * @param blocks          the blocks the user's agents own (a shared block counts once, at its owner)
  * @param archivalEntries the archival entries of all the user's agents
- * @param storedBytes     the UTF-8 bytes of those blocks' values and archival entries' contents
+ * @param notes           the user's notes
+ * @param storedBytes     the UTF-8 bytes of those blocks' values, archival entries' contents and notes' contents
  */
-public record UserUsage(long agents, long blocks, long archivalEntries, long storedBytes) {
+public record UserUsage(long agents, long blocks, long archivalEntries, long notes, long storedBytes) {
     /** Nothing stored. */
-    public static final UserUsage NONE = new UserUsage(0, 0, 0, 0);
+    public static final UserUsage NONE = new UserUsage(0, 0, 0, 0, 0);
 }

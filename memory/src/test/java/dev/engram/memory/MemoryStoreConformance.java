@@ -75,10 +75,19 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** {@link MemoryStore#withQuotas}: per-user quotas checked inside each write's transaction, on this backend. */
+    @Nested
+    class Quotas extends QuotaConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     @Nested
     class Usage {
         @Test
-        void usageCountsTheUsersAgentsOwnedBlocksArchivalEntriesAndTheirBytes() {
+        void usageCountsTheUsersAgentsOwnedBlocksArchivalEntriesNotesAndTheirBytes() {
             assertThat(store.usage("ana")).isEqualTo(UserUsage.NONE);
             store.agents().create(ANA, "Helper", "{}");
             store.agents().create(ANA_COACH, "Coach", "{}");
@@ -90,9 +99,10 @@ public abstract class MemoryStoreConformance {
             store.archival().insert(ANA_COACH, NewArchivalEntry.of("ünd"));         // 4 bytes
             human(BEN, "Name: Ben, who has a longer block", 100);
             store.archival().insert(BEN, NewArchivalEntry.of("not ana's"));
+            store.notes().save("ben", "Ben.");                                   // 4 bytes: notes count too
 
-            assertThat(store.usage("ana")).isEqualTo(new UserUsage(2, 2, 2, 9 + 5 + 6 + 4));
-            assertThat(store.usage("ben")).isEqualTo(new UserUsage(1, 1, 1, 33 + 9));
+            assertThat(store.usage("ana")).isEqualTo(new UserUsage(2, 2, 2, 0, 9 + 5 + 6 + 4));
+            assertThat(store.usage("ben")).isEqualTo(new UserUsage(1, 1, 1, 1, 33 + 9 + 4));
             assertThat(store.usage("carl")).isEqualTo(UserUsage.NONE);
         }
     }

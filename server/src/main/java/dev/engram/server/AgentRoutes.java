@@ -239,7 +239,7 @@ final class AgentRoutes {
                     throw ApiException.conflict("An agent named '" + other.name() + "' exists; agent names are unique per user.");
                 });
         if (body.bool("enable_sleeptime").orElse(false) && agent.definition().sleeptime().isEmpty()) {
-            api.quotas.room(agent.userId()); // the sleep-time companion is one more agent of the user's
+            api.quotas.companion(agent.userId()); // the sleep-time companion is one more agent of the user's
         }
         api.runtime.modify(agent.userId(), agent.id(), d -> {
             AgentDefinition.Builder b = d.toBuilder();
@@ -305,7 +305,6 @@ final class AgentRoutes {
         void handle(Caller caller, ServerRequest req, ServerResponse res) {
             Upload upload = Upload.read(req);
             String user = caller.user().orElse(Api.DEFAULT_USER);
-            api.quotas.room(user);
             AgentFileImport imported = api.runtime.importLettaAgentFile(upload.file(), upload.fileName(), user,
                     upload.agentCount() == 1 ? Optional.of(Ids.newAgentId()) : Optional.empty(), Optional.empty());
             ObjectNode out = Body.JSON.createObjectNode();

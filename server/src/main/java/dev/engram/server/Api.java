@@ -37,7 +37,7 @@ final class Api {
     final QuotaGuard quotas;
 
     /** The server's settings that endpoints read. */
-    record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl, UserQuotas quotas) {
+    record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl) {
     }
 
     Api(AgentRuntime runtime, Turns turns, Settings settings) {
@@ -45,7 +45,7 @@ final class Api {
         this.store = runtime.store();
         this.turns = turns;
         this.settings = settings;
-        this.quotas = new QuotaGuard(store, settings.quotas());
+        this.quotas = new QuotaGuard(store);
     }
 
     /** The users whose things the caller sees: its own, or (an admin key) the default user and every user with a key or an identity. */

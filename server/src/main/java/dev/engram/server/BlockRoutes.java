@@ -51,7 +51,6 @@ final class BlockRoutes {
             throw ApiException.conflict("A standalone block labelled '" + block.label() + "' exists: Engram keeps one per label "
                     + "and user (an agent sees one block per label); update it, or choose another label.");
         }
-        api.quotas.block(user, block);
         Api.json(res, LettaViews.block(api.store.blocks().create(holder, block)));
     }
 
@@ -126,7 +125,6 @@ final class BlockRoutes {
         if (label.isPresent() && label.get().isBlank()) {
             throw body.problem("value_error", "A label must not be blank", "label");
         }
-        api.quotas.replace(viewer.userId(), block.value(), newValue);
         change = change.withValue(newValue).withLimit(newLimit);
         change = body.string("description").map(change::withDescription).orElse(change);
         if (body.has("read_only")) {

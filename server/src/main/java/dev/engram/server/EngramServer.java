@@ -9,8 +9,10 @@ import dev.engram.memory.LimitExceededException;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NotFoundException;
+import dev.engram.memory.QuotaExceededException;
 import dev.engram.memory.StorageFullException;
 import dev.engram.memory.StorageUnavailableException;
+import dev.engram.memory.UserQuotas;
 import dev.engram.memory.SearchHealth;
 import dev.engram.memory.VersionConflictException;
 import io.helidon.http.Method;
@@ -74,9 +76,11 @@ public final class EngramServer implements AutoCloseable {
         // the runtime builds its tools' schemas, which take as long.
         java.util.concurrent.CompletableFuture<HttpRouting.Builder> routingBuilder =
                 java.util.concurrent.CompletableFuture.supplyAsync(HttpRouting::builder);
-        this.turns = new Turns(b.store, b.turnLock, b.maxWaitingPerUser, b.maxWaitingPerServer);
+        // Every write the server makes (routes, agents' tools, imports) counts against the quotas inside its transaction.
+        MemoryStore store = b.store.withQuotas(b.quotas);
+        this.turns = new Turns(store, b.turnLock, b.maxWaitingPerUser, b.maxWaitingPerServer);
         this.search = b.search;
-        AgentRuntime.Builder rb = AgentRuntime.builder(b.store, b.search);
+        AgentRuntime.Builder rb = AgentRuntime.builder(store, b.search);
         b.runtime.accept(rb);
         // Only the operator chooses where model requests go: API users and agent files name models this allows.
         rb.modelPolicy(b.modelPolicy.allowSpec(b.defaultModel));
@@ -84,7 +88,7 @@ public final class EngramServer implements AutoCloseable {
         rb.listener(turns);
         this.runtime = rb.build();
         this.shutdownGrace = b.shutdownGrace;
-        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.quotas));
+        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl));
         HelidonLog.install();
         this.routes = routes(api);
         HttpRouting.Builder routing = routingBuilder.join();
@@ -331,7 +335,7 @@ public final class EngramServer implements AutoCloseable {
             return this;
         }
 
-        /** How much each user may keep (agents, blocks, archival entries, bytes); default {@link UserQuotas#defaults()}. */
+        /** How much each user may keep (agents, blocks, archival entries, notes, bytes), enforced by the store inside each write; default {@link UserQuotas#defaults()}. */
         public Builder quotas(UserQuotas quotas) {
             this.quotas = Objects.requireNonNull(quotas, "quotas must not be null");
             return this;

@@ -58,7 +58,6 @@ final class PassageRoutes {
             throw body.problem("value_error", "The text is empty", "text");
         }
         List<String> tags = body.strings("tags").orElse(List.of());
-        api.quotas.archival(agent.userId(), text);
         ArchivalEntry entry;
         try {
             entry = api.store.archival().insert(agent.scope(), new NewArchivalEntry(Optional.empty(), text, tags));

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.Scope;
+import dev.engram.memory.UserQuotas;
 import dev.engram.memory.UserUsage;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -76,8 +77,8 @@ class QuotasTest {
         String old = fx.get(fx.ana, persona).json().path("value").asString();
         ServerFixture.Response edit = fx.patch(fx.ana, persona, obj("value", "y".repeat(3_950)));
         assertThat(edit.status()).isEqualTo(403);
-        assertThat(edit.detail()).startsWith("User 'ana' stores " + before.storedBytes() + " bytes in blocks and archival "
-                + "memory; this would add " + (3_950 - old.length()) + ", past the quota of 4000 bytes.");
+        assertThat(edit.detail()).startsWith("User 'ana' stores " + before.storedBytes() + " bytes in blocks, archival "
+                + "memory and notes; this would add " + (3_950 - old.length()) + ", past the quota of 4000 bytes.");
         assertThat(fx.get(fx.ana, persona).json().path("value").asString()).isEqualTo(old);
         assertThat(usage()).isEqualTo(before);
 
@@ -113,7 +114,8 @@ class QuotasTest {
         assertThat(imported.detail()).contains("has 2 agents").contains("past the quota of 2 agents per user");
         assertThat(usage().agents()).isEqualTo(2);
 
-        // the agents' tools may store past a quota within a turn; the next turn is then refused until something goes
+        // a user past a quota (rows written around the server's quotas, or a quota lowered since) gets no turn until
+        // something goes
         Scope scope = Scope.of("ana", one);
         for (int i = 0; i < 3; i++) {
             fx.store.archival().insert(scope, NewArchivalEntry.of("stored by a tool " + i));
@@ -121,8 +123,8 @@ class QuotasTest {
         long messages = fx.store.messages().list(scope, MessageQuery.all()).size();
         ServerFixture.Response turn = fx.post(fx.ana, "/v1/agents/" + one + "/messages", fx.userMessage("hello"));
         assertThat(turn.status()).isEqualTo(403);
-        assertThat(turn.detail()).isEqualTo("User 'ana' has 3 archival entries, past the quota of 2 per user (the agents' "
-                + "tools stored them); the message was not sent: delete archival entries first.");
+        assertThat(turn.detail()).isEqualTo("User 'ana' has 3 archival entries, past the quota of 2 per user; the message "
+                + "was not sent: delete archival entries first.");
         assertThat(fx.store.messages().list(scope, MessageQuery.all())).hasSize((int) messages);
         ServerFixture.Response stream = fx.post(fx.ana, "/v1/agents/" + one + "/messages/stream", fx.userMessage("hello"));
         assertThat(stream.status()).as("a stream is refused before it starts").isEqualTo(403);

@@ -309,11 +309,12 @@ record PostgresRows(Handle h) implements PostgresOptionalRows {
     @Override
     public UserUsage usage(String userId) {
         return one("SELECT (SELECT count(*) FROM agents WHERE user_id = ?), (SELECT count(*) FROM blocks WHERE user_id = ?), "
-                + "(SELECT count(*) FROM archival WHERE user_id = ?), "
+                + "(SELECT count(*) FROM archival WHERE user_id = ?), (SELECT count(*) FROM notes WHERE user_id = ?), "
                 + "coalesce((SELECT sum(octet_length(value)) FROM blocks WHERE user_id = ?), 0) "
-                + "+ coalesce((SELECT sum(octet_length(content)) FROM archival WHERE user_id = ?), 0)",
-                (rs, c) -> new UserUsage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)),
-                userId, userId, userId, userId, userId).orElseThrow();
+                + "+ coalesce((SELECT sum(octet_length(content)) FROM archival WHERE user_id = ?), 0) "
+                + "+ coalesce((SELECT sum(octet_length(content)) FROM notes WHERE user_id = ?), 0)",
+                (rs, c) -> new UserUsage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)),
+                userId, userId, userId, userId, userId, userId, userId).orElseThrow();
     }
 
     @Override

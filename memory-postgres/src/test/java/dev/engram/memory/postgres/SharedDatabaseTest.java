@@ -8,10 +8,13 @@ import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.NewBlock;
+import dev.engram.memory.QuotaExceededException;
 import dev.engram.memory.Scope;
 import dev.engram.memory.SearchHit;
 import dev.engram.memory.SearchMode;
 import dev.engram.memory.SearchRequest;
+import dev.engram.memory.UserQuotas;
+import dev.engram.memory.UserUsage;
 import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.onnx.OnnxEmbedder;
 import java.nio.file.Path;
@@ -19,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -29,7 +33,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Two stores on one PostgreSQL database, as two instances of a server would have them, each with its own search
  * index following the shared change log: what one writes, the other finds; writes through both at once lose
- * nothing. Skipped, with a message, when no PostgreSQL server binaries are installed.
+ * nothing, and neither passes a user's quota with the other's writes. Skipped, with a message, when no PostgreSQL server binaries are installed.
  */
 class SharedDatabaseTest {
     private static PostgresServer server;
@@ -91,6 +95,46 @@ class SharedDatabaseTest {
             }
             assertThat(b.blocks().get(ana, "log").orElseThrow().value().lines()).hasSize(200).doesNotHaveDuplicates();
             assertThat(a.changes().since(0, 1_000)).hasSize(201);
+        }
+    }
+
+    @Test
+    void twoInstancesCreatingAgentsAndInsertingEntriesAtOnceNeverPassTheUsersQuotas() throws Exception {
+        String url = server.jdbcUrl(server.newSchema());
+        UserQuotas quotas = UserQuotas.defaults().withAgents(4).withArchivalEntries(10);
+        try (MemoryStore rawA = MemoryStore.over(PostgresBackend.open(url, "postgres", ""));
+                MemoryStore rawB = MemoryStore.over(PostgresBackend.open(url, "postgres", ""));
+                ExecutorService pool = Executors.newFixedThreadPool(8)) {
+            MemoryStore a = rawA.withQuotas(quotas);
+            MemoryStore b = rawB.withQuotas(quotas);
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Boolean>> writes = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                MemoryStore through = i % 2 == 0 ? a : b;
+                int n = i;
+                writes.add(pool.submit(() -> {
+                    start.await();
+                    try {
+                        if (n < 16) {
+                            through.agents().create(Scope.of("ana", "agent-" + n), "Agent " + n, "{}");
+                        } else {
+                            through.archival().insert(Scope.of("ana", "agent-0"), NewArchivalEntry.of("fact " + n));
+                        }
+                        return true;
+                    } catch (QuotaExceededException e) {
+                        return false;
+                    }
+                }));
+            }
+            start.countDown();
+            long stored = 0;
+            for (Future<Boolean> w : writes) {
+                stored += w.get() ? 1 : 0;
+            }
+            UserUsage usage = rawA.usage("ana");
+            assertThat(usage.agents()).isEqualTo(4);
+            assertThat(usage.archivalEntries()).isEqualTo(10);
+            assertThat(stored).isEqualTo(14);
         }
     }
 

@@ -276,7 +276,7 @@ public interface Rows {
     MemoryStats stats(Scope scope);
 
     /**
-     * What the user keeps: agents, owned blocks, archival entries and their bytes. The default reads every row of
+     * What the user keeps: agents, owned blocks, archival entries, notes and their bytes. The default reads every row of
      * the user; a backend overrides it with counts (the three Engram backends answer it from their indexes).
      */
     default UserUsage usage(String userId) {
@@ -303,7 +303,18 @@ public interface Rows {
                 }
             }
         }
-        return new UserUsage(agents, blocks, entries, bytes);
+        long notes = 0;
+        for (int offset = 0; ; offset += 1_000) {
+            List<Note> page = listNotes(userId, offset, 1_000);
+            for (Note n : page) {
+                notes++;
+                bytes += n.content().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            }
+            if (page.size() < 1_000) {
+                break;
+            }
+        }
+        return new UserUsage(agents, blocks, entries, notes, bytes);
     }
 
     /**

@@ -388,11 +388,13 @@ final class SqliteRows implements SqliteOptionalRows {
                 SELECT (SELECT count(*) FROM agents WHERE user_id = :u) AS agents,
                        (SELECT count(*) FROM blocks WHERE user_id = :u) AS blocks,
                        (SELECT count(*) FROM archival WHERE user_id = :u) AS archival,
+                       (SELECT count(*) FROM notes WHERE user_id = :u) AS notes,
                        coalesce((SELECT sum(octet_length(value)) FROM blocks WHERE user_id = :u), 0)
-                     + coalesce((SELECT sum(octet_length(content)) FROM archival WHERE user_id = :u), 0) AS bytes""")
+                     + coalesce((SELECT sum(octet_length(content)) FROM archival WHERE user_id = :u), 0)
+                     + coalesce((SELECT sum(octet_length(content)) FROM notes WHERE user_id = :u), 0) AS bytes""")
                 .bind("u", userId)
                 .map((rs, ctx) -> new UserUsage(rs.getLong("agents"), rs.getLong("blocks"), rs.getLong("archival"),
-                        rs.getLong("bytes")))
+                        rs.getLong("notes"), rs.getLong("bytes")))
                 .one();
     }
 
