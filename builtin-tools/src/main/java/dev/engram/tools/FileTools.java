@@ -18,10 +18,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -259,16 +261,18 @@ final class FileTools {
                     if (Files.isDirectory(file)) {
                         throw new ToolException("'" + in.path() + "' is a directory.");
                     }
-                    Files.createDirectories(file.getParent());
+                    SandboxUser.forThisJvm().createDirectories(file.getParent());
                     atomicWrite(file, in.content());
                     return "Wrote " + in.content().getBytes(StandardCharsets.UTF_8).length + " bytes to " + ws.display(file) + ".";
                 });
     }
 
+    /** Writes {@code file} whole or not at all; for a root JVM, owned as {@link SandboxUser#temporaryFileFor} says. */
     static void atomicWrite(Path file, String content) throws IOException {
-        Path tmp = Files.createTempFile(file.getParent(), ".engram-", ".tmp");
+        Path tmp = SandboxUser.forThisJvm().temporaryFileFor(file);
         try {
-            Files.writeString(tmp, content, StandardCharsets.UTF_8);
+            Files.write(tmp, content.getBytes(StandardCharsets.UTF_8), LinkOption.NOFOLLOW_LINKS, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(tmp);

@@ -1,12 +1,17 @@
 package dev.engram.tools;
 
+import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
+
 import dev.engram.framework.ToolException;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -53,10 +58,21 @@ final class SandboxUser {
         return jvmUid == 0 ? new SandboxUser(NOBODY, NOBODY, true, setpriv) : new SandboxUser(jvmUid, jvmGid, false, Optional.empty());
     }
 
-    /** The sandbox's user for this JVM, with {@code setpriv} looked for on the PATH and then in the system directories. */
+    /**
+     * The sandbox's user for this JVM, with {@code setpriv} looked for on the PATH and then in the system directories
+     * (once: neither the JVM's user nor its PATH changes).
+     */
     static SandboxUser forThisJvm() {
-        int[] ids = effectiveIds();
-        return of(ids[0], ids[1], findSetpriv(Optional.ofNullable(System.getenv("PATH")).orElse("")));
+        return ThisJvm.USER;
+    }
+
+    private static final class ThisJvm {
+        static final SandboxUser USER = decide();
+
+        private static SandboxUser decide() {
+            int[] ids = effectiveIds();
+            return of(ids[0], ids[1], findSetpriv(Optional.ofNullable(System.getenv("PATH")).orElse("")));
+        }
     }
 
     /** {@code setpriv} in this search path or in {@code /usr/bin}, {@code /bin}, {@code /usr/sbin} or {@code /sbin}. */
@@ -137,6 +153,68 @@ final class SandboxUser {
         }
         Path tool = setpriv.orElseThrow(() -> new IllegalStateException(refusal().orElseThrow()));
         return List.of(tool.toString(), "--reuid=" + uid, "--regid=" + gid, "--clear-groups", "--");
+    }
+
+    /**
+     * A new temporary file next to {@code target}, for the file tools to write and then move onto it. For a root JVM
+     * it is what {@code target} was: its mode (as the umask lets it) and then its owner and group; or, when
+     * {@code target} is new, mode {@code 0644} and owned like the directory it goes in. So a writable directory handed
+     * to the sandbox's user stays that user's whatever the file tools write in it. For a JVM that is not root (which
+     * cannot give files away), a temporary file of its own ({@code 0600}), as before.
+     */
+    Path temporaryFileFor(Path target) throws IOException {
+        if (!jvmIsRoot) {
+            return Files.createTempFile(target.getParent(), ".engram-", ".tmp");
+        }
+        boolean replaces = Files.exists(target);
+        Map<String, Object> like = Files.readAttributes(replaces ? target : target.getParent(), "unix:mode,uid,gid");
+        int mode = replaces ? (Integer) like.get("mode") & 0777 : 0644;
+        // The mode is given at creation and the owner without following links: the directory may be the sandbox's, which
+        // could put a link where the file was between two calls.
+        Path tmp = Files.createTempFile(target.getParent(), ".engram-", ".tmp",
+                PosixFilePermissions.asFileAttribute(permissions(mode)));
+        giveAway(tmp, like);
+        return tmp;
+    }
+
+    /**
+     * {@link Files#createDirectories}, where each directory a root JVM creates is owned like its parent (and mode
+     * {@code 0755}, as the umask lets it), so that a new directory in the sandbox's writable directory is the sandbox's.
+     */
+    void createDirectories(Path dir) throws IOException {
+        if (!jvmIsRoot || Files.isDirectory(dir)) {
+            Files.createDirectories(dir);
+            return;
+        }
+        List<Path> missing = new ArrayList<>();
+        Path p = dir;
+        while (p != null && !Files.exists(p, NOFOLLOW_LINKS)) {
+            missing.add(0, p);
+            p = p.getParent();
+        }
+        for (Path created : missing) {
+            Files.createDirectory(created, PosixFilePermissions.asFileAttribute(permissions(0755)));
+            giveAway(created, Files.readAttributes(created.getParent(), "unix:uid,gid"));
+        }
+    }
+
+    private static void giveAway(Path path, Map<String, Object> like) throws IOException {
+        Files.setAttribute(path, "unix:gid", like.get("gid"), NOFOLLOW_LINKS);
+        Files.setAttribute(path, "unix:uid", like.get("uid"), NOFOLLOW_LINKS);
+    }
+
+    private static Set<PosixFilePermission> permissions(int mode) {
+        Set<PosixFilePermission> out = EnumSet.noneOf(PosixFilePermission.class);
+        PosixFilePermission[] order = {PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE,
+            PosixFilePermission.OTHERS_READ, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE,
+            PosixFilePermission.GROUP_READ, PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE,
+            PosixFilePermission.OWNER_READ};
+        for (int bit = 0; bit < order.length; bit++) {
+            if ((mode & (1 << bit)) != 0) {
+                out.add(order[bit]);
+            }
+        }
+        return out;
     }
 
     /**

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,9 +89,9 @@ class SandboxUserTest {
         assumeRootWithBubblewrap();
         SandboxDirs.share(tmp, root, root);
         ShellTool shell = new ShellTool(Workspace.of(root), anything());
-        CompletableFuture<ToolResult> call = CompletableFuture.supplyAsync(() -> run(shell, "touch out/made; sleep 4"));
+        CompletableFuture<ToolResult> call = CompletableFuture.supplyAsync(() -> run(shell, "touch out/made; sleep 60; echo woke"));
         Optional<ProcessHandle> sleeper = Optional.empty();
-        long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (sleeper.isEmpty() && System.nanoTime() < deadline) {
             sleeper = ProcessHandle.current().descendants()
                     .filter(p -> p.info().command().map(c -> c.endsWith("/sleep")).orElse(false)).findFirst();
@@ -102,7 +103,9 @@ class SandboxUserTest {
                 .as("real, effective, saved and file-system ids on the host").containsExactly(
                         "Uid:\t65534\t65534\t65534\t65534", "Gid:\t65534\t65534\t65534\t65534");
         assertThat(status).contains("NoNewPrivs:\t1");
-        assertThat(call.get().content()).isEqualTo("exit code 0\n");
+        sleeper.get().destroy();
+        assertThat(call.get(30, TimeUnit.SECONDS).content()).as("the shell goes on once its sleep is killed")
+                .startsWith("exit code 0\n").endsWith("woke\n");
         assertThat(Files.getAttribute(root.resolve("out/made"), "unix:uid")).isEqualTo(65534);
     }
 
@@ -119,6 +122,30 @@ class SandboxUserTest {
         assertThat(out).contains("done").doesNotContain("WROTE", "CHMODDED").contains("Permission denied");
         assertThat(roots).hasContent("root's\n");
         assertThat(Files.getAttribute(roots, "unix:mode")).isEqualTo(0100644);
+    }
+
+    @Test
+    void whatTheFileToolsWriteInTheSandboxsDirectoryStaysTheSandboxs() throws Exception {
+        assumeRootWithBubblewrap();
+        SandboxDirs.share(tmp, root, root);
+        Files.setAttribute(root.resolve("README"), "unix:mode", 0640);
+        ToolExecutor files = ToolExecutor.builder(ToolRegistry.create().registerAll(BuiltinTools.files(Workspace.of(root))))
+                .approvalMode(ApprovalMode.YOLO).build();
+        assertThat(files.execute(ToolCall.of("file_write", JSON.writeValueAsString(Map.of("path", "sub/deeper/new.txt",
+                "content", "hello\n"))), ToolContext.empty()).status()).isEqualTo(ToolStatus.SUCCESS);
+        assertThat(files.execute(ToolCall.of("file_edit", JSON.writeValueAsString(Map.of("path", "README", "old_text", "read me",
+                "new_text", "read me twice"))), ToolContext.empty()).status()).isEqualTo(ToolStatus.SUCCESS);
+        for (String made : List.of("sub", "sub/deeper")) {
+            assertThat(Files.readAttributes(root.resolve(made), "unix:uid,gid,mode")).as(made)
+                    .containsEntry("uid", 65534).containsEntry("gid", 65534).containsEntry("mode", 040755);
+        }
+        assertThat(Files.readAttributes(root.resolve("sub/deeper/new.txt"), "unix:uid,gid,mode"))
+                .containsEntry("uid", 65534).containsEntry("gid", 65534).containsEntry("mode", 0100644);
+        assertThat(Files.readAttributes(root.resolve("README"), "unix:uid,gid,mode")).as("replaced, and still what it was")
+                .containsEntry("uid", 65534).containsEntry("gid", 65534).containsEntry("mode", 0100640);
+        assertThat(run(new ShellTool(Workspace.of(root), anything()), "cat sub/deeper/new.txt README && echo more >> "
+                + "sub/deeper/new.txt && touch sub/deeper/other && echo ok").content())
+                .isEqualTo("exit code 0\nhello\nread me twiceok\n");
     }
 
     /** A root JVM's sandbox as the tool sees it, whoever runs the test: the checks are made before anything starts. */
