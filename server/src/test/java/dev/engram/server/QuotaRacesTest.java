@@ -80,6 +80,18 @@ class QuotaRacesTest {
     }
 
     @Test
+    void anAgentWhoseBlocksWouldPassTheBlockQuotaIsA403AndStoresNothing() {
+        fx = new ServerFixture(dir, b -> b.quotas(UserQuotas.defaults().withBlocks(3)));
+        ServerFixture.Response r = fx.post(fx.ana, "/v1/agents/", obj("name", "many", "memory_blocks", List.of(
+                obj("label", "a", "value", "1"), obj("label", "b", "value", "2"), obj("label", "c", "value", "3"),
+                obj("label", "d", "value", "4"))));
+        assertThat(r.status()).as(r.text()).isEqualTo(403);
+        assertThat(r.detail()).isEqualTo("User 'ana' has 3 blocks; this would make 4, past the quota of 3 blocks per user. "
+                + "Nothing was stored: delete blocks first.");
+        assertThat(fx.store.usage("ana")).isEqualTo(UserUsage.NONE);
+    }
+
+    @Test
     void theToolsOfConcurrentTurnsNeverPassTheArchivalQuotaAndARefusedInsertTellsTheModel() throws Exception {
         fx = new ServerFixture(dir, b -> b.quotas(UserQuotas.defaults().withArchivalEntries(3)));
         List<String> agents = new ArrayList<>();
