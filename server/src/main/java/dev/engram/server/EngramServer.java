@@ -22,6 +22,7 @@ import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -86,14 +87,14 @@ public final class EngramServer implements AutoCloseable {
         this.shutdownGrace = b.shutdownGrace;
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.quotas));
         HelidonLog.install();
-        this.routes = routes(api);
+        this.routes = routes(api, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), b.environment));
         HttpRouting.Builder routing = routingBuilder.join();
         routing.addFilter(new Authentication(new VerifiedKeys(b.store.keys(), b.keyCacheTtl), routes));
         Route.register(routing, routes);
         routing.any("/v1/*", (req, res) -> {
             throw ApiException.of(Status.NOT_IMPLEMENTED_501, req.prologue().method().text() + " " + req.path().path()
                     + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
-                    + "memory, tools and identities endpoints).");
+                    + "memory, tools, identities and models endpoints).");
         });
         errors(routing);
         this.web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
@@ -101,7 +102,7 @@ public final class EngramServer implements AutoCloseable {
     }
 
     /** The server's route table: every endpoint, in the order Helidon matches them. */
-    private List<Route> routes(Api api) {
+    private List<Route> routes(Api api, ModelCatalog models) {
         List<Route> routes = new ArrayList<>(Route.table().twin(Route.open(Method.GET, "/v1/health", this::health)).list());
         routes.addAll(new AgentRoutes(api).routes());
         routes.addAll(new MessageRoutes(api).routes());
@@ -110,6 +111,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new PassageRoutes(api).routes());
         routes.addAll(new ToolRoutes(api).routes());
         routes.addAll(new IdentityRoutes(api).routes());
+        routes.addAll(new ModelRoutes(models).routes());
         return List.copyOf(routes);
     }
 
@@ -235,6 +237,7 @@ public final class EngramServer implements AutoCloseable {
         private UserQuotas quotas = UserQuotas.defaults();
         private int maxWaitingPerUser = DEFAULT_MAX_WAITING_PER_USER;
         private int maxWaitingPerServer = DEFAULT_MAX_WAITING_PER_SERVER;
+        private Map<String, String> environment = System.getenv();
 
         private Builder(MemoryStore store, MemorySearch search) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -349,6 +352,16 @@ public final class EngramServer implements AutoCloseable {
             }
             this.maxWaitingPerUser = perUser;
             this.maxWaitingPerServer = perServer;
+            return this;
+        }
+
+        /**
+         * The operator's environment, which {@code GET /v1/models/} reads for the providers it lists (their keys and
+         * base URLs, as {@code ModelSpec.parse} reads them). Default {@link System#getenv()}, which is also where the
+         * runtime's default model resolver reads them.
+         */
+        public Builder environment(Map<String, String> environment) {
+            this.environment = Map.copyOf(Objects.requireNonNull(environment, "environment must not be null"));
             return this;
         }
 
