@@ -44,6 +44,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     /** Keys by their hash. */
     private final Map<String, ApiKey> keys = new LinkedHashMap<>();
     private final Map<String, Identity> identities = new LinkedHashMap<>();
+    private final Map<String, Conversation> conversations = new LinkedHashMap<>();
     private final List<ChangeEvent> changes = new ArrayList<>();
     /**
      * How many of {@link #changes} are committed. The log shows only those, also to a read on the thread of a
@@ -397,6 +398,27 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     @Override
     public boolean deleteIdentity(String userId) {
         return remove(identities, userId);
+    }
+
+    @Override
+    public void putConversation(Conversation conversation) {
+        put(conversations, conversation.id(), conversation);
+    }
+
+    @Override
+    public Optional<Conversation> conversation(String id) {
+        return Optional.ofNullable(conversations.get(id));
+    }
+
+    @Override
+    public List<Conversation> listConversations(String userId) {
+        return conversations.values().stream().filter(c -> c.userId().equals(userId))
+                .sorted(Comparator.comparing(Conversation::createdAt).thenComparing(Conversation::id)).toList();
+    }
+
+    @Override
+    public boolean deleteConversation(String id) {
+        return remove(conversations, id);
     }
 
     @Override

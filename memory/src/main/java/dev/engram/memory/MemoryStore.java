@@ -39,6 +39,7 @@ public final class MemoryStore implements AutoCloseable {
     private final ScheduleStore schedules;
     private final KeyStore keys;
     private final IdentityStore identities;
+    private final ConversationStore conversations;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this.core = new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
@@ -52,6 +53,7 @@ public final class MemoryStore implements AutoCloseable {
         this.schedules = new ScheduleStore(core);
         this.keys = new KeyStore(core);
         this.identities = new IdentityStore(core);
+        this.conversations = new ConversationStore(core);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -165,6 +167,11 @@ public final class MemoryStore implements AutoCloseable {
     /** The server's identities: a display name and kind per user (Letta's identities). */
     public IdentityStore identities() {
         return identities;
+    }
+
+    /** The conversations of each user's agents: several with one agent over the same memory (Letta's conversations). */
+    public ConversationStore conversations() {
+        return conversations;
     }
 
     /** The clock that stamps every write and says when a {@linkplain #schedules() schedule} is due. */

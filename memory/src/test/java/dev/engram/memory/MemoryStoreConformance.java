@@ -1185,6 +1185,54 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** Conversations: several with one agent, each its user's; deleting one keeps the messages. */
+    @Nested
+    class Conversations {
+        @Test
+        void aConversationIsStoredChangedListedAndDeletedAsItsUsers() {
+            Conversation first = store.conversations().create(ANA, "planning the trip");
+            Conversation second = store.conversations().create(ANA, "");
+            assertThat(first.id()).startsWith(Conversation.ID_PREFIX).isNotEqualTo(second.id());
+            assertThat(first.scope()).isEqualTo(ANA);
+            assertThat(store.conversations().get("ana", first.id())).contains(first);
+            assertThat(store.conversations().list("ana")).containsExactlyInAnyOrder(first, second);
+            Conversation renamed = store.conversations().updateSummary("ana", first.id(), "the trip, booked");
+            assertThat(renamed.summary()).isEqualTo("the trip, booked");
+            assertThat(renamed.createdAt()).isEqualTo(first.createdAt());
+            assertThat(store.conversations().get("ana", first.id())).contains(renamed);
+            store.messages().append(ANA, NewMessage.user(first.id(), "hello"));
+            assertThat(store.conversations().delete("ana", first.id())).isTrue();
+            assertThat(store.conversations().delete("ana", first.id())).isFalse();
+            assertThat(store.conversations().get("ana", first.id())).isEmpty();
+            assertThat(store.conversations().list("ana")).containsExactly(second);
+            assertThat(store.messages().list(ANA, MessageQuery.all().withSession(first.id()))).hasSize(1);
+        }
+
+        @Test
+        void anotherUsersConversationIsNotThereForThemAndNotChangedByThem() {
+            Conversation anas = store.conversations().create(ANA, "private");
+            assertThat(store.conversations().get("ben", anas.id())).isEmpty();
+            assertThat(store.conversations().list("ben")).isEmpty();
+            assertThatThrownBy(() -> store.conversations().updateSummary("ben", anas.id(), "mine now"))
+                    .isInstanceOf(NotFoundException.class);
+            assertThat(store.conversations().delete("ben", anas.id())).isFalse();
+            assertThat(store.conversations().get("ana", anas.id())).contains(anas);
+        }
+
+        @Test
+        void badSummariesAreRefusedAndNothingIsStoredOrChanged() {
+            assertThatThrownBy(() -> store.conversations().create(ANA, "x".repeat(ConversationStore.MAX_SUMMARY_CHARS + 1)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shorten it");
+            assertThatThrownBy(() -> store.conversations().create(ANA, "bad \uD800 text"))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.conversations().list("ana")).isEmpty();
+            Conversation c = store.conversations().create(ANA, "kept");
+            assertThatThrownBy(() -> store.conversations().updateSummary("ana", c.id(), "x".repeat(20_000)))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.conversations().get("ana", c.id())).contains(c);
+        }
+    }
+
     @Nested
     class Keys {
         @Test

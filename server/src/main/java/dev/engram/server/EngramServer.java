@@ -94,7 +94,7 @@ public final class EngramServer implements AutoCloseable {
         routing.any("/v1/*", (req, res) -> {
             throw ApiException.of(Status.NOT_IMPLEMENTED_501, req.prologue().method().text() + " " + req.path().path()
                     + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
-                    + "memory, tools, identities and models endpoints).");
+                    + "memory, tools, identities, conversations and models endpoints).");
         });
         errors(routing);
         this.web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
@@ -111,6 +111,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new PassageRoutes(api).routes());
         routes.addAll(new ToolRoutes(api).routes());
         routes.addAll(new IdentityRoutes(api).routes());
+        routes.addAll(new ConversationRoutes(api).routes());
         routes.addAll(new ModelRoutes(models).routes());
         return List.copyOf(routes);
     }

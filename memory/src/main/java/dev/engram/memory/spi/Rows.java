@@ -2,6 +2,7 @@ package dev.engram.memory.spi;
 
 import dev.engram.memory.AgentRecord;
 import dev.engram.memory.ApiKey;
+import dev.engram.memory.Conversation;
 import dev.engram.memory.Identity;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
@@ -249,6 +250,33 @@ public interface Rows {
     /** Removes the user's identity; returns whether there was one. */
     default boolean deleteIdentity(String userId) {
         throw noIdentities();
+    }
+
+    // ---- conversations (optional) ----------------------------------------------------------------------
+
+    /** Stores a conversation, replacing the one of its id. Conversations are optional, like identities: the defaults throw. */
+    default void putConversation(Conversation conversation) {
+        throw noConversations();
+    }
+
+    /** The conversation of that id, whoever's it is. */
+    default Optional<Conversation> conversation(String id) {
+        throw noConversations();
+    }
+
+    /** The user's conversations, oldest first. */
+    default List<Conversation> listConversations(String userId) {
+        throw noConversations();
+    }
+
+    /** Removes a conversation; returns whether there was one. */
+    default boolean deleteConversation(String id) {
+        throw noConversations();
+    }
+
+    private static UnsupportedOperationException noConversations() {
+        return new UnsupportedOperationException("this memory backend keeps no conversations (it does not implement the "
+                + "conversation methods of Rows)");
     }
 
     private static UnsupportedOperationException noIdentities() {
