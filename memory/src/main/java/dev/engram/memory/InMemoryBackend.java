@@ -45,6 +45,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, ApiKey> keys = new LinkedHashMap<>();
     private final Map<String, Identity> identities = new LinkedHashMap<>();
     private final Map<String, Conversation> conversations = new LinkedHashMap<>();
+    private final Map<String, ProviderRecord> providers = new LinkedHashMap<>();
     private final List<ChangeEvent> changes = new ArrayList<>();
     /**
      * How many of {@link #changes} are committed. The log shows only those, also to a read on the thread of a
@@ -419,6 +420,27 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     @Override
     public boolean deleteConversation(String id) {
         return remove(conversations, id);
+    }
+
+    @Override
+    public void putProvider(ProviderRecord provider) {
+        put(providers, provider.id(), provider);
+    }
+
+    @Override
+    public Optional<ProviderRecord> provider(String id) {
+        return Optional.ofNullable(providers.get(id));
+    }
+
+    @Override
+    public List<ProviderRecord> listProviders() {
+        return providers.values().stream().sorted(Comparator.comparing(ProviderRecord::createdAt)
+                .thenComparing(ProviderRecord::id)).toList();
+    }
+
+    @Override
+    public boolean deleteProvider(String id) {
+        return remove(providers, id);
     }
 
     @Override

@@ -1233,6 +1233,37 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** Registered model providers: one per name, their sealed key kept as given. */
+    @Nested
+    class Providers {
+        @Test
+        void aProviderIsStoredChangedListedAndDeleted() {
+            ProviderRecord p = store.providers().create("gpu-box", "openai", "http://gpu-box:8000/v1", "sealed-1");
+            assertThat(p.id()).startsWith("provider-");
+            assertThat(store.providers().get(p.id())).contains(p);
+            ProviderRecord changed = store.providers().update(p.id(), "", "sealed-2");
+            assertThat(changed.baseUrl()).isEmpty();
+            assertThat(changed.sealedApiKey()).isEqualTo("sealed-2");
+            assertThat(changed.createdAt()).isEqualTo(p.createdAt());
+            assertThat(store.providers().list()).containsExactly(changed);
+            assertThat(store.providers().delete(p.id())).isTrue();
+            assertThat(store.providers().delete(p.id())).isFalse();
+            assertThat(store.providers().list()).isEmpty();
+        }
+
+        @Test
+        void aSecondProviderOfTheSameNameIsRefusedAndNothingIsStored() {
+            ProviderRecord p = store.providers().create("main", "anthropic", "", "sealed");
+            assertThatThrownBy(() -> store.providers().create("main", "openai", "", "other"))
+                    .isInstanceOf(DuplicateException.class).hasMessageContaining("'main'");
+            assertThatThrownBy(() -> store.providers().create("bad\u0000name", "openai", "", "sealed"))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.providers().update("provider-nope", "", "sealed"))
+                    .isInstanceOf(NotFoundException.class);
+            assertThat(store.providers().list()).containsExactly(p);
+        }
+    }
+
     @Nested
     class Keys {
         @Test

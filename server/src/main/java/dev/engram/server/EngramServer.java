@@ -4,6 +4,8 @@ import dev.engram.agents.AgentException;
 import dev.engram.agents.AgentNotFoundException;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.framework.ModelPolicy;
+import dev.engram.framework.model.ChatModel;
+import dev.engram.framework.model.ModelSpec;
 import dev.engram.memory.DuplicateException;
 import dev.engram.memory.LimitExceededException;
 import dev.engram.memory.MemorySearch;
@@ -77,7 +79,10 @@ public final class EngramServer implements AutoCloseable {
                 java.util.concurrent.CompletableFuture.supplyAsync(HttpRouting::builder);
         this.turns = new Turns(b.store, b.turnLock, b.maxWaitingPerUser, b.maxWaitingPerServer);
         this.search = b.search;
+        Providers providers = new Providers(b.store, ProviderSecrets.from(b.environment), b.environment);
         AgentRuntime.Builder rb = AgentRuntime.builder(b.store, b.search);
+        // Specs resolve in the operator's environment with the registered providers' keys (the operator may replace it).
+        rb.modelResolver(spec -> ChatModel.of(ModelSpec.parse(spec, providers.environment())));
         b.runtime.accept(rb);
         // Only the operator chooses where model requests go: API users and agent files name models this allows.
         rb.modelPolicy(b.modelPolicy.allowSpec(b.defaultModel));
@@ -87,14 +92,14 @@ public final class EngramServer implements AutoCloseable {
         this.shutdownGrace = b.shutdownGrace;
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.quotas));
         HelidonLog.install();
-        this.routes = routes(api, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), b.environment));
+        this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers));
         HttpRouting.Builder routing = routingBuilder.join();
         routing.addFilter(new Authentication(new VerifiedKeys(b.store.keys(), b.keyCacheTtl), routes));
         Route.register(routing, routes);
         routing.any("/v1/*", (req, res) -> {
             throw ApiException.of(Status.NOT_IMPLEMENTED_501, req.prologue().method().text() + " " + req.path().path()
                     + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
-                    + "memory, tools, identities, conversations and models endpoints).");
+                    + "memory, tools, identities, conversations, models and providers endpoints).");
         });
         errors(routing);
         this.web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
@@ -102,7 +107,7 @@ public final class EngramServer implements AutoCloseable {
     }
 
     /** The server's route table: every endpoint, in the order Helidon matches them. */
-    private List<Route> routes(Api api, ModelCatalog models) {
+    private List<Route> routes(Api api, Providers providers, ModelCatalog models) {
         List<Route> routes = new ArrayList<>(Route.table().twin(Route.open(Method.GET, "/v1/health", this::health)).list());
         routes.addAll(new AgentRoutes(api).routes());
         routes.addAll(new MessageRoutes(api).routes());
@@ -113,6 +118,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new IdentityRoutes(api).routes());
         routes.addAll(new ConversationRoutes(api).routes());
         routes.addAll(new ModelRoutes(models).routes());
+        routes.addAll(new ProviderRoutes(api, providers).routes());
         return List.copyOf(routes);
     }
 
@@ -357,9 +363,12 @@ public final class EngramServer implements AutoCloseable {
         }
 
         /**
-         * The operator's environment, which {@code GET /v1/models/} reads for the providers it lists (their keys and
-         * base URLs, as {@code ModelSpec.parse} reads them). Default {@link System#getenv()}, which is also where the
-         * runtime's default model resolver reads them.
+         * The operator's environment: the providers' keys and base URLs that model specs resolve with and that
+         * {@code GET /v1/models/} lists the models of (as {@code ModelSpec.parse} reads them), and
+         * {@code ENGRAM_SECRETS_KEY}, the key that seals registered providers' credentials (base64 of 16, 24
+         * or 32 bytes; without it, {@code POST /v1/providers} is refused). Default {@link System#getenv()}.
+         *
+         * @throws IllegalArgumentException at {@link #start()} if {@code ENGRAM_SECRETS_KEY} is not such a key
          */
         public Builder environment(Map<String, String> environment) {
             this.environment = Map.copyOf(Objects.requireNonNull(environment, "environment must not be null"));

@@ -53,8 +53,8 @@ final class ModelRoutes {
         });
         Optional<String> name = Query.string(req, "provider_name");
         List<ObjectNode> models = new ArrayList<>();
-        for (String spec : catalog.specs()) {
-            ObjectNode m = model(spec);
+        for (ModelCatalog.Entry entry : catalog.entries()) {
+            ObjectNode m = model(entry);
             if (type.map(t -> t.equals(m.path("provider_type").asString())).orElse(true)
                     && name.map(n -> n.equals(m.path("provider_name").asString())).orElse(true)
                     && (categories.isEmpty() || categories.contains(m.path("provider_category").asString()))) {
@@ -65,7 +65,8 @@ final class ModelRoutes {
     }
 
     /** Letta's {@code Model} of a spec: its handle, provider and endpoint, and its context window. */
-    static ObjectNode model(String spec) {
+    static ObjectNode model(ModelCatalog.Entry entry) {
+        String spec = entry.spec();
         String handle = LettaModels.handle(spec);
         boolean provider = !handle.equals(spec);
         String type = provider ? handle.substring(0, handle.indexOf('/')) : "openai";
@@ -78,7 +79,8 @@ final class ModelRoutes {
         m.put("name", name);
         m.put("display_name", name);
         m.put("provider_type", type);
-        m.put("provider_name", provider ? type : ModelSpec.namesEndpoint(spec) ? "endpoint" : "engram");
+        m.put("provider_name", entry.registered() ? entry.providerName()
+                : provider ? type : ModelSpec.namesEndpoint(spec) ? "endpoint" : "engram");
         m.put("model_type", "llm");
         m.put("model", name);
         m.put("model_endpoint_type", type);
@@ -87,7 +89,7 @@ final class ModelRoutes {
         } else {
             m.put("model_endpoint", endpoint);
         }
-        m.put("provider_category", "base");
+        m.put("provider_category", entry.registered() ? "byok" : "base");
         m.putNull("model_wrapper");
         m.put("context_window", Math.min(AgentDefinition.DEFAULT_CONTEXT_WINDOW, ContextWindows.max(spec)));
         m.put("max_context_window", ContextWindows.max(spec));

@@ -56,6 +56,7 @@ class RouteAuthenticationTest {
         values.put("tool_id", "tool-send_message");
         values.put("tool_name", "send_message");
         values.put("conversation_id", conversation);
+        values.put("provider_id", "provider-none");
     }
 
     @AfterEach

@@ -3,6 +3,7 @@ package dev.engram.memory.postgres;
 import dev.engram.memory.ApiKey;
 import dev.engram.memory.Conversation;
 import dev.engram.memory.Identity;
+import dev.engram.memory.ProviderRecord;
 import dev.engram.memory.Schedule;
 import dev.engram.memory.Scope;
 import dev.engram.memory.spi.Columns;
@@ -16,7 +17,7 @@ import java.util.Optional;
 import org.jdbi.v3.core.mapper.RowMapper;
 
 /**
- * The optional rows of {@link PostgresRows} (schedules, API keys, identities and conversations), over its three statement helpers,
+ * The optional rows of {@link PostgresRows} (schedules, API keys, identities, conversations and providers), over its three statement helpers,
  * as {@code SqliteOptionalRows} is for the SQLite store.
  */
 interface PostgresOptionalRows extends Rows {
@@ -161,5 +162,34 @@ interface PostgresOptionalRows extends Rows {
     @Override
     default boolean deleteConversation(String id) {
         return exec("DELETE FROM conversations WHERE id = ?", id) > 0;
+    }
+
+    private static ProviderRecord providerRecord(ResultSet rs) throws SQLException {
+        return new ProviderRecord(rs.getString("id"), rs.getString("name"), rs.getString("type"), rs.getString("base_url"),
+                rs.getString("sealed_api_key"), Columns.instant(rs.getLong("created_at")),
+                Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    default void putProvider(ProviderRecord p) {
+        exec("INSERT INTO providers (id, name, type, base_url, sealed_api_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                + "ON CONFLICT (id) DO UPDATE SET base_url = excluded.base_url, sealed_api_key = excluded.sealed_api_key, "
+                + "updated_at = excluded.updated_at", p.id(), p.name(), p.type(), p.baseUrl(), p.sealedApiKey(),
+                Columns.micros(p.createdAt()), Columns.micros(p.updatedAt()));
+    }
+
+    @Override
+    default Optional<ProviderRecord> provider(String id) {
+        return one("SELECT * FROM providers WHERE id = ?", (rs, c) -> providerRecord(rs), id);
+    }
+
+    @Override
+    default List<ProviderRecord> listProviders() {
+        return query("SELECT * FROM providers ORDER BY created_at, id", (rs, c) -> providerRecord(rs));
+    }
+
+    @Override
+    default boolean deleteProvider(String id) {
+        return exec("DELETE FROM providers WHERE id = ?", id) > 0;
     }
 }

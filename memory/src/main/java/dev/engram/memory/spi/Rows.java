@@ -4,6 +4,7 @@ import dev.engram.memory.AgentRecord;
 import dev.engram.memory.ApiKey;
 import dev.engram.memory.Conversation;
 import dev.engram.memory.Identity;
+import dev.engram.memory.ProviderRecord;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
 import dev.engram.memory.BlockVersion;
@@ -272,6 +273,33 @@ public interface Rows {
     /** Removes a conversation; returns whether there was one. */
     default boolean deleteConversation(String id) {
         throw noConversations();
+    }
+
+    // ---- model providers (optional) ---------------------------------------------------------------------
+
+    /** Stores a provider, replacing the one of its id. Providers are optional, like identities: the defaults throw. */
+    default void putProvider(ProviderRecord provider) {
+        throw noProviders();
+    }
+
+    /** The provider of that id. */
+    default Optional<ProviderRecord> provider(String id) {
+        throw noProviders();
+    }
+
+    /** Every provider, oldest first. */
+    default List<ProviderRecord> listProviders() {
+        throw noProviders();
+    }
+
+    /** Removes a provider; returns whether there was one. */
+    default boolean deleteProvider(String id) {
+        throw noProviders();
+    }
+
+    private static UnsupportedOperationException noProviders() {
+        return new UnsupportedOperationException("this memory backend keeps no model providers (it does not implement the "
+                + "provider methods of Rows)");
     }
 
     private static UnsupportedOperationException noConversations() {
