@@ -194,12 +194,15 @@ public final class Agent {
 
     /** The prompt the next step would send, without the new message. */
     public CompiledPrompt compilePrompt() {
-        return compile(context.read());
+        return compile(context.read(DEFAULT_SESSION));
     }
 
-    /** The messages in the context window, oldest first (summaries of evicted messages are system messages). */
+    /**
+     * The messages in the context window of the agent's own history (not a conversation's), oldest first (summaries of
+     * evicted messages are system messages).
+     */
     public List<ConversationMessage> inContextMessages() {
-        return context.messages();
+        return context.read(DEFAULT_SESSION).messages();
     }
 
     /** Delivers a message from another agent (or a parent) and waits for the reply. */
@@ -374,11 +377,11 @@ public final class Agent {
 
     /** Compiles, compacting first when over the window (or when {@code forceCompaction}). */
     private CompiledPrompt promptForStep(Turn turn, boolean forceCompaction) {
-        InContextMessages.Read read = context.read();
+        InContextMessages.Read read = context.read(turn.session);
         CompiledPrompt prompt = compile(read);
         if (forceCompaction || prompt.tokens() > definition.contextWindowTokens()) {
             new Compactor(this, settings).compact(turn.session, read.messages(), prompt.tokens());
-            prompt = compile(context.read());
+            prompt = compile(context.read(turn.session));
             if (prompt.tokens() > definition.contextWindowTokens()) {
                 throw new AgentException("Agent '" + id() + "' needs " + prompt.tokens() + " tokens for its system prompt, "
                         + "memory blocks and current turn, more than its context window of "

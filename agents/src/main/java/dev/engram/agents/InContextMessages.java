@@ -1,5 +1,6 @@
 package dev.engram.agents;
 
+import dev.engram.memory.Conversation;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MemoryStore;
@@ -15,6 +16,11 @@ import java.util.List;
  * in-context message is the same (messages leave the context oldest first: compaction, a reset) and the store's
  * in-context count is what was read plus what was added; anything else (another process compacted, a reset, an
  * import) reads the whole context again. Stored messages never change, so a kept one is never stale.
+ *
+ * <p>A turn sees the context of its session ({@link #read(String)}): a conversation's session
+ * ({@link Conversation#isConversationSession}) sees only its own messages; any other session sees the agent's own
+ * history, every message that is not a conversation's. So several conversations share the agent's memory blocks
+ * but not each other's messages.
  */
 final class InContextMessages {
     private final MemoryStore store;
@@ -42,7 +48,16 @@ final class InContextMessages {
         return read().messages();
     }
 
-    /** The in-context messages and the scope's statistics. */
+    /** The in-context messages a turn in {@code session} sees, and the scope's statistics. */
+    Read read(String session) {
+        Read all = read();
+        boolean conversation = Conversation.isConversationSession(session);
+        List<ConversationMessage> seen = all.messages().stream().filter(m -> conversation
+                ? m.sessionId().equals(session) : !Conversation.isConversationSession(m.sessionId())).toList();
+        return seen.size() == all.messages().size() ? all : new Read(seen, all.stats());
+    }
+
+    /** The in-context messages of every session, and the scope's statistics. */
     Read read() {
         List<ConversationMessage> known = last;
         if (!known.isEmpty()) {

@@ -49,4 +49,21 @@ class InContextMessagesTest {
         assertThat(context.read().stats().messagesInContext()).isEqualTo(2);
         assertThat(context.read().stats().messages()).isEqualTo(store.messages().count(scope));
     }
+
+    @Test
+    void aConversationSeesOnlyItsOwnMessagesAndTheAgentsHistoryNoConversations() {
+        store.messages().append(scope, NewMessage.user("default", "own"));
+        store.messages().append(scope, NewMessage.user("conv-a", "in a"));
+        store.messages().append(scope, NewMessage.user("scheduled", "a reminder"));
+        store.messages().append(scope, NewMessage.user("conv-b", "in b"));
+        assertThat(context.read("default").messages()).extracting(ConversationMessage::content)
+                .containsExactly("own", "a reminder");
+        assertThat(context.read("scheduled").messages()).extracting(ConversationMessage::content)
+                .containsExactly("own", "a reminder");
+        assertThat(context.read("conv-a").messages()).extracting(ConversationMessage::content).containsExactly("in a");
+        assertThat(context.read("conv-b").messages()).extracting(ConversationMessage::content).containsExactly("in b");
+        assertThat(context.read("conv-none").messages()).isEmpty();
+        // the statistics stay the agent's
+        assertThat(context.read("conv-a").stats().messagesInContext()).isEqualTo(4);
+    }
 }

@@ -44,6 +44,8 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     /** Keys by their hash. */
     private final Map<String, ApiKey> keys = new LinkedHashMap<>();
     private final Map<String, Identity> identities = new LinkedHashMap<>();
+    private final Map<String, Conversation> conversations = new LinkedHashMap<>();
+    private final Map<String, ProviderRecord> providers = new LinkedHashMap<>();
     private final List<ChangeEvent> changes = new ArrayList<>();
     /**
      * How many of {@link #changes} are committed. The log shows only those, also to a read on the thread of a
@@ -397,6 +399,48 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     @Override
     public boolean deleteIdentity(String userId) {
         return remove(identities, userId);
+    }
+
+    @Override
+    public void putConversation(Conversation conversation) {
+        put(conversations, conversation.id(), conversation);
+    }
+
+    @Override
+    public Optional<Conversation> conversation(String id) {
+        return Optional.ofNullable(conversations.get(id));
+    }
+
+    @Override
+    public List<Conversation> listConversations(String userId) {
+        return conversations.values().stream().filter(c -> c.userId().equals(userId))
+                .sorted(Comparator.comparing(Conversation::createdAt).thenComparing(Conversation::id)).toList();
+    }
+
+    @Override
+    public boolean deleteConversation(String id) {
+        return remove(conversations, id);
+    }
+
+    @Override
+    public void putProvider(ProviderRecord provider) {
+        put(providers, provider.id(), provider);
+    }
+
+    @Override
+    public Optional<ProviderRecord> provider(String id) {
+        return Optional.ofNullable(providers.get(id));
+    }
+
+    @Override
+    public List<ProviderRecord> listProviders() {
+        return providers.values().stream().sorted(Comparator.comparing(ProviderRecord::createdAt)
+                .thenComparing(ProviderRecord::id)).toList();
+    }
+
+    @Override
+    public boolean deleteProvider(String id) {
+        return remove(providers, id);
     }
 
     @Override

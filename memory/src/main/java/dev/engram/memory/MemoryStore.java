@@ -39,6 +39,8 @@ public final class MemoryStore implements AutoCloseable {
     private final ScheduleStore schedules;
     private final KeyStore keys;
     private final IdentityStore identities;
+    private final ConversationStore conversations;
+    private final ProviderStore providers;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this(new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
@@ -58,6 +60,8 @@ public final class MemoryStore implements AutoCloseable {
         this.schedules = new ScheduleStore(core);
         this.keys = new KeyStore(core);
         this.identities = new IdentityStore(core);
+        this.conversations = new ConversationStore(core);
+        this.providers = new ProviderStore(core);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -171,6 +175,16 @@ public final class MemoryStore implements AutoCloseable {
     /** The server's identities: a display name and kind per user (Letta's identities). */
     public IdentityStore identities() {
         return identities;
+    }
+
+    /** The conversations of each user's agents: several with one agent over the same memory (Letta's conversations). */
+    public ConversationStore conversations() {
+        return conversations;
+    }
+
+    /** The model providers an operator registered with the server, their credentials sealed. */
+    public ProviderStore providers() {
+        return providers;
     }
 
     /** The clock that stamps every write and says when a {@linkplain #schedules() schedule} is due. */

@@ -1195,6 +1195,85 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** Conversations: several with one agent, each its user's; deleting one keeps the messages. */
+    @Nested
+    class Conversations {
+        @Test
+        void aConversationIsStoredChangedListedAndDeletedAsItsUsers() {
+            Conversation first = store.conversations().create(ANA, "planning the trip");
+            Conversation second = store.conversations().create(ANA, "");
+            assertThat(first.id()).startsWith(Conversation.ID_PREFIX).isNotEqualTo(second.id());
+            assertThat(first.scope()).isEqualTo(ANA);
+            assertThat(store.conversations().get("ana", first.id())).contains(first);
+            assertThat(store.conversations().list("ana")).containsExactlyInAnyOrder(first, second);
+            Conversation renamed = store.conversations().updateSummary("ana", first.id(), "the trip, booked");
+            assertThat(renamed.summary()).isEqualTo("the trip, booked");
+            assertThat(renamed.createdAt()).isEqualTo(first.createdAt());
+            assertThat(store.conversations().get("ana", first.id())).contains(renamed);
+            store.messages().append(ANA, NewMessage.user(first.id(), "hello"));
+            assertThat(store.conversations().delete("ana", first.id())).isTrue();
+            assertThat(store.conversations().delete("ana", first.id())).isFalse();
+            assertThat(store.conversations().get("ana", first.id())).isEmpty();
+            assertThat(store.conversations().list("ana")).containsExactly(second);
+            assertThat(store.messages().list(ANA, MessageQuery.all().withSession(first.id()))).hasSize(1);
+        }
+
+        @Test
+        void anotherUsersConversationIsNotThereForThemAndNotChangedByThem() {
+            Conversation anas = store.conversations().create(ANA, "private");
+            assertThat(store.conversations().get("ben", anas.id())).isEmpty();
+            assertThat(store.conversations().list("ben")).isEmpty();
+            assertThatThrownBy(() -> store.conversations().updateSummary("ben", anas.id(), "mine now"))
+                    .isInstanceOf(NotFoundException.class);
+            assertThat(store.conversations().delete("ben", anas.id())).isFalse();
+            assertThat(store.conversations().get("ana", anas.id())).contains(anas);
+        }
+
+        @Test
+        void badSummariesAreRefusedAndNothingIsStoredOrChanged() {
+            assertThatThrownBy(() -> store.conversations().create(ANA, "x".repeat(ConversationStore.MAX_SUMMARY_CHARS + 1)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shorten it");
+            assertThatThrownBy(() -> store.conversations().create(ANA, "bad \uD800 text"))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.conversations().list("ana")).isEmpty();
+            Conversation c = store.conversations().create(ANA, "kept");
+            assertThatThrownBy(() -> store.conversations().updateSummary("ana", c.id(), "x".repeat(20_000)))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.conversations().get("ana", c.id())).contains(c);
+        }
+    }
+
+    /** Registered model providers: one per name, their sealed key kept as given. */
+    @Nested
+    class Providers {
+        @Test
+        void aProviderIsStoredChangedListedAndDeleted() {
+            ProviderRecord p = store.providers().create("gpu-box", "openai", "http://gpu-box:8000/v1", "sealed-1");
+            assertThat(p.id()).startsWith("provider-");
+            assertThat(store.providers().get(p.id())).contains(p);
+            ProviderRecord changed = store.providers().update(p.id(), "", "sealed-2");
+            assertThat(changed.baseUrl()).isEmpty();
+            assertThat(changed.sealedApiKey()).isEqualTo("sealed-2");
+            assertThat(changed.createdAt()).isEqualTo(p.createdAt());
+            assertThat(store.providers().list()).containsExactly(changed);
+            assertThat(store.providers().delete(p.id())).isTrue();
+            assertThat(store.providers().delete(p.id())).isFalse();
+            assertThat(store.providers().list()).isEmpty();
+        }
+
+        @Test
+        void aSecondProviderOfTheSameNameIsRefusedAndNothingIsStored() {
+            ProviderRecord p = store.providers().create("main", "anthropic", "", "sealed");
+            assertThatThrownBy(() -> store.providers().create("main", "openai", "", "other"))
+                    .isInstanceOf(DuplicateException.class).hasMessageContaining("'main'");
+            assertThatThrownBy(() -> store.providers().create("bad\u0000name", "openai", "", "sealed"))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.providers().update("provider-nope", "", "sealed"))
+                    .isInstanceOf(NotFoundException.class);
+            assertThat(store.providers().list()).containsExactly(p);
+        }
+    }
+
     @Nested
     class Keys {
         @Test

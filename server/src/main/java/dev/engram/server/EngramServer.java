@@ -4,6 +4,8 @@ import dev.engram.agents.AgentException;
 import dev.engram.agents.AgentNotFoundException;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.framework.ModelPolicy;
+import dev.engram.framework.model.ChatModel;
+import dev.engram.framework.model.ModelSpec;
 import dev.engram.memory.DuplicateException;
 import dev.engram.memory.LimitExceededException;
 import dev.engram.memory.MemorySearch;
@@ -24,6 +26,7 @@ import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -80,7 +83,10 @@ public final class EngramServer implements AutoCloseable {
         MemoryStore store = b.store.withQuotas(b.quotas);
         this.turns = new Turns(store, b.turnLock, b.maxWaitingPerUser, b.maxWaitingPerServer);
         this.search = b.search;
+        Providers providers = new Providers(store, ProviderSecrets.from(b.environment), b.environment);
         AgentRuntime.Builder rb = AgentRuntime.builder(store, b.search);
+        // Specs resolve in the operator's environment with the registered providers' keys (the operator may replace it).
+        rb.modelResolver(spec -> ChatModel.of(ModelSpec.parse(spec, providers.environment())));
         b.runtime.accept(rb);
         // Only the operator chooses where model requests go: API users and agent files name models this allows.
         rb.modelPolicy(b.modelPolicy.allowSpec(b.defaultModel));
@@ -90,14 +96,14 @@ public final class EngramServer implements AutoCloseable {
         this.shutdownGrace = b.shutdownGrace;
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl));
         HelidonLog.install();
-        this.routes = routes(api);
+        this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers));
         HttpRouting.Builder routing = routingBuilder.join();
         routing.addFilter(new Authentication(new VerifiedKeys(b.store.keys(), b.keyCacheTtl), routes));
         Route.register(routing, routes);
         routing.any("/v1/*", (req, res) -> {
             throw ApiException.of(Status.NOT_IMPLEMENTED_501, req.prologue().method().text() + " " + req.path().path()
                     + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
-                    + "memory, tools and identities endpoints).");
+                    + "memory, tools, identities, conversations, models and providers endpoints).");
         });
         errors(routing);
         this.web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
@@ -105,7 +111,7 @@ public final class EngramServer implements AutoCloseable {
     }
 
     /** The server's route table: every endpoint, in the order Helidon matches them. */
-    private List<Route> routes(Api api) {
+    private List<Route> routes(Api api, Providers providers, ModelCatalog models) {
         List<Route> routes = new ArrayList<>(Route.table().twin(Route.open(Method.GET, "/v1/health", this::health)).list());
         routes.addAll(new AgentRoutes(api).routes());
         routes.addAll(new MessageRoutes(api).routes());
@@ -114,6 +120,9 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new PassageRoutes(api).routes());
         routes.addAll(new ToolRoutes(api).routes());
         routes.addAll(new IdentityRoutes(api).routes());
+        routes.addAll(new ConversationRoutes(api).routes());
+        routes.addAll(new ModelRoutes(models).routes());
+        routes.addAll(new ProviderRoutes(api, providers).routes());
         return List.copyOf(routes);
     }
 
@@ -239,6 +248,7 @@ public final class EngramServer implements AutoCloseable {
         private UserQuotas quotas = UserQuotas.defaults();
         private int maxWaitingPerUser = DEFAULT_MAX_WAITING_PER_USER;
         private int maxWaitingPerServer = DEFAULT_MAX_WAITING_PER_SERVER;
+        private Map<String, String> environment = System.getenv();
 
         private Builder(MemoryStore store, MemorySearch search) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -353,6 +363,19 @@ public final class EngramServer implements AutoCloseable {
             }
             this.maxWaitingPerUser = perUser;
             this.maxWaitingPerServer = perServer;
+            return this;
+        }
+
+        /**
+         * The operator's environment: the providers' keys and base URLs that model specs resolve with and that
+         * {@code GET /v1/models/} lists the models of (as {@code ModelSpec.parse} reads them), and
+         * {@code ENGRAM_SECRETS_KEY}, the key that seals registered providers' credentials (base64 of 16, 24
+         * or 32 bytes; without it, {@code POST /v1/providers} is refused). Default {@link System#getenv()}.
+         *
+         * @throws IllegalArgumentException at {@link #start()} if {@code ENGRAM_SECRETS_KEY} is not such a key
+         */
+        public Builder environment(Map<String, String> environment) {
+            this.environment = Map.copyOf(Objects.requireNonNull(environment, "environment must not be null"));
             return this;
         }
 

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -43,8 +44,8 @@ final class MessageRoutes {
             new SseTurn(api, agent, request.view(), request.streamTokens(), request.includePings()).run(request.input(), res);
             return;
         }
-        Turns.Running turn = TurnFlow.begin(api, agent, request.input(), false, null);
-        Api.json(res, response(turn, TurnFlow.await(turn), request.view()));
+        Turns.Running turn = TurnFlow.begin(api, agent, "default", request.input(), false, null);
+        Api.json(res, TurnViews.response(turn, TurnFlow.await(turn), request.view()));
     }
 
     private void stream(Agent agent, ServerRequest req, ServerResponse res) {
@@ -52,30 +53,16 @@ final class MessageRoutes {
         new SseTurn(api, agent, request.view(), request.streamTokens(), request.includePings()).run(request.input(), res);
     }
 
-    /** Letta's {@code LettaResponse} for where the turn paused. */
-    private ObjectNode response(Turns.Running turn, Turns.Pause pause, TurnViews.View view) {
-        ObjectNode out = Body.JSON.createObjectNode();
-        List<ObjectNode> messages = new ArrayList<>(view.of(turn.unshown()));
-        String reason;
-        AgentResponse response = null;
-        switch (pause) {
-            case Turns.Pause.Finished f -> {
-                response = f.response();
-                reason = TurnViews.stopReason(f.response().stopReason());
-            }
-            case Turns.Pause.NeedsApproval n -> {
-                messages = TurnViews.withApprovalRequest(messages, n.pending());
-                reason = "requires_approval";
-            }
-            case Turns.Pause.Failed f -> throw TurnFlow.turnFailed(f.error());
-        }
-        out.set("messages", Body.JSON.createArrayNode().addAll(messages));
-        out.set("stop_reason", TurnViews.stopReasonMessage(reason));
-        out.set("usage", TurnViews.usage(response));
-        return out;
+    private void list(Agent agent, ServerRequest req, ServerResponse res) {
+        Api.json(res, page(api, agent, req, MessageQuery.all(), m -> true));
     }
 
-    private void list(Agent agent, ServerRequest req, ServerResponse res) {
+    /**
+     * A page of Letta's {@code GET .../messages}: the agent's stored messages that {@code query} selects (e.g. one
+     * session's) and {@code keep} keeps, as Letta's messages, by the request's cursors, order and display options.
+     */
+    static List<ObjectNode> page(Api api, Agent agent, ServerRequest req, MessageQuery query,
+            Predicate<ConversationMessage> keep) {
         Pages pages = Pages.of(req, 100, false);
         TurnViews.messageTypes(Query.all(req, "include_return_message_types"), List.of("query", "include_return_message_types"));
         TurnViews.View view = new TurnViews.View(Query.bool(req, "use_assistant_message", true),
@@ -92,14 +79,15 @@ final class MessageRoutes {
         // result): whole stored messages are read until the page has 'limit' Letta messages.
         List<ObjectNode> shown = new ArrayList<>();
         while (shown.size() < pages.limit() && lower < upper - 1) {
-            MessageQuery query = MessageQuery.all().withIdRange(lower, upper);
+            MessageQuery range = query.withIdRange(lower, upper);
             int batch = pages.limit() - shown.size();
             List<ConversationMessage> stored = api.store.messages().list(agent.scope(),
-                    newest ? query.newest(batch) : query.withLimit(batch));
+                    newest ? range.newest(batch) : range.withLimit(batch));
             if (stored.isEmpty()) {
                 break;
             }
-            List<ObjectNode> letta = new ArrayList<>(view.of(stored, callId -> callName(agent, stored.getFirst().id(), callId)));
+            List<ConversationMessage> kept = stored.stream().filter(keep).toList();
+            List<ObjectNode> letta = new ArrayList<>(view.of(kept, callId -> callName(api, agent, stored.getFirst().id(), callId)));
             if (newest) {
                 upper = stored.getFirst().id();
             } else {
@@ -114,11 +102,11 @@ final class MessageRoutes {
                 shown.addAll(letta);
             }
         }
-        Api.json(res, shown);
+        return shown;
     }
 
     /** The tool a call was made to, from the assistant messages shortly before message {@code before}. */
-    private Optional<String> callName(Agent agent, long before, String callId) {
+    private static Optional<String> callName(Api api, Agent agent, long before, String callId) {
         return api.store.messages().list(agent.scope(), MessageQuery.all().withIdRange(0, before).newest(50)).stream()
                 .flatMap(m -> m.toolCalls().stream()).filter(c -> c.id().equals(callId)).map(c -> c.name()).findFirst();
     }

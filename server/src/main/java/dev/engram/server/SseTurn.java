@@ -51,8 +51,13 @@ final class SseTurn {
     }
 
     void run(TurnRequest.Input input, ServerResponse response) {
+        run("default", input, response);
+    }
+
+    /** Runs the turn in {@code session} (the agent's own {@code default}, or a conversation's id). */
+    void run(String session, TurnRequest.Input input, ServerResponse response) {
         this.res = response;
-        turn = TurnFlow.begin(api, agent, input, true, this::onEvent);
+        turn = TurnFlow.begin(api, agent, session, input, true, this::onEvent);
         Thread pinger = pings ? Thread.ofVirtual().name("engram-sse-ping").start(this::ping) : null;
         try {
             Turns.Pause pause = TurnFlow.await(turn);

@@ -19,12 +19,16 @@ final class TurnFlow {
     private TurnFlow() {
     }
 
-    /** Starts the turn a message asks for, or resumes the one an approval answers (directing its stream events to {@code listener}). */
-    static Turns.Running begin(Api api, Agent agent, TurnRequest.Input input, boolean streamed, dev.engram.agents.AgentStreamListener listener) {
+    /**
+     * Starts the turn a message asks for in {@code session} (the agent's own {@code default}, or a conversation's id), or
+     * resumes the one an approval answers (directing its stream events to {@code listener}).
+     */
+    static Turns.Running begin(Api api, Agent agent, String session, TurnRequest.Input input, boolean streamed,
+            dev.engram.agents.AgentStreamListener listener) {
         return switch (input) {
             case TurnRequest.Input.Message m -> {
                 api.quotas.turn(agent.userId());
-                yield api.turns.start(agent, "default", m.text(), streamed, listener);
+                yield api.turns.start(agent, session, m.text(), streamed, listener);
             }
             case TurnRequest.Input.Approval a -> {
                 Turns.Running r = api.turns.running(agent.scope()).filter(t -> t.pending().isPresent())

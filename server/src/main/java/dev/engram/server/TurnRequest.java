@@ -25,10 +25,18 @@ record TurnRequest(Input input, TurnViews.View view, boolean streaming, boolean 
      * @param streamRoute whether the route always streams ({@code /messages/stream}), which reads no {@code streaming}
      */
     static TurnRequest of(Agent agent, Body body, int maxChars, boolean streamRoute) {
+        return of(agent, body, maxChars, streamRoute, false);
+    }
+
+    /**
+     * {@link #of(Agent, Body, int, boolean)} where {@code streaming} defaults to {@code streamingByDefault}: Letta's
+     * conversation messages stream unless the body says {@code "streaming": false}.
+     */
+    static TurnRequest of(Agent agent, Body body, int maxChars, boolean streamRoute, boolean streamingByDefault) {
         Input input = input(body, maxChars);
         fitsWindow(agent, input, body);
         TurnViews.View view = TurnViews.view(body);
-        boolean streaming = streamRoute || body.bool("streaming").orElse(false);
+        boolean streaming = streamRoute || body.bool("streaming").orElse(streamingByDefault);
         return new TurnRequest(input, view, streaming, streaming && body.bool("stream_tokens").orElse(false),
                 streaming && body.bool("include_pings").orElse(false));
     }

@@ -94,4 +94,27 @@ final class TurnViews {
         u.putNull("run_ids");
         return u;
     }
+
+    /** Letta's {@code LettaResponse} for where the turn paused. */
+    static ObjectNode response(Turns.Running turn, Turns.Pause pause, TurnViews.View view) {
+        ObjectNode out = Body.JSON.createObjectNode();
+        List<ObjectNode> messages = new ArrayList<>(view.of(turn.unshown()));
+        String reason;
+        AgentResponse response = null;
+        switch (pause) {
+            case Turns.Pause.Finished f -> {
+                response = f.response();
+                reason = TurnViews.stopReason(f.response().stopReason());
+            }
+            case Turns.Pause.NeedsApproval n -> {
+                messages = TurnViews.withApprovalRequest(messages, n.pending());
+                reason = "requires_approval";
+            }
+            case Turns.Pause.Failed f -> throw TurnFlow.turnFailed(f.error());
+        }
+        out.set("messages", Body.JSON.createArrayNode().addAll(messages));
+        out.set("stop_reason", TurnViews.stopReasonMessage(reason));
+        out.set("usage", TurnViews.usage(response));
+        return out;
+    }
 }

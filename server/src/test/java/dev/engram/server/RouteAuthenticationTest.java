@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RouteAuthenticationTest {
     /** Path parameters that name something of ana's: with ben's key, such a route must answer 404 (or 403). */
-    private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label");
+    private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label",
+            "conversation_id");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
 
     @TempDir
@@ -44,6 +45,8 @@ class RouteAuthenticationTest {
                 .json().path(0).path("id").asString();
         assertThat(fx.post(fx.ana, "/v1/identities/", obj("identifier_key", "ana", "name", "ana-secret-name",
                 "identity_type", "user")).status()).isEqualTo(200);
+        String conversation = fx.post(fx.ana, "/v1/conversations/?agent_id=" + agent, obj("summary", "ana-secret-summary"))
+                .json().path("id").asString();
         values = new LinkedHashMap<>();
         values.put("agent_id", agent);
         values.put("block_id", block);
@@ -52,6 +55,8 @@ class RouteAuthenticationTest {
         values.put("block_label", "human");
         values.put("tool_id", "tool-send_message");
         values.put("tool_name", "send_message");
+        values.put("conversation_id", conversation);
+        values.put("provider_id", "provider-none");
     }
 
     @AfterEach
@@ -123,6 +128,8 @@ class RouteAuthenticationTest {
         assertThat(fx.get(fx.ana, "/v1/agents/" + agent + "/archival-memory").json().path(0).path("text").asString())
                 .isEqualTo("ana-secret-passage");
         assertThat(fx.get(fx.ana, "/v1/identities/identity-ana").json().path("name").asString()).isEqualTo("ana-secret-name");
+        assertThat(fx.get(fx.ana, "/v1/conversations/" + values.get("conversation_id")).json().path("summary").asString())
+                .isEqualTo("ana-secret-summary");
     }
 
     /** A route added later that forgets to ask for the caller, even one registered outside the table, is not open. */

@@ -1,7 +1,9 @@
 package dev.engram.memory.postgres;
 
 import dev.engram.memory.ApiKey;
+import dev.engram.memory.Conversation;
 import dev.engram.memory.Identity;
+import dev.engram.memory.ProviderRecord;
 import dev.engram.memory.Schedule;
 import dev.engram.memory.Scope;
 import dev.engram.memory.spi.Columns;
@@ -15,7 +17,7 @@ import java.util.Optional;
 import org.jdbi.v3.core.mapper.RowMapper;
 
 /**
- * The optional rows of {@link PostgresRows} (schedules, API keys and identities), over its three statement helpers,
+ * The optional rows of {@link PostgresRows} (schedules, API keys, identities, conversations and providers), over its three statement helpers,
  * as {@code SqliteOptionalRows} is for the SQLite store.
  */
 interface PostgresOptionalRows extends Rows {
@@ -133,5 +135,61 @@ interface PostgresOptionalRows extends Rows {
     @Override
     default boolean deleteIdentity(String userId) {
         return exec("DELETE FROM identities WHERE user_id = ?", userId) > 0;
+    }
+
+    private static Conversation conversation(ResultSet rs) throws SQLException {
+        return new Conversation(rs.getString("id"), rs.getString("user_id"), rs.getString("agent_id"), rs.getString("summary"),
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    default void putConversation(Conversation c) {
+        exec("INSERT INTO conversations (id, user_id, agent_id, summary, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                + "ON CONFLICT (id) DO UPDATE SET summary = excluded.summary, updated_at = excluded.updated_at", c.id(),
+                c.userId(), c.agentId(), c.summary(), Columns.micros(c.createdAt()), Columns.micros(c.updatedAt()));
+    }
+
+    @Override
+    default Optional<Conversation> conversation(String id) {
+        return one("SELECT * FROM conversations WHERE id = ?", (rs, c) -> conversation(rs), id);
+    }
+
+    @Override
+    default List<Conversation> listConversations(String userId) {
+        return query("SELECT * FROM conversations WHERE user_id = ? ORDER BY created_at, id", (rs, c) -> conversation(rs), userId);
+    }
+
+    @Override
+    default boolean deleteConversation(String id) {
+        return exec("DELETE FROM conversations WHERE id = ?", id) > 0;
+    }
+
+    private static ProviderRecord providerRecord(ResultSet rs) throws SQLException {
+        return new ProviderRecord(rs.getString("id"), rs.getString("name"), rs.getString("type"), rs.getString("base_url"),
+                rs.getString("sealed_api_key"), Columns.instant(rs.getLong("created_at")),
+                Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    default void putProvider(ProviderRecord p) {
+        exec("INSERT INTO providers (id, name, type, base_url, sealed_api_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                + "ON CONFLICT (id) DO UPDATE SET base_url = excluded.base_url, sealed_api_key = excluded.sealed_api_key, "
+                + "updated_at = excluded.updated_at", p.id(), p.name(), p.type(), p.baseUrl(), p.sealedApiKey(),
+                Columns.micros(p.createdAt()), Columns.micros(p.updatedAt()));
+    }
+
+    @Override
+    default Optional<ProviderRecord> provider(String id) {
+        return one("SELECT * FROM providers WHERE id = ?", (rs, c) -> providerRecord(rs), id);
+    }
+
+    @Override
+    default List<ProviderRecord> listProviders() {
+        return query("SELECT * FROM providers ORDER BY created_at, id", (rs, c) -> providerRecord(rs));
+    }
+
+    @Override
+    default boolean deleteProvider(String id) {
+        return exec("DELETE FROM providers WHERE id = ?", id) > 0;
     }
 }

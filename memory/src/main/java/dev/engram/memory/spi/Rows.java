@@ -2,7 +2,9 @@ package dev.engram.memory.spi;
 
 import dev.engram.memory.AgentRecord;
 import dev.engram.memory.ApiKey;
+import dev.engram.memory.Conversation;
 import dev.engram.memory.Identity;
+import dev.engram.memory.ProviderRecord;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
 import dev.engram.memory.BlockVersion;
@@ -249,6 +251,60 @@ public interface Rows {
     /** Removes the user's identity; returns whether there was one. */
     default boolean deleteIdentity(String userId) {
         throw noIdentities();
+    }
+
+    // ---- conversations (optional) ----------------------------------------------------------------------
+
+    /** Stores a conversation, replacing the one of its id. Conversations are optional, like identities: the defaults throw. */
+    default void putConversation(Conversation conversation) {
+        throw noConversations();
+    }
+
+    /** The conversation of that id, whoever's it is. */
+    default Optional<Conversation> conversation(String id) {
+        throw noConversations();
+    }
+
+    /** The user's conversations, oldest first. */
+    default List<Conversation> listConversations(String userId) {
+        throw noConversations();
+    }
+
+    /** Removes a conversation; returns whether there was one. */
+    default boolean deleteConversation(String id) {
+        throw noConversations();
+    }
+
+    // ---- model providers (optional) ---------------------------------------------------------------------
+
+    /** Stores a provider, replacing the one of its id. Providers are optional, like identities: the defaults throw. */
+    default void putProvider(ProviderRecord provider) {
+        throw noProviders();
+    }
+
+    /** The provider of that id. */
+    default Optional<ProviderRecord> provider(String id) {
+        throw noProviders();
+    }
+
+    /** Every provider, oldest first. */
+    default List<ProviderRecord> listProviders() {
+        throw noProviders();
+    }
+
+    /** Removes a provider; returns whether there was one. */
+    default boolean deleteProvider(String id) {
+        throw noProviders();
+    }
+
+    private static UnsupportedOperationException noProviders() {
+        return new UnsupportedOperationException("this memory backend keeps no model providers (it does not implement the "
+                + "provider methods of Rows)");
+    }
+
+    private static UnsupportedOperationException noConversations() {
+        return new UnsupportedOperationException("this memory backend keeps no conversations (it does not implement the "
+                + "conversation methods of Rows)");
     }
 
     private static UnsupportedOperationException noIdentities() {

@@ -1,7 +1,9 @@
 package dev.engram.memory.sqlite;
 
 import dev.engram.memory.ApiKey;
+import dev.engram.memory.Conversation;
 import dev.engram.memory.Identity;
+import dev.engram.memory.ProviderRecord;
 import dev.engram.memory.Schedule;
 import dev.engram.memory.Scope;
 import dev.engram.memory.spi.Columns;
@@ -13,7 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
-/** The optional rows of {@link SqliteRows} (schedules, API keys and identities), on the handle of its transaction. */
+/** The optional rows of {@link SqliteRows} (schedules, API keys, identities, conversations and providers), on the handle of its transaction. */
 interface SqliteOptionalRows extends Rows {
     /** The handle of the transaction (or read) the rows work in. */
     Handle handle();
@@ -127,5 +129,68 @@ interface SqliteOptionalRows extends Rows {
     @Override
     default boolean deleteIdentity(String userId) {
         return handle().createUpdate("DELETE FROM identities WHERE user_id = ?").bind(0, userId).execute() > 0;
+    }
+
+    private static Conversation conversation(ResultSet rs) throws SQLException {
+        return new Conversation(rs.getString("id"), rs.getString("user_id"), rs.getString("agent_id"), rs.getString("summary"),
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    default void putConversation(Conversation c) {
+        handle().createUpdate("INSERT INTO conversations (id, user_id, agent_id, summary, created_at, updated_at) "
+                        + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET summary = excluded.summary, "
+                        + "updated_at = excluded.updated_at")
+                .bind(0, c.id()).bind(1, c.userId()).bind(2, c.agentId()).bind(3, c.summary())
+                .bind(4, Columns.micros(c.createdAt())).bind(5, Columns.micros(c.updatedAt())).execute();
+    }
+
+    @Override
+    default Optional<Conversation> conversation(String id) {
+        return handle().createQuery("SELECT * FROM conversations WHERE id = ?").bind(0, id)
+                .map((rs, ctx) -> conversation(rs)).findOne();
+    }
+
+    @Override
+    default List<Conversation> listConversations(String userId) {
+        return handle().createQuery("SELECT * FROM conversations WHERE user_id = ? ORDER BY created_at, id").bind(0, userId)
+                .map((rs, ctx) -> conversation(rs)).list();
+    }
+
+    @Override
+    default boolean deleteConversation(String id) {
+        return handle().createUpdate("DELETE FROM conversations WHERE id = ?").bind(0, id).execute() > 0;
+    }
+
+    private static ProviderRecord providerRecord(ResultSet rs) throws SQLException {
+        return new ProviderRecord(rs.getString("id"), rs.getString("name"), rs.getString("type"), rs.getString("base_url"),
+                rs.getString("sealed_api_key"), Columns.instant(rs.getLong("created_at")),
+                Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    default void putProvider(ProviderRecord p) {
+        handle().createUpdate("INSERT INTO providers (id, name, type, base_url, sealed_api_key, created_at, updated_at) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET base_url = excluded.base_url, "
+                        + "sealed_api_key = excluded.sealed_api_key, updated_at = excluded.updated_at")
+                .bind(0, p.id()).bind(1, p.name()).bind(2, p.type()).bind(3, p.baseUrl()).bind(4, p.sealedApiKey())
+                .bind(5, Columns.micros(p.createdAt())).bind(6, Columns.micros(p.updatedAt())).execute();
+    }
+
+    @Override
+    default Optional<ProviderRecord> provider(String id) {
+        return handle().createQuery("SELECT * FROM providers WHERE id = ?").bind(0, id).map((rs, ctx) -> providerRecord(rs))
+                .findOne();
+    }
+
+    @Override
+    default List<ProviderRecord> listProviders() {
+        return handle().createQuery("SELECT * FROM providers ORDER BY created_at, id").map((rs, ctx) -> providerRecord(rs))
+                .list();
+    }
+
+    @Override
+    default boolean deleteProvider(String id) {
+        return handle().createUpdate("DELETE FROM providers WHERE id = ?").bind(0, id).execute() > 0;
     }
 }
