@@ -32,7 +32,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A server that speaks Letta's V1 REST API over an Engram {@link AgentRuntime}, on Helidon SE (virtual
  * threads): agents, messages (with SSE streaming), core memory and blocks, archival memory, tools and
- * approvals, identities. Requests carry {@code Authorization: Bearer KEY}, a key of the store's
+ * approvals, identities, scheduled messages (which the server delivers). Requests carry {@code Authorization: Bearer KEY}, a key of the store's
  * {@link dev.engram.memory.KeyStore}: a user's key sees only that user's agents and memory (anything else is
  * 404), an admin key sees every user's. Errors are Letta's: a status and {@code {"detail": ...}}; no stack
  * trace reaches a client. Endpoints of Letta's API that Engram does not implement answer 501.
@@ -59,6 +59,8 @@ public final class EngramServer implements AutoCloseable {
     public static final int DEFAULT_MAX_WAITING_PER_USER = 100;
     /** Turns of all users that may wait for an approval at once. */
     public static final int DEFAULT_MAX_WAITING_PER_SERVER = 1_000;
+    /** How often the server looks for due scheduled messages. */
+    public static final Duration DEFAULT_SCHEDULE_INTERVAL = Duration.ofSeconds(1);
 
     private final WebServer web;
     private final AgentRuntime runtime;
@@ -84,6 +86,7 @@ public final class EngramServer implements AutoCloseable {
         rb.listener(turns);
         this.runtime = rb.build();
         this.shutdownGrace = b.shutdownGrace;
+        runtime.scheduler().runTurnsWith(turns::runScheduled);
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.quotas));
         HelidonLog.install();
         this.routes = routes(api);
@@ -93,7 +96,7 @@ public final class EngramServer implements AutoCloseable {
         routing.any("/v1/*", (req, res) -> {
             throw ApiException.of(Status.NOT_IMPLEMENTED_501, req.prologue().method().text() + " " + req.path().path()
                     + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
-                    + "memory, tools and identities endpoints).");
+                    + "memory, tools, identities and scheduled messages endpoints).");
         });
         errors(routing);
         this.web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
@@ -110,6 +113,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new MemoryRoutes(api).routes());
         routes.addAll(new ToolRoutes(api).routes());
         routes.addAll(new IdentityRoutes(api).routes());
+        routes.addAll(new ScheduleRoutes(api).routes());
         return List.copyOf(routes);
     }
 
@@ -212,6 +216,8 @@ public final class EngramServer implements AutoCloseable {
             closed = true;
             stopped.notifyAll();
         }
+        // No new scheduled turns; one in progress is cancelled with the others (or, not yet started, given back).
+        runtime.scheduler().stop();
         turns.stop(shutdownGrace);
         web.stop();
         runtime.close();
@@ -235,6 +241,7 @@ public final class EngramServer implements AutoCloseable {
         private UserQuotas quotas = UserQuotas.defaults();
         private int maxWaitingPerUser = DEFAULT_MAX_WAITING_PER_USER;
         private int maxWaitingPerServer = DEFAULT_MAX_WAITING_PER_SERVER;
+        private Duration scheduleInterval = DEFAULT_SCHEDULE_INTERVAL;
 
         private Builder(MemoryStore store, MemorySearch search) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -352,10 +359,25 @@ public final class EngramServer implements AutoCloseable {
             return this;
         }
 
-        /** Builds the runtime and starts listening. */
+        /**
+         * How often the server looks for due scheduled messages ({@code store.schedules()}, set by agents' {@code schedule}
+         * tool or {@code /v1/agents/{agent_id}/schedule}) and delivers them as turns, under each agent's turn lock.
+         * Servers on one database deliver each firing once: a firing is claimed in the store before it is delivered.
+         * Default {@link #DEFAULT_SCHEDULE_INTERVAL}.
+         */
+        public Builder scheduleInterval(Duration interval) {
+            if (interval == null || interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("schedule interval must be positive, got " + interval);
+            }
+            this.scheduleInterval = interval;
+            return this;
+        }
+
+        /** Builds the runtime, starts listening, and starts delivering scheduled messages. */
         public EngramServer start() {
             EngramServer server = new EngramServer(this);
             server.web.start();
+            server.runtime.scheduler().start(scheduleInterval);
             LOG.info("Engram server listening on http://{}:{} (store {}, default model {})", host, server.port(),
                     store, defaultModel);
             return server;

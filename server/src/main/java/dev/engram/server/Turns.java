@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * the next pause. So a turn that may ask for approval, or that streams, runs on a thread of its own; a turn of an
  * agent none of whose tools ever asks ({@link Agent#mayRequestApproval()}) runs on the request's own thread, which
  * saves two thread hand-offs per message (about 0.25 ms on 2 cores, ServerLoad). The server is the runtime's
- * {@link ApprovalHandler}: a call made by a turn that no request started (none here) is denied.
+ * {@link ApprovalHandler}: a call made by a turn that no request started (a scheduled message's, see
+ * {@link #runScheduled}) is denied, saying why.
  *
  * <p>A turn that may ask for approval runs on a virtual thread, so that waiting for the answer (up to the approval
  * timeout) holds no platform thread: a parked virtual thread is a few kilobytes of heap. Waiting turns are capped
@@ -107,6 +109,9 @@ final class Turns implements ApprovalHandler, AgentListener {
 
         /** Whether the turn runs on its request's thread, which cannot answer the request while it waits. */
         private volatile boolean inline;
+
+        /** Whether the turn delivers a scheduled message: no request waits on it, so no one can approve its calls. */
+        private volatile boolean scheduled;
 
         Running(Agent agent) {
             this.agent = agent;
@@ -222,6 +227,37 @@ final class Turns implements ApprovalHandler, AgentListener {
         }
     }
 
+    /**
+     * Runs the turn of a scheduled message on the calling thread (the server's scheduler), under the agent's
+     * {@link TurnLock} as every turn here: it waits for a turn of the agent in progress, on this server or another.
+     * While it runs, {@link #cancel} and {@link #stop} reach it like any turn; a call in it that needs approval is
+     * denied, since no client waits on it.
+     *
+     * @throws CancellationException if the server is stopping (or stops while it waits for the lock): the turn did not run
+     */
+    AgentResponse runScheduled(Agent agent, String session, String message) {
+        if (stopping) {
+            throw new CancellationException("the server is stopping");
+        }
+        Running r = new Running(agent);
+        r.scheduled = true;
+        Scope scope = agent.scope();
+        try (TurnLock.Hold hold = lock.acquire(scope)) {
+            if (stopping) {
+                throw new CancellationException("the server is stopping");
+            }
+            running.put(scope, r);
+            try {
+                return agent.send(session, message);
+            } finally {
+                running.remove(scope, r);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for the turn lock of agent " + scope);
+        }
+    }
+
     private static ApiException stoppingError() {
         return ApiException.of(io.helidon.http.Status.SERVICE_UNAVAILABLE_503, "The server is stopping; the message was not sent.");
     }
@@ -276,6 +312,10 @@ final class Turns implements ApprovalHandler, AgentListener {
         Running r = user.isPresent() && agent.isPresent() ? running.get(Scope.of(user.get(), agent.get())) : null;
         if (r == null) {
             return CompletableFuture.completedFuture(ApprovalDecision.deny("no client of the server can be asked"));
+        }
+        if (r.scheduled) {
+            return CompletableFuture.completedFuture(ApprovalDecision.deny(
+                    "this turn delivers a scheduled message, and no client waits on it to approve the call"));
         }
         if (r.inline) {
             // The agent's tools changed during a turn that started without any that ask.
