@@ -45,8 +45,9 @@ import tools.jackson.databind.node.ObjectNode;
  * }
  * }</pre>
  *
- * The server builds and owns its runtime (it is the runtime's approval handler, which is how Letta's approval
- * messages reach a waiting tool call); the store and the search stay the caller's to close.
+ * The server builds and owns its runtime (it is the runtime's approval handler and permission broker, which is how
+ * Letta's approval messages reach a waiting tool call, or a write to a {@code partner} or {@code human} block waiting
+ * for consent); the store and the search stay the caller's to close.
  */
 public final class EngramServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EngramServer.class);
@@ -83,6 +84,8 @@ public final class EngramServer implements AutoCloseable {
         // Only the operator chooses where model requests go: API users and agent files name models this allows.
         rb.modelPolicy(b.modelPolicy.allowSpec(b.defaultModel));
         rb.approvalHandler(turns);
+        // Consent to writes of partner and human blocks is asked of the client, as an approval of the call that writes.
+        rb.permissionBroker(turns);
         rb.listener(turns);
         this.runtime = rb.build();
         this.shutdownGrace = b.shutdownGrace;
@@ -248,7 +251,10 @@ public final class EngramServer implements AutoCloseable {
             this.search = Objects.requireNonNull(search, "search must not be null");
         }
 
-        /** Configures the agent runtime (models, tools, workspace, limits); the server sets its approval handler. */
+        /**
+         * Configures the agent runtime (models, tools, workspace, limits); the server sets its approval handler and its
+         * permission broker (consent to block writes is asked of the API client).
+         */
         public Builder runtime(Consumer<AgentRuntime.Builder> configure) {
             this.runtime = Objects.requireNonNull(configure, "runtime configuration must not be null");
             return this;
