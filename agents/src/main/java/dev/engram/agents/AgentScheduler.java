@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -45,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * them is logged.
  *
  * <p>Time is the store's clock ({@link MemoryStore#clock()}). A host either {@linkplain #start starts}
- * the scheduler, which then looks for due schedules at an interval, or calls {@link #runDue()} itself.
+ * the scheduler, which then looks for due schedules at an interval, or calls {@link #runDue()} itself. A host that
+ * runs turns its own way (a server holding each agent's turn lock) gives the scheduler a {@link TurnRunner}.
  * Thread-safe.
  */
 public final class AgentScheduler {
@@ -64,8 +66,10 @@ public final class AgentScheduler {
     private final BiFunction<String, String, Agent> agents;
     private final BooleanSupplier open;
     private final List<Consumer<ScheduledDelivery>> listeners = new CopyOnWriteArrayList<>();
+    private volatile TurnRunner turns = Agent::send;
     private ScheduledExecutorService timer;
     private final FiringBudget budget;
+    private final ScheduleLimits limits;
     private volatile boolean unsupported;
 
     AgentScheduler(MemoryStore store, BiFunction<String, String, Agent> agents, BooleanSupplier open, ScheduleLimits limits) {
@@ -73,6 +77,36 @@ public final class AgentScheduler {
         this.agents = agents;
         this.open = open;
         this.budget = new FiringBudget(limits);
+        this.limits = limits;
+    }
+
+    /**
+     * The runtime's schedule limits: the budget this scheduler delivers within, and what a host creating schedules
+     * for its agents should create them within ({@code store.schedules().limitedBy(limits())}), as the
+     * {@code schedule} tool does.
+     */
+    public ScheduleLimits limits() {
+        return limits;
+    }
+
+    /**
+     * How a delivery's turn runs: by default {@code agent.send(sessionId, message)} on the scheduler's thread. A host
+     * with its own rules for turns (one at a time per agent across servers, approvals) runs them through its own.
+     */
+    @FunctionalInterface
+    public interface TurnRunner {
+        /**
+         * Runs the turn and returns the agent's response.
+         *
+         * @throws CancellationException if the turn was not run because the host is stopping: the schedule is given
+         *                               back and delivered later, by this or another scheduler
+         */
+        AgentResponse run(Agent agent, String sessionId, String message);
+    }
+
+    /** Runs the deliveries' turns through {@code runner} from now on (see {@link TurnRunner}). */
+    public void runTurnsWith(TurnRunner runner) {
+        this.turns = Objects.requireNonNull(runner, "turn runner must not be null");
     }
 
     /** Hears every delivery, after its turn, on the thread that ran it (e.g. to forward the reply to the user). */
@@ -188,7 +222,10 @@ public final class AgentScheduler {
         }
         try {
             Agent agent = agents.apply(s.scope().userId(), s.scope().agentId());
-            response = Optional.of(agent.send(s.sessionId(), message));
+            response = Optional.of(turns.run(agent, s.sessionId(), message));
+        } catch (CancellationException e) {
+            store.schedules().release(s);
+            return Optional.empty();
         } catch (AgentNotFoundException e) {
             store.schedules().cancel(s.scope().userId(), s.id());
             error = Optional.of("agent '" + s.scope().agentId() + "' no longer exists; the schedule is cancelled");

@@ -24,6 +24,11 @@ import org.slf4j.LoggerFactory;
  * stop, then the agent's turn runs. The companion is an agent of its own ({@code <id>-sleeptime}),
  * created on first use, whose tools act on the agent's memory with the agent's permissions and record
  * it as the origin of each block edit.
+ *
+ * <p>Its progress is kept in the store, with the companion's agent record ({@link SleeptimeProgress}), so that it survives a
+ * restart on every backend: how many turns the agent had since the companion last completed a run, and the newest of
+ * the agent's messages that run covered. Messages count as seen only once a run completes: a run cancelled by the
+ * agent's next message leaves its window to the next run, which the next turn's end starts.
  */
 final class Sleeptime implements TurnHooks {
     private static final Logger LOG = LoggerFactory.getLogger(Sleeptime.class);
@@ -39,10 +44,9 @@ final class Sleeptime implements TurnHooks {
             block well organised and within its limit (memory_rethink rewrites a block whole). Move details that need not be \
             in every prompt to archival memory. Call memory_finish_edits when you are done.""";
 
-    /** What is known about one agent's companion. */
+    /** What is known about one agent's companion; {@code progress} is guarded by the state. */
     private static final class State {
-        int messages;
-        long lastSeenMessageId;
+        SleeptimeProgress progress;
         volatile Agent companion;
         volatile Future<?> run;
         ScheduledFuture<?> idle;
@@ -98,11 +102,14 @@ final class Sleeptime implements TurnHooks {
         State s = states.computeIfAbsent(agent.scope(), k -> new State());
         boolean due;
         synchronized (s) {
-            s.messages++;
-            due = s.messages >= settings.everyMessages();
-            if (due) {
-                s.messages = 0;
+            try {
+                SleeptimeProgress p = progress(agent, s);
+                s.progress = p.withTurns(p.turns() + 1);
+                SleeptimeProgress.save(agent.settings().store(), companionScope(agent), s.progress);
+            } catch (RuntimeException e) {
+                LOG.warn("The sleep-time progress of '{}' could not be stored; counting on in memory", agent.id(), e);
             }
+            due = s.progress != null && s.progress.turns() >= settings.everyMessages();
             settings.idleAfter().ifPresent(d -> s.idle = timers.schedule(() -> start(agent, s), d.toMillis(), TimeUnit.MILLISECONDS));
         }
         if (due) {
@@ -123,14 +130,25 @@ final class Sleeptime implements TurnHooks {
     private void run(Agent agent, State s) {
         try {
             Agent companion = companion(agent, s);
+            long seen;
+            synchronized (s) {
+                seen = progress(agent, s).seenThrough();
+            }
             List<ConversationMessage> recent = agent.settings().store().messages().list(agent.scope(),
-                    MessageQuery.all().withIdRange(s.lastSeenMessageId, Long.MAX_VALUE).newest(RECENT_MESSAGES));
+                    MessageQuery.all().withIdRange(seen, Long.MAX_VALUE).newest(RECENT_MESSAGES));
             if (recent.isEmpty()) {
                 return;
             }
-            s.lastSeenMessageId = recent.getLast().id();
-            companion.send(SESSION, "The recent conversation of agent '" + agent.name() + "':\n\n"
+            AgentResponse response = companion.send(SESSION, "The recent conversation of agent '" + agent.name() + "':\n\n"
                     + Prompts.transcript(recent, 2_000) + "\nReorganise its memory now.");
+            if (response.stopReason() == AgentStopReason.CANCELLED) {
+                // the window stays unseen: the next run covers it
+                return;
+            }
+            synchronized (s) {
+                s.progress = new SleeptimeProgress(0, recent.getLast().id());
+                SleeptimeProgress.save(agent.settings().store(), companionScope(agent), s.progress);
+            }
         } catch (RuntimeException e) {
             LOG.warn("The sleep-time agent of '{}' failed; it will run again after the next messages", agent.id(), e);
         }
@@ -150,6 +168,19 @@ final class Sleeptime implements TurnHooks {
                 .actsFor(d.id()).build());
         s.companion = companion;
         return companion;
+    }
+
+    /** The companion's progress: as this process last knew it, else as the store keeps it (creating the companion). */
+    private SleeptimeProgress progress(Agent agent, State s) {
+        if (s.progress == null) {
+            companion(agent, s);
+            s.progress = SleeptimeProgress.load(agent.settings().store(), companionScope(agent));
+        }
+        return s.progress;
+    }
+
+    private static Scope companionScope(Agent agent) {
+        return Scope.of(agent.userId(), companionId(agent.id()));
     }
 
     static String companionId(String agentId) {

@@ -148,6 +148,62 @@ class SleeptimeTest {
     }
 
     @Test
+    void aRunCancelledByTheNextMessageLeavesItsWindowToTheNextRun() throws Exception {
+        CountDownLatch firstStarted = new CountDownLatch(1);
+        List<String> prompts = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ChatModel sleeper = new ChatModel() {
+            @Override
+            public String name() {
+                return "sleeper";
+            }
+
+            @Override
+            public ChatResponse chat(ChatRequest request) {
+                prompts.add(request.messages().stream().filter(m -> m instanceof ChatMessage.User)
+                        .map(m -> ((ChatMessage.User) m).text()).reduce("", (a, b) -> b));
+                if (prompts.size() == 1) {
+                    firstStarted.countDown();
+                    try {
+                        Thread.sleep(30_000);
+                    } catch (InterruptedException e) {
+                        throw new ModelCancelledException("cancelled");
+                    }
+                }
+                return new ChatResponse(ChatMessage.Assistant.text("done"), ChatResponse.Usage.NONE, ChatResponse.StopReason.END_TURN);
+            }
+        };
+        fx = new AgentFixture(dir).open(b -> b.model("script:primary", script(REPLY)).model("script:sleeper", sleeper));
+        Agent agent = primary(1);
+
+        agent.send("First: I like tea.");
+        assertThat(firstStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        agent.send("Second: I moved to Lisbon.");
+        assertThat(fx.runtime.awaitSleeptime("ana", "helper", Duration.ofSeconds(10))).isTrue();
+
+        assertThat(prompts).hasSize(2);
+        assertThat(prompts.get(1)).as("the cancelled run's window is the next run's too").contains("First: I like tea.")
+                .contains("Second: I moved to Lisbon.");
+    }
+
+    @Test
+    void itsCountOfMessagesSurvivesARestart() throws Exception {
+        ScriptedChatModel sleeper = script("{\"turns\": [{\"tool_calls\": [{\"name\": \"memory_finish_edits\", \"arguments\": {}}]}]}");
+        fx = new AgentFixture(dir).open(b -> b.model("script:primary", script(REPLY)).model("script:sleeper", sleeper));
+        Agent agent = primary(3);
+        agent.send("One.");
+        agent.send("Two.");
+        assertThat(fx.runtime.awaitSleeptime("ana", "helper", Duration.ofSeconds(10))).isTrue();
+        assertThat(sleeper.played()).isZero();
+        fx.reopenLater();
+
+        fx.open(b -> b.model("script:primary", script(REPLY)).model("script:sleeper", sleeper));
+        fx.runtime.agent("ana", "helper").send("Three.");
+        assertThat(fx.runtime.awaitSleeptime("ana", "helper", Duration.ofSeconds(10))).isTrue();
+        assertThat(sleeper.played()).as("the third message since the start, restart or not").isEqualTo(1);
+        assertThat(sleeper.requests().getFirst().messages().toString()).contains("One.").contains("Three.");
+    }
+
+    @Test
     void theSettingsAreCheckedPersistedAndCarriedByAgentFiles() {
         fx = new AgentFixture(dir).open(b -> b.model("script:primary", script(REPLY))
                 .modelPolicy(dev.engram.framework.ModelPolicy.providersOnly().allowSpec("script:sleeper")));

@@ -73,7 +73,7 @@ final class BlockAccess {
                     + ". Nothing was changed.");
             case NEEDS_CONSENT -> {
                 ConsentRequest request = new ConsentRequest(scope.userId(), scope.agentId(), ctx.sessionId().orElse(""),
-                        block.label(), block.permission(), operation, change);
+                        block.label(), block.permission(), operation, change, ctx.callId().orElse(""));
                 boolean granted;
                 try {
                     granted = Boolean.TRUE.equals(broker.requestConsent(request).toCompletableFuture()
@@ -82,6 +82,10 @@ final class BlockAccess {
                     throw new ToolException("Block '" + block.label() + "' has permission " + perm + " and needs consent to "
                             + what + "; none came within " + consentTimeout.toSeconds() + " s. Nothing was changed.");
                 } catch (ExecutionException e) {
+                    if (e.getCause() instanceof PermissionBroker.ConsentUnavailableException no) {
+                        throw new ToolException("Block '" + block.label() + "' has permission " + perm + " and needs consent to "
+                                + what + ", which could not be asked for: " + no.getMessage() + ". Nothing was changed.");
+                    }
                     granted = false;
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

@@ -14,9 +14,11 @@ import java.util.Objects;
  * @param permission the block's permission for this agent (partner or human)
  * @param operation  append or overwrite
  * @param change     a description of the change, e.g. the text to append
+ * @param callId     the id of the tool call that wants to write (empty if the call has none), so that a broker asking
+ *                   a client can show the request as about that call
  */
 public record ConsentRequest(String userId, String agentId, String channel, String label, MemoryPermission permission,
-        Acl.Operation operation, String change) {
+        Acl.Operation operation, String change, String callId) {
     public ConsentRequest {
         Objects.requireNonNull(userId, "userId");
         Objects.requireNonNull(agentId, "agentId");
@@ -25,5 +27,6 @@ public record ConsentRequest(String userId, String agentId, String channel, Stri
         Objects.requireNonNull(permission, "permission");
         Objects.requireNonNull(operation, "operation");
         Objects.requireNonNull(change, "change");
+        Objects.requireNonNull(callId, "callId");
     }
 }

@@ -6,7 +6,8 @@ import java.util.concurrent.CompletionStage;
 /**
  * Asks for consent before an agent writes a block whose permission is {@code partner} or
  * {@code human}. Answer asynchronously; the block tool waits up to its consent timeout, and a
- * denial, a timeout or a failure changes nothing.
+ * denial, a timeout or a failure changes nothing. A broker that cannot ask anyone completes the stage
+ * exceptionally ({@link #cannotAsk}) with a message saying why: the tool's error then gives that reason.
  */
 @FunctionalInterface
 public interface PermissionBroker {
@@ -15,6 +16,21 @@ public interface PermissionBroker {
     /** Refuses every request: the safe default when no one can be asked. */
     static PermissionBroker denyAll() {
         return request -> CompletableFuture.completedFuture(false);
+    }
+
+    /**
+     * The answer of a broker that cannot ask anyone about this request: a failed stage whose exception's message is
+     * {@code reason} (e.g. "the client does not support elicitation"), which the refused call reports.
+     */
+    static CompletionStage<Boolean> cannotAsk(String reason) {
+        return CompletableFuture.failedFuture(new ConsentUnavailableException(reason));
+    }
+
+    /** Why a {@link PermissionBroker} could not ask anyone for consent (see {@link #cannotAsk}). */
+    final class ConsentUnavailableException extends RuntimeException {
+        ConsentUnavailableException(String reason) {
+            super(reason);
+        }
     }
 
     /** Grants every request (tests, trusted single-user setups). */

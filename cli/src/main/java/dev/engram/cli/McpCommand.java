@@ -27,13 +27,14 @@ import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code engram mcp}: an MCP server on standard input and output (the official MCP Java SDK) that
  * exposes one scope's memory tools. Tool calls run through Engram's pipeline with the scope as
- * context; the MCP host is the one asking its user, so the pipeline does not ask again. Logs go to
- * standard error, never to the protocol stream. Ends when the client closes standard input.
+ * context; the MCP host is the one asking its user, so the pipeline does not ask again. A write to a partner or
+ * human block asks the client's user for consent through MCP elicitation ({@link McpConsent}); a client without
+ * elicitation gets the write refused with that reason. Logs go to standard error, never to the protocol stream. Ends
+ * when the client closes standard input.
  */
 @Command(name = "mcp", mixinStandardHelpOptions = true,
         description = {"Serve a user's memory tools over MCP on stdio: search, notes, archival memory and blocks.",
@@ -60,7 +61,8 @@ final class McpCommand extends BaseCommand {
     int run() throws InterruptedException {
         try (Engine engine = root().engine()) {
             Scope scope = agent != null ? scope(engine, user, agent) : Scope.of(user, "mcp");
-            ToolRegistry all = engine.runtime().toolRegistry();
+            McpConsent consent = new McpConsent();
+            ToolRegistry all = engine.runtime(b -> b.permissionBroker(consent)).toolRegistry();
             ToolRegistry served = ToolRegistry.create();
             for (String name : agent != null ? AGENT_TOOLS : USER_TOOLS) {
                 all.find(name).ifPresent(served::register);
@@ -71,7 +73,7 @@ final class McpCommand extends BaseCommand {
             InFlightRequests calls = new InFlightRequests(Duration.ofMinutes(6));
             OutputStream raw = testOut != null ? testOut : System.out;
             OutputStream out = calls.output(raw);
-            JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMapper.builder().build());
+            JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(McpConsent.mapper());
             // Bad lines are answered here, never reach the SDK (whose reader stops at the first), and are not counted:
             // their answers go around the counting stream, under the lock the SDK writes with.
             InputStream in = new McpLineGuard(testIn != null ? testIn : System.in, raw, out, mapper, calls::requestRead, () -> {
@@ -81,7 +83,7 @@ final class McpCommand extends BaseCommand {
             StdioServerTransportProvider transport = new StdioServerTransportProvider(mapper, in, out);
             List<McpServerFeatures.SyncToolSpecification> tools = new ArrayList<>();
             for (DynamicTool tool : served.list()) {
-                tools.add(spec(tool, executor, scope, mapper));
+                tools.add(spec(tool, executor, scope, mapper, consent));
             }
             McpSyncServer server = McpServer.sync(transport)
                     .serverInfo("engram", new EngramCli.Version().getVersion()[0].split(" ")[1])
@@ -100,7 +102,7 @@ final class McpCommand extends BaseCommand {
 
     @SuppressWarnings("unchecked")
     static McpServerFeatures.SyncToolSpecification spec(DynamicTool tool, ToolExecutor executor, Scope scope,
-            JacksonMcpJsonMapper mapper) {
+            JacksonMcpJsonMapper mapper, McpConsent consent) {
         JsonNode mcp = ToolDefinition.of(tool).toJson(ToolFormat.MCP);
         Map<String, Object> schema = Json.MAPPER.convertValue(mcp.get("inputSchema"), Map.class);
         JsonNode hints = mcp.path("annotations");
@@ -110,6 +112,7 @@ final class McpCommand extends BaseCommand {
                         hints.path("destructiveHint").asBoolean(false), null, false, null))
                 .build();
         return McpServerFeatures.SyncToolSpecification.builder().tool(definition).callHandler((exchange, request) -> {
+            consent.calledBy(exchange);
             String args = Json.MAPPER.writeValueAsString(request.arguments() == null ? Map.of() : request.arguments());
             ToolResult r = executor.execute(new ToolCall("mcp-" + UUID.randomUUID(), tool.name(), args),
                     ToolContext.builder().userId(scope.userId()).agentId(scope.agentId()).sessionId("mcp").build());

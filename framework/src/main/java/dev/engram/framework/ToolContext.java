@@ -23,6 +23,7 @@ public final class ToolContext {
     private final ApprovalHandler approvalHandler;
     private final CancellationToken cancellation;
     private final String actor;
+    private final String callId;
 
     private ToolContext(Builder b) {
         this.userId = b.userId;
@@ -32,6 +33,7 @@ public final class ToolContext {
         this.approvalHandler = b.approvalHandler;
         this.cancellation = b.cancellation == null ? CancellationToken.create() : b.cancellation;
         this.actor = b.actor;
+        this.callId = b.callId;
     }
 
     /** A context with no identity, no workspace and no approval handler. */
@@ -53,6 +55,7 @@ public final class ToolContext {
         b.approvalHandler = approvalHandler;
         b.cancellation = cancellation;
         b.actor = actor;
+        b.callId = callId;
         return b;
     }
 
@@ -66,6 +69,14 @@ public final class ToolContext {
 
     public Optional<String> userId() {
         return Optional.ofNullable(userId);
+    }
+
+    /**
+     * The id of the call the tool is running for: set by {@link ToolExecutor} for each call it runs, so that a tool
+     * asking someone mid-call (for consent, say) can name the call the asking is about.
+     */
+    public Optional<String> callId() {
+        return Optional.ofNullable(callId);
     }
 
     public Optional<String> agentId() {
@@ -130,8 +141,15 @@ public final class ToolContext {
         private ApprovalHandler approvalHandler;
         private CancellationToken cancellation;
         private String actor;
+        private String callId;
 
         private Builder() {
+        }
+
+        /** See {@link ToolContext#callId()}. */
+        public Builder callId(String callId) {
+            this.callId = requireNonBlank(callId, "call id");
+            return this;
         }
 
         /** See {@link ToolContext#actor()}. */

@@ -308,11 +308,12 @@ public final class ToolExecutor {
 
     private ToolResult invoke(ToolCall call, DynamicTool tool, JsonNode args, String raw, ToolContext context, long start) {
         CompletableFuture<String> output = new CompletableFuture<>();
+        ToolContext ofCall = call.id().isBlank() ? context : context.toBuilder().callId(call.id()).build();
         Thread worker = Thread.ofVirtual().name("engram-tool-" + tool.name()).unstarted(() -> {
             try {
                 output.complete(tool instanceof ParsedArgumentsTool parsed
-                        ? parsed.executeParsed(args, context)
-                        : tool.execute(raw, context));
+                        ? parsed.executeParsed(args, ofCall)
+                        : tool.execute(raw, ofCall));
             } catch (Throwable t) {
                 output.completeExceptionally(t);
             }

@@ -37,7 +37,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A server that speaks Letta's V1 REST API over an Engram {@link AgentRuntime}, on Helidon SE (virtual
  * threads): agents, messages (with SSE streaming), core memory and blocks, archival memory, tools and
- * approvals, identities. Requests carry {@code Authorization: Bearer KEY}, a key of the store's
+ * approvals, identities, scheduled messages (which the server delivers). Requests carry {@code Authorization: Bearer KEY}, a key of the store's
  * {@link dev.engram.memory.KeyStore}: a user's key sees only that user's agents and memory (anything else is
  * 404), an admin key sees every user's. Errors are Letta's: a status and {@code {"detail": ...}}; no stack
  * trace reaches a client. Endpoints of Letta's API that Engram does not implement answer 501.
@@ -50,8 +50,9 @@ import tools.jackson.databind.node.ObjectNode;
  * }
  * }</pre>
  *
- * The server builds and owns its runtime (it is the runtime's approval handler, which is how Letta's approval
- * messages reach a waiting tool call); the store and the search stay the caller's to close.
+ * The server builds and owns its runtime (it is the runtime's approval handler and permission broker, which is how
+ * Letta's approval messages reach a waiting tool call, or a write to a {@code partner} or {@code human} block waiting
+ * for consent); the store and the search stay the caller's to close.
  */
 public final class EngramServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EngramServer.class);
@@ -64,6 +65,8 @@ public final class EngramServer implements AutoCloseable {
     public static final int DEFAULT_MAX_WAITING_PER_USER = 100;
     /** Turns of all users that may wait for an approval at once. */
     public static final int DEFAULT_MAX_WAITING_PER_SERVER = 1_000;
+    /** How often the server looks for due scheduled messages. */
+    public static final Duration DEFAULT_SCHEDULE_INTERVAL = Duration.ofSeconds(1);
 
     private final WebServer web;
     private final AgentRuntime runtime;
@@ -91,9 +94,12 @@ public final class EngramServer implements AutoCloseable {
         // Only the operator chooses where model requests go: API users and agent files name models this allows.
         rb.modelPolicy(b.modelPolicy.allowSpec(b.defaultModel));
         rb.approvalHandler(turns);
+        // Consent to writes of partner and human blocks is asked of the client, as an approval of the call that writes.
+        rb.permissionBroker(turns);
         rb.listener(turns);
         this.runtime = rb.build();
         this.shutdownGrace = b.shutdownGrace;
+        runtime.scheduler().runTurnsWith(turns::runScheduled);
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl));
         HelidonLog.install();
         this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers));
@@ -103,7 +109,7 @@ public final class EngramServer implements AutoCloseable {
         routing.any("/v1/*", (req, res) -> {
             throw ApiException.of(Status.NOT_IMPLEMENTED_501, req.prologue().method().text() + " " + req.path().path()
                     + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
-                    + "memory, tools, identities, conversations, models and providers endpoints).");
+                    + "memory, tools, identities, conversations, models, providers and scheduled messages endpoints).");
         });
         errors(routing);
         this.web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
@@ -123,6 +129,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new ConversationRoutes(api).routes());
         routes.addAll(new ModelRoutes(models).routes());
         routes.addAll(new ProviderRoutes(api, providers).routes());
+        routes.addAll(new ScheduleRoutes(api).routes());
         return List.copyOf(routes);
     }
 
@@ -225,6 +232,8 @@ public final class EngramServer implements AutoCloseable {
             closed = true;
             stopped.notifyAll();
         }
+        // No new scheduled turns; one in progress is cancelled with the others (or, not yet started, given back).
+        runtime.scheduler().stop();
         turns.stop(shutdownGrace);
         web.stop();
         runtime.close();
@@ -249,13 +258,17 @@ public final class EngramServer implements AutoCloseable {
         private int maxWaitingPerUser = DEFAULT_MAX_WAITING_PER_USER;
         private int maxWaitingPerServer = DEFAULT_MAX_WAITING_PER_SERVER;
         private Map<String, String> environment = System.getenv();
+        private Duration scheduleInterval = DEFAULT_SCHEDULE_INTERVAL;
 
         private Builder(MemoryStore store, MemorySearch search) {
             this.store = Objects.requireNonNull(store, "store must not be null");
             this.search = Objects.requireNonNull(search, "search must not be null");
         }
 
-        /** Configures the agent runtime (models, tools, workspace, limits); the server sets its approval handler. */
+        /**
+         * Configures the agent runtime (models, tools, workspace, limits); the server sets its approval handler and its
+         * permission broker (consent to block writes is asked of the API client).
+         */
         public Builder runtime(Consumer<AgentRuntime.Builder> configure) {
             this.runtime = Objects.requireNonNull(configure, "runtime configuration must not be null");
             return this;
@@ -379,10 +392,25 @@ public final class EngramServer implements AutoCloseable {
             return this;
         }
 
-        /** Builds the runtime and starts listening. */
+        /**
+         * How often the server looks for due scheduled messages ({@code store.schedules()}, set by agents' {@code schedule}
+         * tool or {@code /v1/agents/{agent_id}/schedule}) and delivers them as turns, under each agent's turn lock.
+         * Servers on one database deliver each firing once: a firing is claimed in the store before it is delivered.
+         * Default {@link #DEFAULT_SCHEDULE_INTERVAL}.
+         */
+        public Builder scheduleInterval(Duration interval) {
+            if (interval == null || interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("schedule interval must be positive, got " + interval);
+            }
+            this.scheduleInterval = interval;
+            return this;
+        }
+
+        /** Builds the runtime, starts listening, and starts delivering scheduled messages. */
         public EngramServer start() {
             EngramServer server = new EngramServer(this);
             server.web.start();
+            server.runtime.scheduler().start(scheduleInterval);
             LOG.info("Engram server listening on http://{}:{} (store {}, default model {})", host, server.port(),
                     store, defaultModel);
             return server;

@@ -9,14 +9,21 @@ import dev.engram.agents.AgentStreamListener;
 import dev.engram.framework.ApprovalDecision;
 import dev.engram.framework.ApprovalHandler;
 import dev.engram.framework.ApprovalRequest;
+import dev.engram.memory.Block;
 import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.Scope;
+import dev.engram.tools.ConsentRequest;
+import dev.engram.tools.PermissionBroker;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,13 +42,19 @@ import org.slf4j.LoggerFactory;
  * the next pause. So a turn that may ask for approval, or that streams, runs on a thread of its own; a turn of an
  * agent none of whose tools ever asks ({@link Agent#mayRequestApproval()}) runs on the request's own thread, which
  * saves two thread hand-offs per message (about 0.25 ms on 2 cores, ServerLoad). The server is the runtime's
- * {@link ApprovalHandler}: a call made by a turn that no request started (none here) is denied.
+ * {@link ApprovalHandler}: a call made by a turn that no request started (a scheduled message's, see
+ * {@link #runScheduled}) is denied, saying why.
+ *
+ * <p>The server is the runtime's {@link PermissionBroker} too: a write to a {@code partner} or {@code human} block
+ * asks the client for consent exactly as a tool call asks for approval (the turn pauses with an
+ * {@code approval_request_message} for the call that writes; approving it consents). An agent with such blocks runs
+ * its turns as one that may ask.
  *
  * <p>A turn that may ask for approval runs on a virtual thread, so that waiting for the answer (up to the approval
  * timeout) holds no platform thread: a parked virtual thread is a few kilobytes of heap. Waiting turns are capped
  * per user and per server: a call that would wait beyond a cap is denied at once, with a reason that says which.
  */
-final class Turns implements ApprovalHandler, AgentListener {
+final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
     private static final Logger LOG = LoggerFactory.getLogger(Turns.class);
 
     private final MemoryStore store;
@@ -107,6 +120,9 @@ final class Turns implements ApprovalHandler, AgentListener {
 
         /** Whether the turn runs on its request's thread, which cannot answer the request while it waits. */
         private volatile boolean inline;
+
+        /** Whether the turn delivers a scheduled message: no request waits on it, so no one can approve its calls. */
+        private volatile boolean scheduled;
 
         Running(Agent agent) {
             this.agent = agent;
@@ -175,7 +191,7 @@ final class Turns implements ApprovalHandler, AgentListener {
         }
         Running r = new Running(agent);
         r.listener = listener;
-        if (agent.mayRequestApproval()) {
+        if (agent.mayRequestApproval() || mayAskConsent(agent.scope())) {
             approvalThreads.execute(() -> run(r, session, message, streamed));
         } else if (streamed) {
             threads.execute(() -> run(r, session, message, streamed));
@@ -219,6 +235,37 @@ final class Turns implements ApprovalHandler, AgentListener {
                 return ApiException.of(io.helidon.http.Status.SERVICE_UNAVAILABLE_503,
                         "The agent's turn lock is unavailable; the message was not sent. Try again.");
             })));
+        }
+    }
+
+    /**
+     * Runs the turn of a scheduled message on the calling thread (the server's scheduler), under the agent's
+     * {@link TurnLock} as every turn here: it waits for a turn of the agent in progress, on this server or another.
+     * While it runs, {@link #cancel} and {@link #stop} reach it like any turn; a call in it that needs approval is
+     * denied, since no client waits on it.
+     *
+     * @throws CancellationException if the server is stopping (or stops while it waits for the lock): the turn did not run
+     */
+    AgentResponse runScheduled(Agent agent, String session, String message) {
+        if (stopping) {
+            throw new CancellationException("the server is stopping");
+        }
+        Running r = new Running(agent);
+        r.scheduled = true;
+        Scope scope = agent.scope();
+        try (TurnLock.Hold hold = lock.acquire(scope)) {
+            if (stopping) {
+                throw new CancellationException("the server is stopping");
+            }
+            running.put(scope, r);
+            try {
+                return agent.send(session, message);
+            } finally {
+                running.remove(scope, r);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for the turn lock of agent " + scope);
         }
     }
 
@@ -269,27 +316,71 @@ final class Turns implements ApprovalHandler, AgentListener {
         return true;
     }
 
+    /** Whether a turn of the agent may ask for consent: it has a block that needs it for a write. */
+    private boolean mayAskConsent(Scope scope) {
+        return store.blocks().list(scope).stream().map(Block::permission)
+                .anyMatch(p -> p == MemoryPermission.PARTNER || p == MemoryPermission.HUMAN);
+    }
+
     @Override
     public CompletionStage<ApprovalDecision> requestApproval(ApprovalRequest request) {
         Optional<String> user = request.context().userId();
         Optional<String> agent = request.context().agentId();
         Running r = user.isPresent() && agent.isPresent() ? running.get(Scope.of(user.get(), agent.get())) : null;
+        Optional<String> refused = cannotAsk(r, "approve the call");
+        if (refused.isPresent()) {
+            return CompletableFuture.completedFuture(ApprovalDecision.deny(refused.get()));
+        }
+        return ask(r, user.get(), request.toolName(), request.arguments(), request.callId());
+    }
+
+    /**
+     * Asks the client of the agent's running turn for consent to a block write, as an approval of the call that writes:
+     * approving it consents, denying it (or cancelling the turn) refuses. Where no client can be asked, the stage fails
+     * with the reason ({@link PermissionBroker#cannotAsk}).
+     */
+    @Override
+    public CompletionStage<Boolean> requestConsent(ConsentRequest request) {
+        Running r = running.get(Scope.of(request.userId(), request.agentId()));
+        Optional<String> refused = cannotAsk(r, "consent to the write");
+        if (refused.isPresent()) {
+            return PermissionBroker.cannotAsk(refused.get());
+        }
+        Optional<MessageToolCall> call = request.callId().isEmpty() ? Optional.empty()
+                : r.messageWithCall(request.callId()).flatMap(m -> m.toolCalls().stream()
+                        .filter(c -> c.id().equals(request.callId())).findFirst());
+        String tool = call.map(MessageToolCall::name).orElse("consent");
+        String arguments = call.map(MessageToolCall::arguments)
+                .orElseGet(() -> Body.JSON.createObjectNode().put("label", request.label()).put("change", request.change())
+                        .toString());
+        String callId = request.callId().isEmpty() ? "consent-" + UUID.randomUUID() : request.callId();
+        return ask(r, request.userId(), tool, arguments, callId).thenApply(ApprovalDecision::approved);
+    }
+
+    /** Why the running turn's client cannot be asked to {@code what}; empty when it can. */
+    private static Optional<String> cannotAsk(Running r, String what) {
         if (r == null) {
-            return CompletableFuture.completedFuture(ApprovalDecision.deny("no client of the server can be asked"));
+            return Optional.of("no client of the server can be asked");
+        }
+        if (r.scheduled) {
+            return Optional.of("this turn delivers a scheduled message, and no client waits on it to " + what);
         }
         if (r.inline) {
-            // The agent's tools changed during a turn that started without any that ask.
-            return CompletableFuture.completedFuture(ApprovalDecision.deny(
-                    "the approval rules changed during this turn; the next message's turn can ask"));
+            // The agent's tools or blocks changed during a turn that started without any that ask.
+            return Optional.of("the approval rules changed during this turn; the next message's turn can ask");
         }
-        Optional<String> full = reserveWaiting(user.get());
+        return Optional.empty();
+    }
+
+    /** Pauses the turn with a pending approval of the call and returns its answer (a denial at once beyond the caps). */
+    private CompletionStage<ApprovalDecision> ask(Running r, String user, String tool, String arguments, String callId) {
+        Optional<String> full = reserveWaiting(user);
         if (full.isPresent()) {
             return CompletableFuture.completedFuture(ApprovalDecision.deny(full.get()));
         }
-        Pending p = new Pending(request.toolName(), request.arguments(), request.callId(), store.clock().instant(),
-                new CompletableFuture<>());
+        Pending p = new Pending(tool, arguments, callId, store.clock().instant(), new CompletableFuture<>());
         // answered, denied, cancelled or timed out: the turn no longer waits
-        p.answer().whenComplete((decision, error) -> releaseWaiting(user.get()));
+        p.answer().whenComplete((decision, error) -> releaseWaiting(user));
         r.pending = p;
         r.pauses.add(new Pause.NeedsApproval(p));
         return p.answer();

@@ -57,6 +57,9 @@ class RouteAuthenticationTest {
         values.put("tool_name", "send_message");
         values.put("conversation_id", conversation);
         values.put("provider_id", "provider-none");
+        values.put("scheduled_message_id", fx.post(fx.ana, "/v1/agents/" + agent + "/schedule", obj("messages",
+                List.of(obj("role", "user", "content", "ana-secret-reminder")), "schedule", Map.of("type", "recurring",
+                "cron_expression", "0 9 * * *"))).json().path("id").asString());
     }
 
     @AfterEach
@@ -130,6 +133,7 @@ class RouteAuthenticationTest {
         assertThat(fx.get(fx.ana, "/v1/identities/identity-ana").json().path("name").asString()).isEqualTo("ana-secret-name");
         assertThat(fx.get(fx.ana, "/v1/conversations/" + values.get("conversation_id")).json().path("summary").asString())
                 .isEqualTo("ana-secret-summary");
+        assertThat(fx.store.schedules().get("ana", values.get("scheduled_message_id")).orElseThrow().active()).isTrue();
     }
 
     /** A route added later that forgets to ask for the caller, even one registered outside the table, is not open. */
