@@ -110,6 +110,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new MemoryRoutes(api).routes());
         routes.addAll(new ToolRoutes(api).routes());
         routes.addAll(new IdentityRoutes(api).routes());
+        routes.addAll(new StartupRoutes(api).routes());
         return List.copyOf(routes);
     }
 

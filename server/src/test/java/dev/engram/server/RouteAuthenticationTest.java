@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RouteAuthenticationTest {
     /** Path parameters that name something of ana's: with ben's key, such a route must answer 404 (or 403). */
-    private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label");
+    private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label",
+            "message_id");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
 
     @TempDir
@@ -44,7 +45,10 @@ class RouteAuthenticationTest {
                 .json().path(0).path("id").asString();
         assertThat(fx.post(fx.ana, "/v1/identities/", obj("identifier_key", "ana", "name", "ana-secret-name",
                 "identity_type", "user")).status()).isEqualTo(200);
+        String message = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", fx.userMessage("ana-secret-message"))
+                .json().path("messages").path(0).path("id").asString();
         values = new LinkedHashMap<>();
+        values.put("message_id", message);
         values.put("agent_id", agent);
         values.put("block_id", block);
         values.put("identity_id", "identity-ana");
