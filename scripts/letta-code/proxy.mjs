@@ -1,19 +1,27 @@
 #!/usr/bin/env node
 // A logging reverse proxy for watching Letta Code talk to `engram serve`.
 //
-//   node proxy.mjs LISTEN_PORT TARGET_URL LOG_FILE
+//   node proxy.mjs LISTEN_PORT TARGET_URL LOG_FILE [--stand-in MODEL_HANDLE]
 //
 // Forwards every request to TARGET_URL unchanged (streams included, chunk by chunk) and appends one JSON line
 // per exchange to LOG_FILE: method, path with query, request body, status, and the response body (SSE streams
 // as their text). Keys are never written: the Authorization header is left out and any "engram_..." or
 // "sk-..." token in a body is replaced by "<redacted>". Bodies longer than 20,000 characters are cut.
 // Needs only Node's standard library (any Node >= 18).
+//
+// --stand-in MODEL_HANDLE: where Engram answers 501 to a route that Letta Code needs before it can send a message,
+// the proxy answers in its place, so that a run shows how far Letta Code gets and what it sends later: GET
+// /v1/models/ lists one model (MODEL_HANDLE); POST /v1/conversations/?agent_id=A makes up a conversation
+// "conv-standin-A"; GET of such a conversation answers its id and agent; a conversation's messages (and cancel) go to
+// the agent's own /v1/agents/A/messages (cancel) route with the body unchanged. Such exchanges are logged with
+// "stand_in": what stood in. Routes that Engram implements are never stood in for (only a 501 is). A diagnostic
+// aid while the conversation and model routes are being built, not a way to run Letta Code.
 import http from 'node:http';
 import fs from 'node:fs';
 
-const [port, target, logFile] = process.argv.slice(2);
-if (!port || !target || !logFile) {
-  console.error('usage: node proxy.mjs LISTEN_PORT TARGET_URL LOG_FILE');
+const [port, target, logFile, flag, standInModel] = process.argv.slice(2);
+if (!port || !target || !logFile || (flag !== undefined && (flag !== '--stand-in' || !standInModel))) {
+  console.error('usage: node proxy.mjs LISTEN_PORT TARGET_URL LOG_FILE [--stand-in MODEL_HANDLE]');
   process.exit(2);
 }
 const upstream = new URL(target);
@@ -35,7 +43,48 @@ function asJson(text) {
   }
 }
 
+const STAND_IN_CONV = 'conv-standin-';
+
+/** What stands in for a 501 of this request: a local answer ({status, body}) or another upstream path ({path}). */
+function standIn(method, url, body) {
+  if (!standInModel) return null;
+  const u = new URL(url, 'http://proxy');
+  const p = u.pathname.replace(/\/+$/, '');
+  if (method === 'GET' && p === '/v1/models') {
+    const [provider, ...rest] = standInModel.split('/');
+    return { status: 200, body: [{
+      handle: standInModel, name: rest.join('/') || standInModel, display_name: standInModel,
+      provider_type: 'openai', provider_name: provider, model: rest.join('/') || standInModel,
+      model_endpoint_type: 'openai', model_type: 'llm', context_window: 128000, max_tokens: 8192,
+      max_context_window: 128000, put_inner_thoughts_in_kwargs: false, enable_reasoner: false,
+    }] };
+  }
+  if (method === 'POST' && p === '/v1/conversations') {
+    const agent = u.searchParams.get('agent_id') ?? body?.agent_id;
+    return agent ? { status: 200, body: conversation(STAND_IN_CONV + agent, agent) } : null;
+  }
+  const m = p.match(/^\/v1\/conversations\/([^/]+)(\/messages|\/cancel)?$/);
+  if (!m) return null;
+  const conv = decodeURIComponent(m[1]);
+  const agent = conv === 'default' ? (u.searchParams.get('agent_id') ?? body?.agent_id)
+    : conv.startsWith(STAND_IN_CONV) ? conv.slice(STAND_IN_CONV.length) : null;
+  if (!agent) return null;
+  if (method === 'GET' && !m[2]) return { status: 200, body: conversation(conv, agent) };
+  if (method === 'POST' && m[2] === '/messages') return { path: `/v1/agents/${agent}/messages` };
+  if (method === 'POST' && m[2] === '/cancel') return { path: `/v1/agents/${agent}/messages/cancel` };
+  return null;
+}
+
+function conversation(id, agent) {
+  const now = new Date().toISOString();
+  return { id, agent_id: agent, summary: null, created_at: now, updated_at: now, in_context_message_ids: [] };
+}
+
 let sequence = 0;
+
+function log(entry) {
+  fs.appendFileSync(logFile, JSON.stringify(entry) + '\n');
+}
 
 const server = http.createServer((req, res) => {
   const n = ++sequence;
@@ -44,37 +93,52 @@ const server = http.createServer((req, res) => {
   req.on('data', (c) => requestChunks.push(c));
   req.on('end', () => {
     const requestBody = Buffer.concat(requestChunks);
-    const headers = { ...req.headers, host: upstream.host };
-    const out = http.request({
-      host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers,
-    }, (up) => {
-      res.writeHead(up.statusCode, up.headers);
-      const responseChunks = [];
-      up.on('data', (c) => {
-        responseChunks.push(c);
-        res.write(c);
+    const requestText = requestBody.toString('utf8');
+    const entry = {
+      n, at: new Date(started).toISOString(), method: req.method, path: req.url, user_agent: req.headers['user-agent'],
+      request: requestBody.length ? asJson(cut(redact(requestText))) : undefined,
+    };
+    const forward = (path, standing) => {
+      const headers = { ...req.headers, host: upstream.host };
+      const out = http.request({
+        host: upstream.hostname, port: upstream.port, method: req.method, path, headers,
+      }, (up) => {
+        const alternative = up.statusCode === 501 && !standing ? standIn(req.method, req.url, asJson(requestText)) : null;
+        if (alternative) {
+          up.resume();
+          if (alternative.path) {
+            forward(alternative.path, `${req.method} ${alternative.path}`);
+          } else {
+            const text = JSON.stringify(alternative.body);
+            res.writeHead(alternative.status, { 'content-type': 'application/json' });
+            res.end(text);
+            log({ ...entry, ms: Date.now() - started, status: alternative.status, stand_in: 'answered by the proxy',
+              content_type: 'application/json', response: alternative.body });
+          }
+          return;
+        }
+        res.writeHead(up.statusCode, up.headers);
+        const responseChunks = [];
+        up.on('data', (c) => {
+          responseChunks.push(c);
+          res.write(c);
+        });
+        up.on('end', () => {
+          res.end();
+          const responseText = Buffer.concat(responseChunks).toString('utf8');
+          log({ ...entry, ms: Date.now() - started, status: up.statusCode, stand_in: standing,
+            content_type: up.headers['content-type'],
+            response: responseText.length ? asJson(cut(redact(responseText))) : undefined });
+        });
       });
-      up.on('end', () => {
-        res.end();
-        const responseText = Buffer.concat(responseChunks).toString('utf8');
-        const entry = {
-          n, at: new Date(started).toISOString(), ms: Date.now() - started,
-          method: req.method, path: req.url,
-          user_agent: req.headers['user-agent'],
-          request: requestBody.length ? asJson(cut(redact(requestBody.toString('utf8')))) : undefined,
-          status: up.statusCode,
-          content_type: up.headers['content-type'],
-          response: responseText.length ? asJson(cut(redact(responseText))) : undefined,
-        };
-        fs.appendFileSync(logFile, JSON.stringify(entry) + '\n');
+      out.on('error', (e) => {
+        log({ ...entry, error: e.message });
+        res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end('proxy: ' + e.message);
       });
-    });
-    out.on('error', (e) => {
-      fs.appendFileSync(logFile, JSON.stringify({ n, method: req.method, path: req.url, error: e.message }) + '\n');
-      res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end('proxy: ' + e.message);
-    });
-    out.end(requestBody);
+      out.end(requestBody);
+    };
+    forward(req.url, undefined);
   });
 });
 
