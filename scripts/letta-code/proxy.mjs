@@ -6,16 +6,18 @@
 // Forwards every request to TARGET_URL unchanged (streams included, chunk by chunk) and appends one JSON line
 // per exchange to LOG_FILE: method, path with query, request body, status, and the response body (SSE streams
 // as their text). Keys are never written: the Authorization header is left out and any "engram_..." or
-// "sk-..." token in a body is replaced by "<redacted>". Bodies longer than 20,000 characters are cut.
+// "sk-..." token in a body is replaced by "<redacted>". Bodies longer than 400,000 characters are cut.
 // Needs only Node's standard library (any Node >= 18).
 //
-// --stand-in MODEL_HANDLE: where Engram answers 501 to a route that Letta Code needs before it can send a message,
-// the proxy answers in its place, so that a run shows how far Letta Code gets and what it sends later: GET
-// /v1/models/ lists one model (MODEL_HANDLE); POST /v1/conversations/?agent_id=A makes up a conversation
-// "conv-standin-A"; GET of such a conversation answers its id and agent; a conversation's messages (and cancel) go to
-// the agent's own /v1/agents/A/messages (cancel) route with the body unchanged. Such exchanges are logged with
-// "stand_in": what stood in. Routes that Engram implements are never stood in for (only a 501 is). A diagnostic
-// aid while the conversation and model routes are being built, not a way to run Letta Code.
+// --stand-in MODEL_HANDLE: where Engram answers 501 to a route that Letta Code needs, the proxy answers in its place,
+// so that a run shows how far Letta Code gets and what it sends later: GET /v1/models/ lists one model
+// (MODEL_HANDLE); POST /v1/conversations/?agent_id=A makes up a conversation "conv-standin-A"; GET of such a
+// conversation answers its id and agent; a conversation's messages (list, send, cancel), for "default" with an
+// agent_id too, go to the agent's own /v1/agents/A/messages routes with the query and body unchanged. A 400 of
+// agent create for tools Engram does not have is reworded as Letta's "Tools not found by name: [...]", which Letta
+// Code's recovery (create again without them) looks for. Such exchanges are logged with "stand_in": what stood
+// in. Only a 501 (or that 400) is stood in for, never an answer of a route Engram implements. A diagnostic aid
+// while the conversation and model routes are being built, not a way to run Letta Code.
 import http from 'node:http';
 import fs from 'node:fs';
 
@@ -25,7 +27,7 @@ if (!port || !target || !logFile || (flag !== undefined && (flag !== '--stand-in
   process.exit(2);
 }
 const upstream = new URL(target);
-const LIMIT = 20_000;
+const LIMIT = 400_000;
 
 function redact(text) {
   return text.replace(/\b(engram_[A-Za-z0-9_-]+|sk-[A-Za-z0-9_-]{8,})/g, '<redacted>');
@@ -71,6 +73,7 @@ function standIn(method, url, body) {
   if (!agent) return null;
   if (method === 'GET' && !m[2]) return { status: 200, body: conversation(conv, agent) };
   if (method === 'POST' && m[2] === '/messages') return { path: `/v1/agents/${agent}/messages` };
+  if (method === 'GET' && m[2] === '/messages') return { path: `/v1/agents/${agent}/messages${u.search}` };
   if (method === 'POST' && m[2] === '/cancel') return { path: `/v1/agents/${agent}/messages/cancel` };
   return null;
 }
@@ -104,6 +107,22 @@ const server = http.createServer((req, res) => {
         host: upstream.hostname, port: upstream.port, method: req.method, path, headers,
       }, (up) => {
         const alternative = up.statusCode === 501 && !standing ? standIn(req.method, req.url, asJson(requestText)) : null;
+        if (standInModel && !standing && up.statusCode === 400 && req.method === 'POST'
+            && /^\/v1\/agents\/?(\?|$)/.test(req.url)) {
+          const chunks = [];
+          up.on('data', (c) => chunks.push(c));
+          up.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            const missing = text.match(/names tools this runtime does not have: (\[[^\]]*\])/);
+            const body = missing ? JSON.stringify({ detail: `Tools not found by name: ${missing[1]}` }) : text;
+            res.writeHead(400, { 'content-type': 'application/json' });
+            res.end(body);
+            log({ ...entry, ms: Date.now() - started, status: 400,
+              stand_in: missing ? "Letta's wording for missing tools" : undefined,
+              content_type: 'application/json', response: asJson(redact(body)), engram_response: missing ? asJson(text) : undefined });
+          });
+          return;
+        }
         if (alternative) {
           up.resume();
           if (alternative.path) {
