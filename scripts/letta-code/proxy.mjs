@@ -27,6 +27,9 @@ if (!port || !target || !logFile || (flag !== undefined && (flag !== '--stand-in
   process.exit(2);
 }
 const upstream = new URL(target);
+// The provider type of the stood-in model: Letta Code offers its Codex-style tools (exec_command, ApplyPatch, no
+// Bash) for "openai" and its Claude-style ones (Bash, Read, Edit, ...) for any other.
+const standInProvider = process.env.ENGRAM_LC_STAND_IN_PROVIDER || 'openai';
 const LIMIT = 400_000;
 
 function redact(text) {
@@ -56,8 +59,8 @@ function standIn(method, url, body) {
     const [provider, ...rest] = standInModel.split('/');
     return { status: 200, body: [{
       handle: standInModel, name: rest.join('/') || standInModel, display_name: standInModel,
-      provider_type: 'openai', provider_name: provider, model: rest.join('/') || standInModel,
-      model_endpoint_type: 'openai', model_type: 'llm', context_window: 128000, max_tokens: 8192,
+      provider_type: standInProvider, provider_name: provider, model: rest.join('/') || standInModel,
+      model_endpoint_type: standInProvider, model_type: 'llm', context_window: 128000, max_tokens: 8192,
       max_context_window: 128000, put_inner_thoughts_in_kwargs: false, enable_reasoner: false,
     }] };
   }

@@ -28,6 +28,7 @@
 # working directory OUT_DIR/work, so it touches nothing of yours; telemetry and auto-update are off.
 # Exit status: 0 when every session exited 0.
 #
+# ENGRAM_LC_ONLY="first bash" runs only the sessions named (in their order above).
 # ENGRAM_LC_STAND_IN=1 has the proxy stand in for the model and conversation routes where Engram answers 501
 # (proxy.mjs says how), to see what Letta Code sends past them; stood-in exchanges are marked in the logs and the
 # summary. Without it, the run shows Engram as it is.
@@ -98,6 +99,7 @@ session() { # session NAME LETTA_ARGS... ({first-agent} in an argument becomes t
   local name="$1"
   shift
   n=$((n + 1))
+  if [ -n "${ENGRAM_LC_ONLY:-}" ] && [[ " $ENGRAM_LC_ONLY " != *" $name "* ]]; then return; fi
   local prefix
   prefix="$out/$(printf '%02d' "$n")-$name"
   : > "$prefix.requests.jsonl"

@@ -42,7 +42,7 @@ for (const log of logs) {
   for (const line of fs.readFileSync(path.join(dir, log), 'utf8').split('\n')) {
     if (!line.trim()) continue;
     const e = JSON.parse(line);
-    const standIn = e.stand_in ? ` (stand-in: ${e.stand_in.replace(/(agent|conv)-[A-Za-z0-9_-]+/g, '{$1-id}')})` : '';
+    const standIn = e.stand_in ? ` (stand-in: ${e.stand_in.split('?')[0].replace(/(agent|conv)-[A-Za-z0-9_-]+/g, '{$1-id}')})` : '';
     const key = `${e.method} ${route(e.path)} -> ${e.status ?? 'proxy error: ' + e.error}${standIn}`;
     const entry = seen.get(key) ?? { count: 0, fields: new Set(), detail: '' };
     entry.count++;
