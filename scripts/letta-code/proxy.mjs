@@ -27,9 +27,10 @@ if (!port || !target || !logFile || (flag !== undefined && (flag !== '--stand-in
   process.exit(2);
 }
 const upstream = new URL(target);
-// The provider type of the stood-in model: Letta Code offers its Codex-style tools (exec_command, ApplyPatch, no
-// Bash) for "openai" and its Claude-style ones (Bash, Read, Edit, ...) for any other.
-const standInProvider = process.env.ENGRAM_LC_STAND_IN_PROVIDER || 'openai';
+// The provider type of the stood-in model ($ENGRAM_LC_STAND_IN_PROVIDER): Letta Code offers its Codex-style tools
+// (exec_command, ApplyPatch, no Bash) for "openai" and its Claude-style ones (Bash, Read, Edit, ...) for any other;
+// the default, "anthropic", gets the Bash that run.sh's bash session calls.
+const standInProvider = process.env.ENGRAM_LC_STAND_IN_PROVIDER || 'anthropic';
 const LIMIT = 400_000;
 
 function redact(text) {

@@ -13,10 +13,11 @@
 #                                                      conversation; the model's script expects the first message
 #                                                      in its prompt (ID: the oldest agent on the server)
 #   3 new-agent   `letta -p --new-agent "..."`         a new agent
-#   4 bash        `letta -p --yolo --toolset default "..."`  a client-side tool round trip: the model calls Bash,
-#                                                      Letta Code runs it and returns the output; the script expects
-#                                                      it (--toolset default: Letta Code's Claude-style tools, Bash
-#                                                      among them, whatever toolset it would pick for the model)
+#   4 bash        `letta -p --yolo "..."`              a client-side tool round trip: the model calls Bash, Letta
+#                                                      Code runs it and returns the output; the script expects it.
+#                                                      Letta Code offers Bash only when /v1/models/ gives the model a
+#                                                      provider_type other than "openai" (for "openai" it offers
+#                                                      exec_command instead; --toolset does not change that)
 #   5 json        `letta -p --output-format json "..."`
 # Each session gets its own model script (sessions/NAME.json beside this file): the server is started anew for
 # each, on `--model script:OUT_DIR/model.json` holding that session's script, over the same home. A session's model calls are exactly its script's turns; a
@@ -126,7 +127,7 @@ session() { # session NAME LETTA_ARGS... ({first-agent} in an argument becomes t
 session first -p "My name is Ana and I like green tea."
 session conv -p --agent '{first-agent}' --conv default "What do I like to drink?"
 session new-agent -p --new-agent "Hello, new agent."
-session bash -p --yolo --toolset default 'Run "echo engram-bash-$((40 + 2))" with Bash and tell me what it printed.'
+session bash -p --yolo 'Run "echo engram-bash-$((40 + 2))" with Bash and tell me what it printed.'
 session json -p --output-format json "Say hello in one word."
 
 node "$here/summary.mjs" "$out" | tee "$out/summary.txt"
