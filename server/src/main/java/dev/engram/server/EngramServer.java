@@ -130,6 +130,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new ModelRoutes(models).routes());
         routes.addAll(new ProviderRoutes(api, providers).routes());
         routes.addAll(new ScheduleRoutes(api).routes());
+        routes.addAll(new StartupRoutes(api).routes());
         return List.copyOf(routes);
     }
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RouteAuthenticationTest {
     /** Path parameters that name something of ana's: with ben's key, such a route must answer 404 (or 403). */
     private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label",
-            "conversation_id");
+            "conversation_id", "message_id");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
 
     @TempDir
@@ -47,7 +47,10 @@ class RouteAuthenticationTest {
                 "identity_type", "user")).status()).isEqualTo(200);
         String conversation = fx.post(fx.ana, "/v1/conversations/?agent_id=" + agent, obj("summary", "ana-secret-summary"))
                 .json().path("id").asString();
+        String message = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", fx.userMessage("ana-secret-message"))
+                .json().path("messages").path(0).path("id").asString();
         values = new LinkedHashMap<>();
+        values.put("message_id", message);
         values.put("agent_id", agent);
         values.put("block_id", block);
         values.put("identity_id", "identity-ana");
