@@ -58,7 +58,7 @@ final class ScheduleRoutes {
         if (body.objects("messages").isEmpty()) {
             throw body.problem("missing", "Field required", "messages");
         }
-        if (!(LettaTurns.input(body, api.store.limits().maxTextChars()) instanceof LettaTurns.Input.Message message)) {
+        if (!(TurnRequest.input(body, api.store.limits().maxTextChars()) instanceof TurnRequest.Input.Message message)) {
             throw body.problem("value_error", "A scheduled message is a user message, not an approval", "messages");
         }
         Body schedule = body.object("schedule").map(o -> Body.of(o, body.location("schedule")))
