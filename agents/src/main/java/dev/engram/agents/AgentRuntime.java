@@ -6,6 +6,7 @@ import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ModelPolicy;
 import dev.engram.framework.ToolRegistry;
 import dev.engram.framework.model.ChatModel;
+import dev.engram.memory.AgentRecord;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.ScheduleLimits;
@@ -141,10 +142,19 @@ public final class AgentRuntime implements AutoCloseable {
         return agents.current(userId, agentId);
     }
 
-    /** The user's agent with that name, loaded on first use. */
+    /**
+     * The user's one agent with that name, loaded on first use; empty if the user has none.
+     *
+     * @throws AgentException if several agents of the user share the name (ids identify agents); the message lists their ids
+     */
     public Optional<Agent> findByName(String userId, String name) {
         checkOpen();
-        return store.agents().findByName(userId, name).map(r -> agent(userId, r.scope().agentId()));
+        List<AgentRecord> named = store.agents().findByName(userId, name);
+        if (named.size() > 1) {
+            throw new AgentException("User '" + userId + "' has " + named.size() + " agents named '" + name + "' (ids "
+                    + String.join(", ", named.stream().map(r -> r.scope().agentId()).toList()) + "); name one by its id.");
+        }
+        return named.stream().findFirst().map(r -> agent(userId, r.scope().agentId()));
     }
 
     /** The user's agents' definitions, by name. */

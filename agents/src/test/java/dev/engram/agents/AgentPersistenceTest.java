@@ -84,15 +84,21 @@ class AgentPersistenceTest {
     }
 
     @Test
-    void aDuplicateNameIsRejectedAndNothingIsStored() {
+    void twoAgentsOfAUserMayShareANameAndIdsTellThemApart() throws Exception {
         fx = new AgentFixture(dir).open("script:test", script("{\"turns\": []}"));
         fx.runtime.create(helper());
         AgentDefinition twin = AgentDefinition.builder("ana").id("other").name("Helper").model("script:test")
                 .block("notes", "", "x").build();
-        assertThatThrownBy(() -> fx.runtime.create(twin)).isInstanceOf(AgentException.class)
-                .hasMessageContaining("already has an agent named 'Helper'");
-        assertThat(fx.store.blocks().list(Scope.of("ana", "other"))).isEmpty();
-        assertThat(fx.runtime.list("ana")).hasSize(1);
+        fx.runtime.create(twin);
+        assertThat(fx.runtime.list("ana")).extracting(AgentDefinition::id).containsExactlyInAnyOrder("helper", "other");
+        assertThat(fx.runtime.agent("ana", "other").definition()).isEqualTo(twin);
+        assertThatThrownBy(() -> fx.runtime.findByName("ana", "Helper")).isInstanceOf(AgentException.class)
+                .hasMessageContaining("has 2 agents named 'Helper'").hasMessageContaining("helper").hasMessageContaining("other");
+        // The same Engram file imported twice gives a second agent, under a free id.
+        String file = fx.runtime.exportAgent("ana", "other");
+        Agent copy = fx.runtime.importAgent(AgentImport.json(file, "again").user("ana"));
+        assertThat(copy.id()).isEqualTo("other-2");
+        assertThat(fx.runtime.list("ana")).hasSize(3);
     }
 
     @Test

@@ -61,16 +61,14 @@ class AtomicImportTest {
     }
 
     @Test
-    void aLettaFileWithTwoAgentsOfOneNameStoresNothingAndSaysSo() {
+    void aLettaFileWithTwoAgentsOfOneNameImportsBothUnderTheirOwnIds() {
         open();
-        long before = fx.store.changes().lastSeq();
         String file = "{\"agents\": [" + lettaAgent("Twin", ", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]")
                 + ", " + lettaAgent("Twin", "") + "]}";
-        assertThatThrownBy(() -> fx.runtime.importLettaAgentFile(AgentImport.json(file, "twins.af").user("ana")))
-                .isInstanceOf(AgentException.class)
-                .hasMessage("Agent file twins.af holds two agents named 'Twin'; names are unique per user: rename one in the "
-                        + "file. Nothing was stored.");
-        assertNothingStoredFor("ana", before, "twin", "twin-2");
+        AgentFileImport imported = fx.runtime.importLettaAgentFile(AgentImport.json(file, "twins.af").user("ana"));
+        assertThat(imported.agents()).extracting(Agent::id).containsExactly("twin", "twin-2");
+        assertThat(imported.agents()).extracting(Agent::name).containsExactly("Twin", "Twin");
+        assertThat(fx.store.agents().findByName("ana", "Twin")).hasSize(2);
     }
 
     @Test
@@ -88,12 +86,12 @@ class AtomicImportTest {
     }
 
     @Test
-    void aLettaImportRacingAConcurrentCreateOfOneOfItsNamesStoresNothing() throws Exception {
+    void aLettaImportRacingAConcurrentCreateOfOneOfItsIdsChoosesItsIdsAfterTheOtherCommits() throws Exception {
         open();
         CountDownLatch otherCreated = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Thread other = Thread.ofPlatform().start(() -> fx.store.useTransaction(tx -> {
-            tx.agents().create(Scope.of("ana", "elsewhere"), "Second", "{}");
+            tx.agents().create(Scope.of("ana", "second"), "Elsewhere", "{}");
             otherCreated.countDown();
             try {
                 release.await();
@@ -117,10 +115,10 @@ class AtomicImportTest {
         release.countDown();
         other.join();
         importer.join();
-        assertThat(failure.get()).isInstanceOf(AgentException.class)
-                .hasMessage("User 'ana' already has an agent named 'Second'. Nothing was stored.");
-        assertThat(fx.store.agents().list("ana")).extracting(r -> r.scope().agentId()).containsExactly("elsewhere");
-        assertThat(fx.store.blocks().list(Scope.of("ana", "first"))).isEmpty();
+        assertThat(failure.get()).isNull();
+        assertThat(fx.store.agents().list("ana")).extracting(r -> r.scope().agentId())
+                .containsExactlyInAnyOrder("second", "first", "second-2");
+        assertThat(fx.store.agents().get(Scope.of("ana", "second")).orElseThrow().name()).isEqualTo("Elsewhere");
     }
 
     /** The Engram agent file of a fresh agent {@code helper} of ana, edited by {@code edit}, written to a file. */

@@ -385,11 +385,15 @@ class LettaAgentFileTest {
     }
 
     @Test
-    void aFileOfSeveralAgentsTakesNoSingleIdAndAnImportUnderTakenNamesIsRefusedWhole() throws Exception {
+    void theSameFileImportedTwiceGivesASecondAgentOfTheSameName() throws Exception {
         open(b -> { });
-        importFile("memgpt_agent.af", "ana", Optional.of("script:x"));
-        assertThatThrownBy(() -> importFile("memgpt_agent.af", "ana", Optional.of("script:x")))
-                .hasMessageContaining("already has an agent named 'memgpt_agent'").hasMessageContaining("Nothing was stored");
-        assertThat(fx.runtime.list("ana")).hasSize(1);
+        Agent first = importFile("memgpt_agent.af", "ana", Optional.of("script:x")).agents().getFirst();
+        Agent second = importFile("memgpt_agent.af", "ana", Optional.of("script:x")).agents().getFirst();
+        assertThat(second.id()).isNotEqualTo(first.id()).isEqualTo(first.id() + "-2");
+        assertThat(second.name()).isEqualTo(first.name());
+        assertThat(fx.runtime.list("ana")).hasSize(2);
+        assertThatThrownBy(() -> fx.runtime.findByName("ana", first.name())).isInstanceOf(AgentException.class)
+                .hasMessage("User 'ana' has 2 agents named '" + first.name() + "' (ids " + first.id() + ", " + second.id()
+                        + "); name one by its id.");
     }
 }

@@ -82,9 +82,6 @@ final class AgentRoutes {
             b.sleeptime(SleeptimeSettings.of(model));
         }
         AgentDefinition definition = build(b);
-        if (api.store.agents().findByName(user, definition.name()).isPresent()) {
-            throw ApiException.conflict("An agent named '" + definition.name() + "' exists; agent names are unique per user.");
-        }
         api.quotas.agent(definition);
         Agent agent = api.runtime.create(definition);
         Api.json(res, api.agentState(agent));
@@ -248,10 +245,6 @@ final class AgentRoutes {
                 attach.add(api.block(agent.userId(), blockId));
             }
         }
-        body.string("name").filter(n -> !n.equals(agent.name()))
-                .flatMap(n -> api.store.agents().findByName(agent.userId(), n)).ifPresent(other -> {
-                    throw ApiException.conflict("An agent named '" + other.name() + "' exists; agent names are unique per user.");
-                });
         if (body.bool("enable_sleeptime").orElse(false) && agent.definition().sleeptime().isEmpty()) {
             api.quotas.room(agent.userId()); // the sleep-time companion is one more agent of the user's
         }

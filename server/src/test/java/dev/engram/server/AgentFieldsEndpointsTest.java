@@ -63,4 +63,25 @@ class AgentFieldsEndpointsTest {
         assertThat(viewed).containsEntry("send_message", "letta_core").containsEntry("core_memory_append", "letta_memory_core")
                 .containsEntry("memory_insert", "letta_sleeptime_core").containsEntry("block", "letta_builtin");
     }
+
+    @Test
+    void theReadmesTwoHelpersAreBothCreatedAndIdsTellThemApart() {
+        // The README's curl example and then its JavaScript example, as written: both create 'helper'.
+        ServerFixture.Response curl = fx.post(fx.ana, "/v1/agents/", obj("name", "helper", "model", "test:echo",
+                "memory_blocks", List.of(obj("label", "human", "value", "Ana, in Lisbon"))));
+        ServerFixture.Response js = fx.post(fx.ana, "/v1/agents/", obj("name", "helper",
+                "memory_blocks", List.of(obj("label", "human", "value", "Ana"))));
+        assertThat(curl.status()).as(curl.text()).isEqualTo(200);
+        assertThat(js.status()).as(js.text()).isEqualTo(200);
+        String first = curl.json().path("id").asString();
+        String second = js.json().path("id").asString();
+        assertThat(second).isNotEqualTo(first);
+        assertThat(fx.get(fx.ana, "/v1/agents/?name=helper").json()).extracting(a -> a.path("id").asString())
+                .containsExactlyInAnyOrder(first, second);
+        // Renaming one to another's name is fine too.
+        fx.post(fx.ana, "/v1/agents/", obj("name", "other"));
+        String other = fx.get(fx.ana, "/v1/agents/?name=other").json().get(0).path("id").asString();
+        assertThat(fx.patch(fx.ana, "/v1/agents/" + other, obj("name", "helper")).status()).isEqualTo(200);
+        assertThat(fx.get(fx.ana, "/v1/agents/?name=helper").json()).hasSize(3);
+    }
 }
