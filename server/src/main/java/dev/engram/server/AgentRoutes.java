@@ -11,6 +11,7 @@ import dev.engram.agents.AgentFileImport;
 import dev.engram.agents.AgentImport;
 import dev.engram.agents.AgentType;
 import dev.engram.agents.LettaModels;
+import dev.engram.agents.ModelSettings;
 import dev.engram.agents.SleeptimeSettings;
 import dev.engram.agents.ToolRules;
 import dev.engram.framework.ModelPolicy;
@@ -57,6 +58,7 @@ final class AgentRoutes {
 
     private void create(Caller caller, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
+        AgentFields.refuseUnsupported(body);
         String user = ownerOf(caller, body);
         String id = Ids.newAgentId();
         String model = model(body, api.runtime.modelPolicy()).orElse(api.settings.defaultModel());
@@ -81,6 +83,7 @@ final class AgentRoutes {
         if (body.bool("enable_sleeptime").orElse(false)) {
             b.sleeptime(SleeptimeSettings.of(model));
         }
+        AgentFields.apply(body, b, ModelSettings.PROVIDER_DEFAULTS);
         AgentDefinition definition = build(b);
         api.quotas.agent(definition);
         Agent agent = api.runtime.create(definition);
@@ -235,6 +238,8 @@ final class AgentRoutes {
 
     private void modify(Agent agent, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
+        AgentFields.refuseUnsupported(body);
+        AgentFields.modelSettings(body, agent.definition().modelSettings()); // checked before anything changes
         Optional<String> model = model(body, api.runtime.modelPolicy());
         Optional<List<String>> toolIds = body.strings("tool_ids");
         Optional<JsonNode> rules = body.raw("tool_rules");
@@ -257,6 +262,7 @@ final class AgentRoutes {
             body.integer("context_window_limit").ifPresent(b::contextWindowTokens);
             toolIds.ifPresent(ids -> b.tools(ids.stream().map(Ids::toolName).distinct().toList()));
             rules.ifPresent(r -> b.toolRules(toolRules(body, r)));
+            AgentFields.apply(body, b, d.modelSettings());
             body.bool("enable_sleeptime").ifPresent(on -> {
                 if (on && d.sleeptime().isEmpty()) {
                     b.sleeptime(SleeptimeSettings.of(model.orElse(d.model())));

@@ -44,6 +44,8 @@ final class LettaViews {
         a.put("agent_type", d.agentType().lettaName());
         a.set("llm_config", LettaModels.llmConfig(d));
         a.put("model", LettaModels.handle(d.model()));
+        String handle = LettaModels.handle(d.model());
+        a.set("model_settings", AgentFields.view(d.modelSettings(), handle.contains("/") ? handle.substring(0, handle.indexOf('/')) : "openai"));
         a.putNull("embedding_config");
         a.putNull("embedding");
         a.put("description", d.description().orElse(null));

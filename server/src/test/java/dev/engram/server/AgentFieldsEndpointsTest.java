@@ -84,4 +84,60 @@ class AgentFieldsEndpointsTest {
         assertThat(fx.patch(fx.ana, "/v1/agents/" + other, obj("name", "helper")).status()).isEqualTo(200);
         assertThat(fx.get(fx.ana, "/v1/agents/?name=helper").json()).hasSize(3);
     }
+
+    @Test
+    void descriptionMetadataTimezoneAndModelSettingsAreStoredReturnedAndModified() {
+        JsonNode created = fx.post(fx.ana, "/v1/agents/", obj("name", "planner", "description", "Plans trips",
+                "metadata", obj("team", "travel", "priority", 2), "timezone", "Europe/Lisbon",
+                "model_settings", obj("provider_type", "openai", "temperature", 0.3, "max_output_tokens", 1024,
+                        "parallel_tool_calls", false, "reasoning", obj("reasoning_effort", "low"),
+                        "response_format", obj("type", "json_object")))).json();
+        String id = created.path("id").asString();
+        JsonNode read = fx.get(fx.ana, "/v1/agents/" + id).json();
+        assertThat(read.path("description").asString()).isEqualTo("Plans trips");
+        assertThat(read.path("metadata").path("team").asString()).isEqualTo("travel");
+        assertThat(read.path("metadata").path("priority").asInt()).isEqualTo(2);
+        assertThat(read.path("timezone").asString()).isEqualTo("Europe/Lisbon");
+        JsonNode settings = read.path("model_settings");
+        assertThat(settings.path("temperature").asDouble()).isEqualTo(0.3);
+        assertThat(settings.path("max_output_tokens").asInt()).isEqualTo(1024);
+        assertThat(settings.path("parallel_tool_calls").asBoolean(true)).isFalse();
+        assertThat(settings.path("reasoning").path("reasoning_effort").asString()).isEqualTo("low");
+        assertThat(settings.path("response_format").path("type").asString()).isEqualTo("json_object");
+
+        // Modify: the deprecated top-level max_tokens and each field group; what is not named stays.
+        ServerFixture.Response patched = fx.patch(fx.ana, "/v1/agents/" + id, obj("description", "Plans everything",
+                "metadata", obj("team", "ops"), "timezone", "UTC", "max_tokens", 512));
+        assertThat(patched.status()).as(patched.text()).isEqualTo(200);
+        JsonNode again = fx.get(fx.ana, "/v1/agents/" + id).json();
+        assertThat(again.path("description").asString()).isEqualTo("Plans everything");
+        assertThat(again.path("metadata").path("team").asString()).isEqualTo("ops");
+        assertThat(again.path("timezone").asString()).isEqualTo("UTC");
+        assertThat(again.path("model_settings").path("max_output_tokens").asInt()).isEqualTo(512);
+        assertThat(again.path("model_settings").path("temperature").asDouble()).isEqualTo(0.3);
+    }
+
+    @Test
+    void aBadOrUnsupportedFieldIsA422NamingItAndChangesNothing() {
+        String id = fx.post(fx.ana, "/v1/agents/", obj("name", "keeper", "description", "Keeps things")).json().path("id").asString();
+        JsonNode before = fx.get(fx.ana, "/v1/agents/" + id).json();
+        Map<String, Object> bad = new java.util.LinkedHashMap<>();
+        bad.put("timezone", "Mars/Olympus");
+        bad.put("model_settings", obj("temperature", 7));
+        bad.put("secrets", obj("API_KEY", "x"));
+        bad.put("source_ids", List.of("source-1"));
+        bad.put("message_buffer_autoclear", true);
+        bad.put("embedding", "openai/text-embedding-3-small");
+        bad.forEach((field, value) -> {
+            ServerFixture.Response r = fx.patch(fx.ana, "/v1/agents/" + id, obj("description", "Changed", field, value));
+            assertThat(r.status()).as(field + ": " + r.text()).isEqualTo(422);
+            assertThat(r.text()).as(field).contains(field);
+            assertThat(fx.get(fx.ana, "/v1/agents/" + id).json()).as(field).isEqualTo(before);
+        });
+        ServerFixture.Response create = fx.post(fx.ana, "/v1/agents/", obj("name", "seeded",
+                "initial_message_sequence", List.of(obj("role", "user", "content", "hi"))));
+        assertThat(create.status()).isEqualTo(422);
+        assertThat(create.text()).contains("initial_message_sequence is not supported");
+        assertThat(fx.get(fx.ana, "/v1/agents/count").json().asInt()).isEqualTo(1);
+    }
 }
