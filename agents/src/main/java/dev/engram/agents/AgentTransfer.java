@@ -12,6 +12,7 @@ import dev.engram.memory.Scope;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Agents in and out of files: Engram's own agent file ({@link AgentFiles}) and Letta's Agent File
@@ -110,7 +111,8 @@ final class AgentTransfer {
             dropped.add(new DroppedGrant(base.name(), "agent.user_id", base.userId(), "the agent belongs to the importing "
                     + "user '" + userId + "'; a file never chooses its owner"));
         }
-        AgentDefinition.Builder b = base.toBuilder(userId).id(agentId.orElse(base.id()));
+        // Without an id asked for, a file imported again gives a second agent (as in Letta), under a free id.
+        AgentDefinition.Builder b = base.toBuilder(userId).id(agentId.orElseGet(() -> freeId(userId, base.id(), Set.of())));
         model.ifPresent(m -> {
             b.model(m).contextWindowTokens(ContextWindows.clamp(m, base.contextWindowTokens()));
             base.sleeptime().ifPresent(st -> b.sleeptime(new SleeptimeSettings(st.everyMessages(), st.idleAfter(), m, st.maxSteps())));
@@ -196,25 +198,10 @@ final class AgentTransfer {
             throw new AgentException("Agent file " + source + " holds " + n + " agents; an id can only be given for a file of one. "
                     + "Nothing was stored.");
         }
-        java.util.Set<String> names = new java.util.HashSet<>();
-        for (String name : file.names()) {
-            if (!names.add(name)) {
-                throw new AgentException("Agent file " + source + " holds two agents named '" + name + "'; names are unique "
-                        + "per user: rename one in the file. Nothing was stored.");
-            }
-        }
         List<String> ids = new ArrayList<>();
-        java.util.Set<String> taken = new java.util.HashSet<>();
-        store.agents().list(userId).forEach(r -> taken.add(r.scope().agentId()));
-        file.names().forEach(name -> {
-            String base = agentId.orElse(LettaAgentFile.slug(name));
-            String id = base;
-            for (int k = 2; agentId.isEmpty() && (taken.contains(id) || hasMemory(Scope.of(userId, id))); k++) {
-                id = base + "-" + k;
-            }
-            taken.add(id);
-            ids.add(id);
-        });
+        for (String name : file.names()) {
+            ids.add(agentId.orElseGet(() -> freeId(userId, LettaAgentFile.slug(name), Set.copyOf(ids))));
+        }
         ImportGrants grants = grants();
         List<DroppedGrant> dropped = new ArrayList<>();
         List<LettaAgentFile.Mapped> mapped = file.map(userId, ids, model, java.util.Set.copyOf(agents.availableTools()), grants,
@@ -240,12 +227,23 @@ final class AgentTransfer {
         return LettaAgentFileWriter.write(entries);
     }
 
+    /** {@code base}, or {@code base-2}, {@code base-3}, ...: the first id the user has no agent or memory under, nor in {@code alsoTaken}. */
+    private String freeId(String userId, String base, Set<String> alsoTaken) {
+        String id = base;
+        for (int k = 2; alsoTaken.contains(id) || store.agents().get(Scope.of(userId, id)).isPresent()
+                || hasMemory(Scope.of(userId, id)); k++) {
+            String suffix = "-" + k;
+            id = (base.length() + suffix.length() > 100 ? base.substring(0, 100 - suffix.length()) : base) + suffix;
+        }
+        return id;
+    }
+
     /** Whether anything is stored under the scope (a deleted agent's memory stays). */
     private boolean hasMemory(Scope scope) {
         return !store.blocks().list(scope).isEmpty() || store.messages().count(scope) > 0 || store.archival().count(scope) > 0;
     }
 
-    /** Refuses an id that has memory or a name that is taken, before anything is stored. */
+    /** Refuses an id that has memory or is taken, before anything is stored. */
     void checkFree(AgentDefinition definition) {
         Scope scope = definition.scope();
         if (store.messages().count(scope) > 0 || store.archival().count(scope) > 0) {
@@ -254,10 +252,6 @@ final class AgentTransfer {
         }
         if (store.agents().get(scope).isPresent()) {
             throw new AgentException("User '" + definition.userId() + "' already has an agent with id '" + definition.id()
-                    + "'. Nothing was stored.");
-        }
-        if (store.agents().list(definition.userId()).stream().anyMatch(r -> r.name().equals(definition.name()))) {
-            throw new AgentException("User '" + definition.userId() + "' already has an agent named '" + definition.name()
                     + "'. Nothing was stored.");
         }
     }

@@ -84,15 +84,21 @@ class AgentPersistenceTest {
     }
 
     @Test
-    void aDuplicateNameIsRejectedAndNothingIsStored() {
+    void twoAgentsOfAUserMayShareANameAndIdsTellThemApart() throws Exception {
         fx = new AgentFixture(dir).open("script:test", script("{\"turns\": []}"));
         fx.runtime.create(helper());
         AgentDefinition twin = AgentDefinition.builder("ana").id("other").name("Helper").model("script:test")
                 .block("notes", "", "x").build();
-        assertThatThrownBy(() -> fx.runtime.create(twin)).isInstanceOf(AgentException.class)
-                .hasMessageContaining("already has an agent named 'Helper'");
-        assertThat(fx.store.blocks().list(Scope.of("ana", "other"))).isEmpty();
-        assertThat(fx.runtime.list("ana")).hasSize(1);
+        fx.runtime.create(twin);
+        assertThat(fx.runtime.list("ana")).extracting(AgentDefinition::id).containsExactlyInAnyOrder("helper", "other");
+        assertThat(fx.runtime.agent("ana", "other").definition()).isEqualTo(twin);
+        assertThatThrownBy(() -> fx.runtime.findByName("ana", "Helper")).isInstanceOf(AgentException.class)
+                .hasMessageContaining("has 2 agents named 'Helper'").hasMessageContaining("helper").hasMessageContaining("other");
+        // The same Engram file imported twice gives a second agent, under a free id.
+        String file = fx.runtime.exportAgent("ana", "other");
+        Agent copy = fx.runtime.importAgent(AgentImport.json(file, "again").user("ana"));
+        assertThat(copy.id()).isEqualTo("other-2");
+        assertThat(fx.runtime.list("ana")).hasSize(3);
     }
 
     @Test
@@ -149,7 +155,7 @@ class AgentPersistenceTest {
         Path file = dir.resolve("export/helper.json");
         fx.runtime.exportAgent("ana", "helper", file);
 
-        Agent copy = fx.runtime.importAgent(file, Optional.of("ben"), Optional.of("helper2"));
+        Agent copy = fx.runtime.importAgent(AgentImport.of(file).user("ben").agentId("helper2"));
 
         Scope ben = Scope.of("ben", "helper2");
         assertThat(copy.definition().name()).isEqualTo("Helper");
@@ -170,7 +176,7 @@ class AgentPersistenceTest {
         Path file = dir.resolve("helper.json");
         fx.runtime.exportAgent("ana", "helper", file);
 
-        assertThatThrownBy(() -> fx.runtime.importAgent(file, Optional.of("ben"), Optional.empty()))
+        assertThatThrownBy(() -> fx.runtime.importAgent(AgentImport.of(file).user("ben")))
                 .isInstanceOf(AgentException.class)
                 .hasMessage("Agent file " + file + ": agent.model is not a model an agent file may choose: "
                         + "'http://attacker.example/v1#gpt-4o' is a model endpoint the operator has not allowed; "
@@ -178,7 +184,7 @@ class AgentPersistenceTest {
                         + "; or import it with a model of your choice (--model SPEC). Nothing was stored.");
         assertThat(fx.store.agents().list("ben")).isEmpty();
 
-        Agent copy = fx.runtime.importAgent(file, Optional.of("ben"), Optional.empty(), Optional.of("script:test"));
+        Agent copy = fx.runtime.importAgent(AgentImport.of(file).user("ben").model("script:test"));
         assertThat(copy.definition().model()).isEqualTo("script:test");
         assertThat(fx.store.blocks().get(copy.scope(), "human").orElseThrow().value()).isEqualTo("Ana");
     }
@@ -187,14 +193,14 @@ class AgentPersistenceTest {
     void aBrokenAgentFileIsRejectedAndNothingIsStored() throws Exception {
         fx = new AgentFixture(dir).open("script:test", script("{\"turns\": []}"));
         Path notJson = Files.writeString(dir.resolve("bad.json"), "{not json");
-        assertThatThrownBy(() -> fx.runtime.importAgent(notJson, Optional.empty(), Optional.empty()))
+        assertThatThrownBy(() -> fx.runtime.importAgent(AgentImport.of(notJson)))
                 .isInstanceOf(AgentException.class).hasMessageContaining("is not valid JSON");
         Path wrongFormat = Files.writeString(dir.resolve("other.json"), "{\"format\": \"letta\"}");
-        assertThatThrownBy(() -> fx.runtime.importAgent(wrongFormat, Optional.empty(), Optional.empty()))
+        assertThatThrownBy(() -> fx.runtime.importAgent(AgentImport.of(wrongFormat)))
                 .hasMessageContaining("is not an Engram agent file");
         Path noModel = Files.writeString(dir.resolve("nomodel.json"),
                 "{\"format\": \"engram-agent\", \"version\": 1, \"agent\": {\"id\": \"a\", \"user_id\": \"ana\", \"name\": \"A\"}}");
-        assertThatThrownBy(() -> fx.runtime.importAgent(noModel, Optional.empty(), Optional.empty()))
+        assertThatThrownBy(() -> fx.runtime.importAgent(AgentImport.of(noModel)))
                 .hasMessageContaining("has no \"model\"");
         assertThat(fx.store.agents().list("ana")).isEmpty();
     }

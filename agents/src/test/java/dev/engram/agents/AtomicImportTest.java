@@ -61,16 +61,14 @@ class AtomicImportTest {
     }
 
     @Test
-    void aLettaFileWithTwoAgentsOfOneNameStoresNothingAndSaysSo() {
+    void aLettaFileWithTwoAgentsOfOneNameImportsBothUnderTheirOwnIds() {
         open();
-        long before = fx.store.changes().lastSeq();
         String file = "{\"agents\": [" + lettaAgent("Twin", ", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]")
                 + ", " + lettaAgent("Twin", "") + "]}";
-        assertThatThrownBy(() -> fx.runtime.importLettaAgentFile(file, "twins.af", "ana", Optional.empty(), Optional.empty()))
-                .isInstanceOf(AgentException.class)
-                .hasMessage("Agent file twins.af holds two agents named 'Twin'; names are unique per user: rename one in the "
-                        + "file. Nothing was stored.");
-        assertNothingStoredFor("ana", before, "twin", "twin-2");
+        AgentFileImport imported = fx.runtime.importLettaAgentFile(AgentImport.json(file, "twins.af").user("ana"));
+        assertThat(imported.agents()).extracting(Agent::id).containsExactly("twin", "twin-2");
+        assertThat(imported.agents()).extracting(Agent::name).containsExactly("Twin", "Twin");
+        assertThat(fx.store.agents().findByName("ana", "Twin")).hasSize(2);
     }
 
     @Test
@@ -82,18 +80,18 @@ class AtomicImportTest {
         String file = "{\"agents\": [" + lettaAgent("First", ", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]")
                 + ", " + lettaAgent("Second", ", \"messages\": [{\"role\": \"user\", \"content\": \"" + "x".repeat(5_001) + "\"}]")
                 + "]}";
-        assertThatThrownBy(() -> fx.runtime.importLettaAgentFile(file, "two.af", "ana", Optional.empty(), Optional.empty()))
+        assertThatThrownBy(() -> fx.runtime.importLettaAgentFile(AgentImport.json(file, "two.af").user("ana")))
                 .hasMessageContaining("content is 5001 characters long; this store accepts at most 5000");
         assertNothingStoredFor("ana", before, "first", "second");
     }
 
     @Test
-    void aLettaImportRacingAConcurrentCreateOfOneOfItsNamesStoresNothing() throws Exception {
+    void aLettaImportRacingAConcurrentCreateOfOneOfItsIdsChoosesItsIdsAfterTheOtherCommits() throws Exception {
         open();
         CountDownLatch otherCreated = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Thread other = Thread.ofPlatform().start(() -> fx.store.useTransaction(tx -> {
-            tx.agents().create(Scope.of("ana", "elsewhere"), "Second", "{}");
+            tx.agents().create(Scope.of("ana", "second"), "Elsewhere", "{}");
             otherCreated.countDown();
             try {
                 release.await();
@@ -106,7 +104,7 @@ class AtomicImportTest {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread importer = Thread.ofPlatform().start(() -> {
             try {
-                fx.runtime.importLettaAgentFile(file, "two.af", "ana", Optional.empty(), Optional.empty());
+                fx.runtime.importLettaAgentFile(AgentImport.json(file, "two.af").user("ana"));
             } catch (Throwable t) {
                 failure.set(t);
             }
@@ -117,10 +115,10 @@ class AtomicImportTest {
         release.countDown();
         other.join();
         importer.join();
-        assertThat(failure.get()).isInstanceOf(AgentException.class)
-                .hasMessage("User 'ana' already has an agent named 'Second'. Nothing was stored.");
-        assertThat(fx.store.agents().list("ana")).extracting(r -> r.scope().agentId()).containsExactly("elsewhere");
-        assertThat(fx.store.blocks().list(Scope.of("ana", "first"))).isEmpty();
+        assertThat(failure.get()).isNull();
+        assertThat(fx.store.agents().list("ana")).extracting(r -> r.scope().agentId())
+                .containsExactlyInAnyOrder("second", "first", "second-2");
+        assertThat(fx.store.agents().get(Scope.of("ana", "second")).orElseThrow().name()).isEqualTo("Elsewhere");
     }
 
     /** The Engram agent file of a fresh agent {@code helper} of ana, edited by {@code edit}, written to a file. */
@@ -137,7 +135,7 @@ class AtomicImportTest {
         open();
         Path file = engramFile(root -> root.withArray("blocks").add(root.withArray("blocks").get(0).deepCopy()));
         long before = fx.store.changes().lastSeq();
-        assertThatThrownBy(() -> fx.runtime.importAgent(file, Optional.of("ben"), Optional.of("copy")))
+        assertThatThrownBy(() -> fx.runtime.importAgent(AgentImport.of(file).user("ben").agentId("copy")))
                 .isInstanceOf(AgentException.class)
                 .hasMessageStartingWith("Agent 'Helper' was not created: Agent 'copy' already has a block labelled 'human'")
                 .hasMessageEndingWith("Nothing was stored.");
@@ -151,13 +149,12 @@ class AtomicImportTest {
         fx.open("script:test", script("{\"turns\": []}"));
         Path file = engramFile(root -> root.withArray("archival").addObject().put("content", "y".repeat(5_001)));
         long before = fx.store.changes().lastSeq();
-        assertThatThrownBy(() -> fx.runtime.importAgent(file, Optional.of("ben"), Optional.of("copy")))
+        assertThatThrownBy(() -> fx.runtime.importAgent(AgentImport.of(file).user("ben").agentId("copy")))
                 .hasMessageContaining("content is 5001 characters long; this store accepts at most 5000");
         assertNothingStoredFor("ben", before, "copy");
         // The same file without the entry imports whole, and the agent is loaded.
         fx.store.archival().insert(Scope.of("ana", "helper"), NewArchivalEntry.of("short"));
-        Agent copy = fx.runtime.importAgent(fx.runtime.exportAgent("ana", "helper"), "again", Optional.of("ben"),
-                Optional.of("copy"));
+        Agent copy = fx.runtime.importAgent(AgentImport.json(fx.runtime.exportAgent("ana", "helper"), "again").user("ben").agentId("copy"));
         assertThat(fx.runtime.agent("ben", "copy")).isSameAs(copy);
         assertThat(fx.store.blocks().list(copy.scope())).hasSize(2);
         assertThat(fx.store.archival().count(copy.scope())).isOne();
@@ -189,14 +186,14 @@ class AtomicImportTest {
                 .model("script:test").block("human", "About the user", "Ben").build()).userId(), "helper");
         long before = fx.store.changes().lastSeq();
         assertThatThrownBy(() -> fx.store.useTransaction(tx -> {
-            fx.runtime.importLettaAgentFile(letta, "two.af", "ana", Optional.empty(), Optional.empty());
-            fx.runtime.importAgent(engram, "helper.json", Optional.of("ana"), Optional.of("copy"));
+            fx.runtime.importLettaAgentFile(AgentImport.json(letta, "two.af").user("ana"));
+            fx.runtime.importAgent(AgentImport.json(engram, "helper.json").user("ana").agentId("copy"));
             assertThat(tx.agents().list("ana")).as("the imports joined the unit").hasSize(3);
             throw new IllegalStateException("the caller's work fails after the imports");
         })).hasMessage("the caller's work fails after the imports");
         assertNothingStoredFor("ana", before, "first", "second", "copy");
         // Imported again outside any unit: stored and loaded.
-        fx.runtime.importLettaAgentFile(letta, "two.af", "ana", Optional.empty(), Optional.empty());
+        fx.runtime.importLettaAgentFile(AgentImport.json(letta, "two.af").user("ana"));
         assertThat(fx.runtime.agent("ana", "first").definition().name()).isEqualTo("First");
     }
 }

@@ -1,6 +1,13 @@
 package dev.engram.cli;
 
+import dev.engram.agents.AgentException;
+import dev.engram.agents.AgentNotFoundException;
+import dev.engram.memory.AgentRecord;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.Scope;
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 
@@ -26,19 +33,28 @@ abstract class BaseCommand implements Callable<Integer> {
         return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
-    /** The scope of an agent given by name (or id), which must exist. */
-    static dev.engram.memory.Scope scope(Engine engine, String user, String agent) {
-        dev.engram.memory.MemoryStore store = engine.store();
-        return store.agents().findByName(user, agent).map(dev.engram.memory.AgentRecord::scope)
-                .or(() -> {
-                    try {
-                        return store.agents().get(dev.engram.memory.Scope.of(user, agent)).map(dev.engram.memory.AgentRecord::scope);
-                    } catch (IllegalArgumentException e) {
-                        return java.util.Optional.empty();
-                    }
-                })
-                .orElseThrow(() -> new dev.engram.agents.AgentNotFoundException("User '" + user + "' has no agent named '"
-                        + agent + "'; list them with 'engram agent list --user " + user + "'"));
+    /**
+     * The scope of an agent given by name (or id), which must exist: the one agent of that name; several agents of the
+     * user sharing it are an error listing their ids (give one with {@code --agent ID}).
+     */
+    static Scope scope(Engine engine, String user, String agent) {
+        MemoryStore store = engine.store();
+        List<AgentRecord> named = store.agents().findByName(user, agent);
+        if (named.size() > 1) {
+            throw new AgentException("User '" + user + "' has " + named.size() + " agents named '" + agent + "' (ids "
+                    + String.join(", ", named.stream().map(r -> r.scope().agentId()).toList()) + "); name one by its id: --agent ID");
+        }
+        if (named.size() == 1) {
+            return named.getFirst().scope();
+        }
+        Optional<AgentRecord> byId;
+        try {
+            byId = store.agents().get(Scope.of(user, agent));
+        } catch (IllegalArgumentException e) {
+            byId = Optional.empty(); // not an id at all
+        }
+        return byId.map(AgentRecord::scope).orElseThrow(() -> new AgentNotFoundException("User '" + user
+                + "' has no agent named '" + agent + "'; list them with 'engram agent list --user " + user + "'"));
     }
 
     @Override

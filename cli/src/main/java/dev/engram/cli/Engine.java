@@ -140,17 +140,9 @@ final class Engine implements AutoCloseable {
         return postgres.isPresent();
     }
 
-    /** The user's agent by name, else by id. */
+    /** The user's one agent of that name, else the one of that id (several of that name: an error listing their ids). */
     Agent agent(String userId, String nameOrId) {
-        AgentRuntime rt = runtime();
-        return rt.findByName(userId, nameOrId).orElseGet(() -> {
-            try {
-                return rt.agent(userId, nameOrId);
-            } catch (AgentNotFoundException e) {
-                throw new AgentNotFoundException("User '" + userId + "' has no agent named '" + nameOrId
-                        + "'; list them with 'engram agent list --user " + userId + "'.");
-            }
-        });
+        return runtime().agent(userId, BaseCommand.scope(this, userId, nameOrId).agentId());
     }
 
     void closeLater(AutoCloseable resource) {

@@ -115,16 +115,12 @@ class CliCommandsTest {
     @Test
     void anAgentFileImportThatFailsHalfWayStoresNothing() throws Exception {
         String openai = "\"llm_config\": {\"model\": \"m\", \"model_endpoint_type\": \"openai\"}";
-        Path twins = Files.writeString(work.resolve("twins.af"), "{\"agents\": [{\"name\": \"Twin\", " + openai + "}, "
-                + "{\"name\": \"Twin\", " + openai + "}]}");
-        oneLineError(Cli.run(home, "agent", "import", twins.toString(), "--user", "ana"), 1,
-                "holds two agents named 'Twin'; names are unique per user: rename one in the file. Nothing was stored.");
         // The first agent is written before the second's message is refused (over the store's MemoryLimits).
         Path halfWay = Files.writeString(work.resolve("two.af"), "{\"agents\": [{\"name\": \"First\", " + openai
                 + ", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]}, {\"name\": \"Second\", " + openai
                 + ", \"messages\": [{\"role\": \"user\", \"content\": \"" + "x".repeat(1_000_001) + "\"}]}]}");
         oneLineError(Cli.run(home, "agent", "import", halfWay.toString(), "--user", "ana"), 1, "Nothing was stored.");
-        assertThat(ok("agent", "list", "--user", "ana").out()).doesNotContain("First", "first", "Twin");
+        assertThat(ok("agent", "list", "--user", "ana").out()).doesNotContain("First", "first");
     }
 
     @Test
@@ -174,10 +170,26 @@ class CliCommandsTest {
     }
 
     @Test
+    void twoAgentsMayShareANameAndAnAgentFlagNamingBothListsTheirIds() throws Exception {
+        createHelper();
+        ok("agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini", "--id", "helper-2");
+        assertThat(ok("agent", "list", "--user", "ana").out()).contains("helper-1").contains("helper-2");
+        oneLineError(Cli.run(home, "block", "list", "--agent", "helper", "--user", "ana"), 1,
+                "User 'ana' has 2 agents named 'helper' (ids helper-1, helper-2); name one by its id: --agent ID");
+        assertThat(ok("block", "list", "--agent", "helper-2", "--user", "ana").out()).isNotNull();
+        // The same file imported twice gives a second agent.
+        Path file = work.resolve("helper.json");
+        ok("agent", "export", "helper-1", "--user", "ana", "-o", file.toString());
+        ok("agent", "import", file.toString(), "--user", "ana");
+        assertThat(ok("agent", "import", file.toString(), "--user", "ana").out()).contains("Imported agent 'helper'");
+        assertThat(ok("agent", "list", "--user", "ana").out()).contains("helper-1-2", "helper-1-3");
+    }
+
+    @Test
     void agentErrorsAreOneLine() {
         createHelper();
-        oneLineError(Cli.run(home, "agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini"), 1,
-                "already has an agent named 'helper'");
+        oneLineError(Cli.run(home, "agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini", "--id",
+                "helper-1"), 1, "Agent id 'helper-1' already has memory in this store");
         oneLineError(Cli.run(home, "agent", "create", "other", "--user", "ana"), 2, "Missing --model");
         oneLineError(Cli.run(home, "agent", "show", "nobody", "--user", "ana"), 1, "User 'ana' has no agent named 'nobody'");
         Path bad = work.resolve("bad.json");

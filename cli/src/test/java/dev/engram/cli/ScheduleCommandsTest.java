@@ -98,7 +98,7 @@ class ScheduleCommandsTest {
         String id;
         try (MemoryStore behind = MemoryStore.sqlite(SqliteOptions.builder(home.resolve("memory.db"))
                 .clock(Clock.offset(Clock.systemUTC(), Duration.ofHours(-1))).build())) {
-            ana = behind.agents().findByName("ana", "assistant").orElseThrow().scope();
+            ana = behind.agents().findByName("ana", "assistant").getFirst().scope();
             id = behind.schedules().create(ana, "default", "Remind Ana to call her sister",
                     ScheduleTiming.once(Instant.now().minus(Duration.ofMinutes(30)))).id();
         }

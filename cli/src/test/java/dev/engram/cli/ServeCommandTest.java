@@ -87,7 +87,7 @@ class ServeCommandTest {
             server.destroyForcibly();
         }
         try (MemoryStore store = MemoryStore.sqlite(home.resolve("memory.db"))) {
-            assertThat(store.agents().findByName("ana", "helper")).isPresent();
+            assertThat(store.agents().findByName("ana", "helper")).hasSize(1);
         }
     }
 }

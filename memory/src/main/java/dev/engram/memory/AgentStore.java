@@ -5,8 +5,8 @@ import java.util.Optional;
 
 /**
  * Agent definitions, one per {@link Scope}: the store keeps each as an opaque JSON document that the
- * agent runtime writes and reads, so that an agent reloaded after a restart is the same agent. Names
- * are unique per user, like ids.
+ * agent runtime writes and reads, so that an agent reloaded after a restart is the same agent. Ids
+ * identify agents; several agents of a user may share a name, as in Letta.
  *
  * <p>Deleting a definition leaves the agent's blocks, archival memory and messages in place under
  * its scope (recall memory is never deleted); an agent created again with the same id finds them.
@@ -21,7 +21,7 @@ public final class AgentStore {
     /**
      * Stores a new agent.
      *
-     * @throws DuplicateException       if the user already has an agent with this id or this name
+     * @throws DuplicateException       if the user already has an agent with this id
      * @throws IllegalArgumentException if the name is blank or the definition is blank
      */
     public AgentRecord create(Scope scope, String name, String definition) {
@@ -31,9 +31,6 @@ public final class AgentStore {
         return store.write(rows -> {
             if (rows.agent(scope).isPresent()) {
                 throw MemoryErrors.duplicateAgentId(scope);
-            }
-            if (rows.agentByName(scope.userId(), name).isPresent()) {
-                throw MemoryErrors.duplicateAgentName(scope.userId(), name);
             }
             store.checkQuota(rows, scope.userId(), new UserUsage(1, 0, 0, 0, 0));
             var now = store.now();
@@ -46,8 +43,7 @@ public final class AgentStore {
     /**
      * Replaces an agent's name and definition.
      *
-     * @throws NotFoundException  if the agent does not exist
-     * @throws DuplicateException if another agent of the user has this name
+     * @throws NotFoundException if the agent does not exist
      */
     public AgentRecord update(Scope scope, String name, String definition) {
         Checks.notNull(scope, "scope");
@@ -55,10 +51,6 @@ public final class AgentStore {
         store.limits().check(definition, "agent definition");
         return store.write(rows -> {
             AgentRecord existing = rows.agent(scope).orElseThrow(() -> MemoryErrors.noAgent(scope));
-            Optional<AgentRecord> named = rows.agentByName(scope.userId(), name);
-            if (named.isPresent() && !named.get().scope().equals(scope)) {
-                throw MemoryErrors.duplicateAgentName(scope.userId(), name);
-            }
             AgentRecord record = new AgentRecord(scope, name, definition, existing.createdAt(), store.now());
             rows.putAgent(record);
             return record;
@@ -71,11 +63,11 @@ public final class AgentStore {
         return store.read(rows -> rows.agent(scope));
     }
 
-    /** The user's agent with that name. */
-    public Optional<AgentRecord> findByName(String userId, String name) {
+    /** The user's agents with that name (several may share one), oldest first. */
+    public List<AgentRecord> findByName(String userId, String name) {
         Checks.id(userId, "user id");
         Checks.notNull(name, "agent name");
-        return store.read(rows -> rows.agentByName(userId, name));
+        return store.read(rows -> rows.agentsByName(userId, name));
     }
 
     /** The user's agents, by name. */

@@ -310,8 +310,9 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     }
 
     @Override
-    public Optional<AgentRecord> agentByName(String userId, String name) {
-        return agents.values().stream().filter(a -> a.scope().userId().equals(userId) && a.name().equals(name)).findFirst();
+    public List<AgentRecord> agentsByName(String userId, String name) {
+        return agents.values().stream().filter(a -> a.scope().userId().equals(userId) && a.name().equals(name))
+                .sorted(Comparator.comparing(AgentRecord::createdAt).thenComparing(a -> a.scope().agentId())).toList();
     }
 
     @Override

@@ -51,11 +51,6 @@ final class MemoryErrors {
                 + "'; choose another id or update that agent.");
     }
 
-    static DuplicateException duplicateAgentName(String userId, String name) {
-        return new DuplicateException("User '" + userId + "' already has an agent named '" + name
-                + "'; choose another name.");
-    }
-
     static NotFoundException noAgent(Scope scope) {
         return new NotFoundException("User '" + scope.userId() + "' has no agent with id '" + scope.agentId() + "'.");
     }

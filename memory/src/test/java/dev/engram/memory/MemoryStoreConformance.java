@@ -534,13 +534,24 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
-        void duplicateIdOrNameIsRejectedAndTheFirstAgentUnchanged() {
+        void aDuplicateIdIsRejectedAndTheFirstAgentUnchanged() {
             AgentRecord first = store.agents().create(ANA, "Helper", "{\"v\":1}");
             assertThatThrownBy(() -> store.agents().create(ANA, "Other", "{}"))
                     .isInstanceOf(DuplicateException.class).hasMessageContaining("id 'helper'");
-            assertThatThrownBy(() -> store.agents().create(ANA_COACH, "Helper", "{}"))
-                    .isInstanceOf(DuplicateException.class).hasMessageContaining("named 'Helper'");
             assertThat(store.agents().list("ana")).containsExactly(first);
+        }
+
+        @Test
+        void severalAgentsOfAUserMayShareANameAndAreFoundOldestFirst() {
+            ManualClock clock = new ManualClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+            MemoryStore clocked = MemoryStore.over(store.backend(), clock);
+            AgentRecord first = clocked.agents().create(ANA, "Helper", "{\"v\":1}");
+            clock.advance(java.time.Duration.ofSeconds(1));
+            AgentRecord second = clocked.agents().create(ANA_COACH, "Helper", "{\"v\":2}");
+            assertThat(store.agents().findByName("ana", "Helper")).containsExactly(first, second);
+            assertThat(store.agents().list("ana")).containsExactlyInAnyOrder(first, second);
+            assertThat(store.agents().findByName("ana", "Nobody")).isEmpty();
+            assertThat(store.agents().findByName("ben", "Helper")).isEmpty();
         }
 
         @Test
@@ -553,17 +564,18 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
-        void updateReplacesDefinitionAndRejectsAnotherAgentsName() {
+        void updateReplacesDefinitionAndMayTakeAnotherAgentsName() {
             store.agents().create(ANA, "Helper", "{\"v\":1}");
-            store.agents().create(ANA_COACH, "Coach", "{}");
+            AgentRecord coach = store.agents().create(ANA_COACH, "Coach", "{}");
             AgentRecord updated = store.agents().update(ANA, "Helper 2", "{\"v\":2}");
             assertThat(store.agents().get(ANA)).contains(updated);
             assertThat(updated.definition()).isEqualTo("{\"v\":2}");
-            assertThatThrownBy(() -> store.agents().update(ANA, "Coach", "{\"v\":3}"))
-                    .isInstanceOf(DuplicateException.class);
+            AgentRecord renamed = store.agents().update(ANA, "Coach", "{\"v\":3}");
+            assertThat(store.agents().findByName("ana", "Coach")).extracting(AgentRecord::scope).containsExactlyInAnyOrder(ANA_COACH, ANA);
+            assertThat(store.agents().get(ANA_COACH)).contains(coach);
             assertThatThrownBy(() -> store.agents().update(BEN, "Helper", "{}"))
                     .isInstanceOf(NotFoundException.class);
-            assertThat(store.agents().get(ANA)).contains(updated);
+            assertThat(store.agents().get(ANA)).contains(renamed);
         }
 
         @Test

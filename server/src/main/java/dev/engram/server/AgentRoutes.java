@@ -8,7 +8,10 @@ import static io.helidon.http.Method.POST;
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.AgentFileImport;
+import dev.engram.agents.AgentImport;
+import dev.engram.agents.AgentType;
 import dev.engram.agents.LettaModels;
+import dev.engram.agents.ModelSettings;
 import dev.engram.agents.SleeptimeSettings;
 import dev.engram.agents.ToolRules;
 import dev.engram.framework.ModelPolicy;
@@ -42,7 +45,7 @@ final class AgentRoutes {
     List<Route> routes() {
         return Route.table()
                 .add(Route.caller(GET, "/v1/agents/count", this::count))
-                .add(Route.caller(POST, "/v1/agents/import", new AgentImport(api)::handle))
+                .add(Route.caller(POST, "/v1/agents/import", new ImportRoute(api)::handle))
                 .twin(Route.caller(GET, "/v1/agents", this::list))
                 .twin(Route.caller(POST, "/v1/agents", this::create))
                 .add(Route.agent(api, GET, "/v1/agents/{agent_id}/export", this::export))
@@ -54,11 +57,13 @@ final class AgentRoutes {
 
     private void create(Caller caller, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
+        AgentFields.refuseUnsupported(body);
         String user = ownerOf(caller, body);
         String id = Ids.newAgentId();
         String model = model(body, api.runtime.modelPolicy()).orElse(api.settings.defaultModel());
         AgentDefinition.Builder b = AgentDefinition.builder(user).id(id)
                 .name(body.string("name").orElse(id.substring(0, "agent-".length() + 8))).model(model);
+        b.agentType(agentType(body));
         body.string("system").ifPresent(b::systemPrompt);
         body.integer("context_window_limit").ifPresent(b::contextWindowTokens);
         body.strings("tags").ifPresent(b::tags);
@@ -77,10 +82,8 @@ final class AgentRoutes {
         if (body.bool("enable_sleeptime").orElse(false)) {
             b.sleeptime(SleeptimeSettings.of(model));
         }
+        AgentFields.apply(body, b, ModelSettings.PROVIDER_DEFAULTS);
         AgentDefinition definition = build(b);
-        if (api.store.agents().findByName(user, definition.name()).isPresent()) {
-            throw ApiException.conflict("An agent named '" + definition.name() + "' exists; agent names are unique per user.");
-        }
         api.quotas.agent(definition);
         Agent agent = api.runtime.create(definition);
         Api.json(res, api.agentState(agent));
@@ -133,6 +136,16 @@ final class AgentRoutes {
             return Optional.of(allowed(config, policy, spec, "model"));
         }
         return Optional.empty();
+    }
+
+    /** The request's {@code agent_type}; without one, Letta's default for a new agent, {@code letta_v1_agent}. */
+    private static AgentType agentType(Body body) {
+        Optional<String> type = body.string("agent_type");
+        try {
+            return type.map(AgentType::fromLetta).orElse(AgentType.LETTA_V1_AGENT);
+        } catch (IllegalArgumentException e) {
+            throw body.problem("enum", e.getMessage(), "agent_type");
+        }
     }
 
     private static String allowed(Body body, ModelPolicy policy, String spec, String field) {
@@ -224,6 +237,8 @@ final class AgentRoutes {
 
     private void modify(Agent agent, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
+        AgentFields.refuseUnsupported(body);
+        AgentFields.modelSettings(body, agent.definition().modelSettings()); // checked before anything changes
         Optional<String> model = model(body, api.runtime.modelPolicy());
         Optional<List<String>> toolIds = body.strings("tool_ids");
         Optional<JsonNode> rules = body.raw("tool_rules");
@@ -234,10 +249,6 @@ final class AgentRoutes {
                 attach.add(api.block(agent.userId(), blockId));
             }
         }
-        body.string("name").filter(n -> !n.equals(agent.name()))
-                .flatMap(n -> api.store.agents().findByName(agent.userId(), n)).ifPresent(other -> {
-                    throw ApiException.conflict("An agent named '" + other.name() + "' exists; agent names are unique per user.");
-                });
         if (body.bool("enable_sleeptime").orElse(false) && agent.definition().sleeptime().isEmpty()) {
             api.quotas.companion(agent.userId()); // the sleep-time companion is one more agent of the user's
         }
@@ -250,6 +261,7 @@ final class AgentRoutes {
             body.integer("context_window_limit").ifPresent(b::contextWindowTokens);
             toolIds.ifPresent(ids -> b.tools(ids.stream().map(Ids::toolName).distinct().toList()));
             rules.ifPresent(r -> b.toolRules(toolRules(body, r)));
+            AgentFields.apply(body, b, d.modelSettings());
             body.bool("enable_sleeptime").ifPresent(on -> {
                 if (on && d.sleeptime().isEmpty()) {
                     b.sleeptime(SleeptimeSettings.of(model.orElse(d.model())));
@@ -301,12 +313,13 @@ final class AgentRoutes {
     }
 
     /** {@code POST /v1/agents/import}: a multipart form whose {@code file} is a Letta Agent File. */
-    record AgentImport(Api api) {
+    record ImportRoute(Api api) {
         void handle(Caller caller, ServerRequest req, ServerResponse res) {
             Upload upload = Upload.read(req);
             String user = caller.user().orElse(Api.DEFAULT_USER);
-            AgentFileImport imported = api.runtime.importLettaAgentFile(upload.file(), upload.fileName(), user,
-                    upload.agentCount() == 1 ? Optional.of(Ids.newAgentId()) : Optional.empty(), Optional.empty());
+            AgentImport file = AgentImport.json(upload.file(), upload.fileName()).user(user);
+            AgentFileImport imported = api.runtime.importLettaAgentFile(upload.agentCount() == 1
+                    ? file.agentId(Ids.newAgentId()) : file);
             ObjectNode out = Body.JSON.createObjectNode();
             imported.agents().forEach(a -> out.withArray("agent_ids").add(a.id()));
             out.withArray("agent_ids");

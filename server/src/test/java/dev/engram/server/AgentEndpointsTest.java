@@ -119,7 +119,6 @@ class AgentEndpointsTest {
                 List.of(obj("type", "exit_loop"))));
         assertThat(rules.status()).isEqualTo(422);
         fx.agent(fx.ana, "taken");
-        assertThat(fx.post(fx.ana, "/v1/agents/", obj("name", "taken")).status()).isEqualTo(409);
         assertThat(fx.get(fx.ana, "/v1/agents/?limit=0").status()).isEqualTo(422);
         assertThat(fx.get(fx.ana, "/v1/agents/?order=sideways").status()).isEqualTo(422);
         assertThat(fx.get(fx.ana, "/v1/agents/count").json().asInt()).isEqualTo(1);

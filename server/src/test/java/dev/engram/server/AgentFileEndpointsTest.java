@@ -96,14 +96,19 @@ class AgentFileEndpointsTest {
     }
 
     @Test
+    void aFileOfTwoAgentsOfOneNameImportsBothAsInLetta() {
+        String openai = "\"llm_config\": {\"model\": \"m\", \"model_endpoint_type\": \"openai\"}";
+        ServerFixture.Response twins = upload(fx.ana, "twins.af", ("{\"agents\": [{\"name\": \"Twin\", " + openai + "}, "
+                + "{\"name\": \"Twin\", " + openai + "}]}").getBytes(StandardCharsets.UTF_8));
+        assertThat(twins.status()).as(twins.text()).isEqualTo(200);
+        assertThat(twins.json().path("agent_ids")).hasSize(2);
+        assertThat(fx.get(fx.ana, "/v1/agents/?name=Twin").json()).hasSize(2);
+    }
+
+    @Test
     void anImportIsOneUnitOfWorkThatStoresNothingWhenItFailsHalfWay() {
         String openai = "\"llm_config\": {\"model\": \"m\", \"model_endpoint_type\": \"openai\"}";
         long before = fx.store.changes().lastSeq();
-        ServerFixture.Response twins = upload(fx.ana, "twins.af", ("{\"agents\": [{\"name\": \"Twin\", " + openai + "}, "
-                + "{\"name\": \"Twin\", " + openai + "}]}").getBytes(StandardCharsets.UTF_8));
-        assertThat(twins.status()).isEqualTo(400);
-        assertThat(twins.detail()).isEqualTo("Agent file twins.af holds two agents named 'Twin'; names are unique per user: "
-                + "rename one in the file. Nothing was stored.");
         // The first agent and its message are written before the second's message is refused (over the store's
         // MemoryLimits): the unit of work rolls the first back with it.
         ServerFixture.Response halfWay = upload(fx.ana, "two.af", ("{\"agents\": [{\"name\": \"First\", " + openai

@@ -266,8 +266,9 @@ record PostgresRows(Handle h) implements PostgresOptionalRows {
     }
 
     @Override
-    public Optional<AgentRecord> agentByName(String userId, String name) {
-        return one("SELECT * FROM agents WHERE user_id = ? AND name = ?", (rs, c) -> agent(rs), userId, name);
+    public List<AgentRecord> agentsByName(String userId, String name) {
+        return query("SELECT * FROM agents WHERE user_id = ? AND name = ? ORDER BY created_at, agent_id", (rs, c) -> agent(rs),
+                userId, name);
     }
 
     @Override

@@ -163,7 +163,8 @@ public interface Rows {
 
     Optional<AgentRecord> agent(Scope scope);
 
-    Optional<AgentRecord> agentByName(String userId, String name);
+    /** The user's agents with that name (several may share one), oldest first. */
+    List<AgentRecord> agentsByName(String userId, String name);
 
     /** The user's agents, by name. */
     List<AgentRecord> listAgents(String userId);

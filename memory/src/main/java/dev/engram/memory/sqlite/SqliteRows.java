@@ -334,9 +334,9 @@ final class SqliteRows implements SqliteOptionalRows {
     }
 
     @Override
-    public Optional<AgentRecord> agentByName(String userId, String name) {
-        return h.createQuery("SELECT * FROM agents WHERE user_id = ? AND name = ?")
-                .bind(0, userId).bind(1, name).map((rs, ctx) -> agent(rs)).findOne();
+    public List<AgentRecord> agentsByName(String userId, String name) {
+        return h.createQuery("SELECT * FROM agents WHERE user_id = ? AND name = ? ORDER BY created_at, agent_id")
+                .bind(0, userId).bind(1, name).map((rs, ctx) -> agent(rs)).list();
     }
 
     @Override

@@ -109,13 +109,13 @@ class SqliteBackendTest {
         assertThatThrownBy(() -> MemoryStore.sqlite(file))
                 .isInstanceOf(SchemaVersionException.class)
                 .hasMessage("Memory database " + file.toAbsolutePath() + " was written by a newer Engram (schema version 99); "
-                        + "this version understands up to schema version 9. Upgrade Engram to open it. "
+                        + "this version understands up to schema version " + SqliteBackend.SCHEMA_VERSION + ". Upgrade Engram to open it. "
                         + "The database was not changed.");
         assertThat(Files.size(file)).isEqualTo(sizeBefore);
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT count(*) FROM " + SqliteBackend.HISTORY_TABLE)) {
             rs.next();
-            assertThat(rs.getInt(1)).isEqualTo(10); // versions 1 to 9, and the newer one
+            assertThat(rs.getInt(1)).isEqualTo(11); // versions 1 to 10, and the newer one
         }
     }
 
