@@ -369,7 +369,8 @@ public final class Agent {
             }
         }
         ChatRequest request = new ChatRequest(prompt.messages(), tools, options);
-        return turn.streaming() ? model.stream(request, new StepStream(turn, step)) : model.chat(request);
+        return turn.streaming() ? model.stream(request, new StepStream(turn, step, this.tools.userMessageArguments()))
+                : model.chat(request);
     }
 
     /** Compiles, compacting first when over the window (or when {@code forceCompaction}). */
