@@ -39,6 +39,7 @@ final class StepStream implements StreamListener {
         String argument = messageArguments.get(name);
         if (argument != null) {
             replies.put(index, new ReplyDecoder(argument));
+            emit(new AgentStreamEvent.ReplyDelta(step, index, "")); // announces the call before its first fragment
         }
         emit(new AgentStreamEvent.ToolCallDelta(step, index, id, name, argumentsDelta));
         ReplyDecoder decoder = replies.get(index);

@@ -8,6 +8,7 @@ import dev.engram.agents.Agent;
 import dev.engram.agents.AgentResponse;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MessageQuery;
+import dev.engram.memory.ToolOutcome;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -106,7 +107,8 @@ final class MessageRoutes {
             if (stored.isEmpty()) {
                 break;
             }
-            List<ObjectNode> letta = new ArrayList<>(view.of(stored, callId -> callName(agent, stored.getFirst().id(), callId)));
+            List<ObjectNode> letta = new ArrayList<>(view.of(stored, callId -> callName(agent, stored.getFirst().id(), callId),
+                    callId -> laterOutcome(agent, stored.getLast().id(), callId)));
             if (newest) {
                 upper = stored.getFirst().id();
             } else {
@@ -128,6 +130,12 @@ final class MessageRoutes {
     private Optional<String> callName(Agent agent, long before, String callId) {
         return api.store.messages().list(agent.scope(), MessageQuery.all().withIdRange(0, before).newest(50)).stream()
                 .flatMap(m -> m.toolCalls().stream()).filter(c -> c.id().equals(callId)).map(c -> c.name()).findFirst();
+    }
+
+    /** The outcome of a call, from the tool results shortly after message {@code after}. */
+    private Optional<ToolOutcome> laterOutcome(Agent agent, long after, String callId) {
+        return api.store.messages().list(agent.scope(), MessageQuery.all().withIdRange(after, Long.MAX_VALUE).withLimit(50)).stream()
+                .filter(m -> m.toolCallId().filter(callId::equals).isPresent()).findFirst().flatMap(ConversationMessage::toolOutcome);
     }
 
     private void cancel(Agent agent, ServerRequest req, ServerResponse res) {
