@@ -3,47 +3,27 @@ package dev.engram.agents;
 import dev.engram.framework.ApprovalMode;
 import dev.engram.framework.ToolPolicy;
 import dev.engram.memory.NewBlock;
+import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 
 /**
- * What an agent is: who owns it, how it thinks (system prompt, model), what it starts out remembering
- * (its blocks), what it may do (tools, policy, approval) and its limits (context window, step cap).
- * {@link AgentRuntime#create} persists it; the blocks are created in the store then and live there
- * afterwards, edited by the agent.
+ * What an agent is: who owns it, how it thinks (system prompt, model and its settings, loop type), what it starts
+ * out remembering (its blocks), what it may do (tools, policy, approval) and its limits (context window, step cap).
+ * {@link AgentRuntime#create} persists it; the blocks are created in the store then and live there afterwards,
+ * edited by the agent.
  *
- * @param id                  unique per user; letters, digits, {@code -} and {@code _}
- * @param userId              the user the agent serves
- * @param name                unique per user, for people
- * @param systemPrompt        the agent's instructions, first in every prompt
- * @param model               a model spec as {@code ChatModel.of} reads it, e.g. {@code openai:gpt-4o-mini}
- * @param blocks              the core memory blocks the agent starts with
- * @param tools               the names of the tools the agent may call
- * @param allowTools          policy: tool-name globs allowed (empty: all of {@code tools})
- * @param denyTools           policy: tool-name globs denied; deny wins
- * @param approvalMode        when side-effecting calls ask for approval
- * @param contextWindowTokens the model's context window in tokens
- * @param maxSteps            the step cap: model calls per message received
- * @param parentAgentId       the agent that spawned this one, for subagents
- * @param toolRules           Letta's tool rules: when which tool may be called (see {@link ToolRule})
- * @param tags                labels for finding agents, e.g. from a Letta agent file
- * @param declaredTools       tools the agent file gave the agent without an implementation here (each named in {@code tools})
- * @param sharedBlocks        blocks of other agents this agent is given when it is created
- * @param sleeptime           the agent's sleep-time companion, if it has one
- * @param actsFor             for a companion agent: the agent whose memory its tools edit and whose blocks it sees
- * @param toolAccess          the workspace, shell and web tools this agent has, wherever it runs
+ * <p>Made with {@link #builder} (or changed with {@link #toBuilder}): the builder is the only way in, so a field
+ * added later breaks no caller. Immutable; two definitions are equal when every part is.
  */
-public record AgentDefinition(String id, String userId, String name, String systemPrompt, String model,
-        List<NewBlock> blocks, List<String> tools, List<String> allowTools, List<String> denyTools,
-        ApprovalMode approvalMode, int contextWindowTokens, int maxSteps, Optional<String> parentAgentId,
-        List<ToolRule> toolRules, List<String> tags, List<DeclaredTool> declaredTools, List<BlockAttachment> sharedBlocks,
-        Optional<SleeptimeSettings> sleeptime, Optional<String> actsFor, ToolAccess toolAccess) {
-
+public final class AgentDefinition {
     /** The instructions an agent gets when none are given. */
     public static final String DEFAULT_SYSTEM_PROMPT = """
             You are a helpful assistant with a persistent memory that outlives this conversation.
@@ -58,6 +38,13 @@ public record AgentDefinition(String id, String userId, String name, String syst
     public static final List<String> DEFAULT_TOOLS = List.of("send_message", "block", "recall", "search",
             "memory_search", "memory_save", "memory_update", "memory_delete");
 
+    /**
+     * The loop an agent gets when none is given: {@link AgentType#MEMGPT_V2_AGENT}, heartbeats and
+     * {@code send_message}, the loop Engram's agents have always run and {@link #DEFAULT_SYSTEM_PROMPT} describes.
+     * (An agent created over Letta's API without a type gets Letta's default, {@link AgentType#LETTA_V1_AGENT}, instead.)
+     */
+    public static final AgentType DEFAULT_AGENT_TYPE = AgentType.MEMGPT_V2_AGENT;
+
     /** 32,768 tokens. */
     public static final int DEFAULT_CONTEXT_WINDOW = 32_768;
 
@@ -67,34 +54,185 @@ public record AgentDefinition(String id, String userId, String name, String syst
     /** The smallest context window accepted: room for a system prompt, blocks and a few messages. */
     public static final int MIN_CONTEXT_WINDOW = 1_024;
 
-    public AgentDefinition {
-        id = checkId(id, "agent id");
-        userId = checkText(userId, "user id");
-        name = checkText(name, "agent name");
-        Objects.requireNonNull(systemPrompt, "system prompt must not be null");
-        model = checkText(model, "model spec");
-        blocks = List.copyOf(Objects.requireNonNull(blocks, "blocks must not be null"));
-        tools = List.copyOf(Objects.requireNonNull(tools, "tools must not be null"));
-        allowTools = List.copyOf(Objects.requireNonNull(allowTools, "allowTools must not be null"));
-        denyTools = List.copyOf(Objects.requireNonNull(denyTools, "denyTools must not be null"));
-        Objects.requireNonNull(approvalMode, "approval mode must not be null");
-        Objects.requireNonNull(parentAgentId, "parentAgentId must not be null");
-        if (contextWindowTokens < MIN_CONTEXT_WINDOW) {
-            throw new IllegalArgumentException("context window must be at least " + MIN_CONTEXT_WINDOW
-                    + " tokens, got " + contextWindowTokens);
-        }
-        if (maxSteps < 1) {
-            throw new IllegalArgumentException("step cap must be at least 1, got " + maxSteps);
-        }
-        toolRules = List.copyOf(Objects.requireNonNull(toolRules, "toolRules must not be null"));
-        tags = List.copyOf(Objects.requireNonNull(tags, "tags must not be null"));
-        declaredTools = List.copyOf(Objects.requireNonNull(declaredTools, "declaredTools must not be null"));
-        sharedBlocks = List.copyOf(Objects.requireNonNull(sharedBlocks, "sharedBlocks must not be null"));
-        Objects.requireNonNull(sleeptime, "sleeptime must not be null");
-        Objects.requireNonNull(actsFor, "actsFor must not be null");
-        Objects.requireNonNull(toolAccess, "toolAccess must not be null");
+    private final String id;
+    private final String userId;
+    private final String name;
+    private final String systemPrompt;
+    private final String model;
+    private final ModelSettings modelSettings;
+    private final AgentType agentType;
+    private final List<NewBlock> blocks;
+    private final List<String> tools;
+    private final List<String> allowTools;
+    private final List<String> denyTools;
+    private final ApprovalMode approvalMode;
+    private final int contextWindowTokens;
+    private final int maxSteps;
+    private final Optional<String> parentAgentId;
+    private final List<ToolRule> toolRules;
+    private final List<String> tags;
+    private final List<DeclaredTool> declaredTools;
+    private final List<BlockAttachment> sharedBlocks;
+    private final Optional<SleeptimeSettings> sleeptime;
+    private final Optional<String> actsFor;
+    private final ToolAccess toolAccess;
+    private final Optional<String> description;
+    private final String metadata;
+    private final Optional<ZoneId> timezone;
+
+    private AgentDefinition(Builder b, String id) {
+        this.id = id;
+        this.userId = b.userId;
+        this.name = b.name != null ? b.name : id;
+        this.systemPrompt = b.systemPrompt;
+        this.model = b.model;
+        this.modelSettings = b.modelSettings;
+        this.agentType = b.agentType;
+        this.blocks = List.copyOf(b.blocks);
+        this.tools = List.copyOf(b.tools);
+        this.allowTools = List.copyOf(b.allowTools);
+        this.denyTools = List.copyOf(b.denyTools);
+        this.approvalMode = b.approvalMode;
+        this.contextWindowTokens = b.contextWindowTokens;
+        this.maxSteps = b.maxSteps;
+        this.parentAgentId = Optional.ofNullable(b.parentAgentId);
+        this.toolRules = List.copyOf(b.toolRules);
+        this.tags = List.copyOf(b.tags);
+        this.declaredTools = List.copyOf(b.declaredTools);
+        this.sharedBlocks = List.copyOf(b.sharedBlocks);
+        this.sleeptime = Optional.ofNullable(b.sleeptime);
+        this.actsFor = Optional.ofNullable(b.actsFor);
+        this.toolAccess = b.toolAccess;
+        this.description = Optional.ofNullable(b.description);
+        this.metadata = b.metadata;
+        this.timezone = Optional.ofNullable(b.timezone);
         DefinitionChecks.check(id, name, blocks, tools, toolRules, declaredTools, sharedBlocks);
         ContextWindows.check(name, model, contextWindowTokens);
+    }
+
+    /** Unique per user; letters, digits, {@code -} and {@code _}. */
+    public String id() {
+        return id;
+    }
+
+    /** The user the agent serves. */
+    public String userId() {
+        return userId;
+    }
+
+    /** For people; several agents of a user may share one. */
+    public String name() {
+        return name;
+    }
+
+    /** The agent's instructions, first in every prompt. */
+    public String systemPrompt() {
+        return systemPrompt;
+    }
+
+    /** A model spec as {@code ChatModel.of} reads it, e.g. {@code openai:gpt-4o-mini}. */
+    public String model() {
+        return model;
+    }
+
+    /** How the model generates (temperature, max tokens, reasoning, ...); empty settings are the provider's defaults. */
+    public ModelSettings modelSettings() {
+        return modelSettings;
+    }
+
+    /** The loop the agent runs (see {@link AgentType#loop()}). */
+    public AgentType agentType() {
+        return agentType;
+    }
+
+    /** The core memory blocks the agent starts with. */
+    public List<NewBlock> blocks() {
+        return blocks;
+    }
+
+    /** The names of the tools the agent may call. */
+    public List<String> tools() {
+        return tools;
+    }
+
+    /** Policy: tool-name globs allowed (empty: all of {@link #tools}). */
+    public List<String> allowTools() {
+        return allowTools;
+    }
+
+    /** Policy: tool-name globs denied; deny wins. */
+    public List<String> denyTools() {
+        return denyTools;
+    }
+
+    /** When side-effecting calls ask for approval. */
+    public ApprovalMode approvalMode() {
+        return approvalMode;
+    }
+
+    /** The model's context window in tokens. */
+    public int contextWindowTokens() {
+        return contextWindowTokens;
+    }
+
+    /** The step cap: model calls per message received. */
+    public int maxSteps() {
+        return maxSteps;
+    }
+
+    /** The agent that spawned this one, for subagents. */
+    public Optional<String> parentAgentId() {
+        return parentAgentId;
+    }
+
+    /** Letta's tool rules: when which tool may be called (see {@link ToolRule}). */
+    public List<ToolRule> toolRules() {
+        return toolRules;
+    }
+
+    /** Labels for finding agents, e.g. from a Letta agent file. */
+    public List<String> tags() {
+        return tags;
+    }
+
+    /** Tools an agent file gave the agent without an implementation here (each named in {@link #tools}). */
+    public List<DeclaredTool> declaredTools() {
+        return declaredTools;
+    }
+
+    /** Blocks of other agents this agent is given when it is created. */
+    public List<BlockAttachment> sharedBlocks() {
+        return sharedBlocks;
+    }
+
+    /** The agent's sleep-time companion, if it has one. */
+    public Optional<SleeptimeSettings> sleeptime() {
+        return sleeptime;
+    }
+
+    /** For a companion agent: the agent whose memory its tools edit and whose blocks it sees. */
+    public Optional<String> actsFor() {
+        return actsFor;
+    }
+
+    /** The workspace, shell and web tools this agent has, wherever it runs. */
+    public ToolAccess toolAccess() {
+        return toolAccess;
+    }
+
+    /** What the agent is for, in a sentence, for people (Letta's {@code description}). */
+    public Optional<String> description() {
+        return description;
+    }
+
+    /** Whatever its creator keeps with the agent (Letta's {@code metadata}): a JSON object, {@code {}} when none. */
+    public String metadata() {
+        return metadata;
+    }
+
+    /** The agent's time zone (Letta's {@code timezone}); empty: the host's. */
+    public Optional<ZoneId> timezone() {
+        return timezone;
     }
 
     /** The agent's scope in the memory store. */
@@ -132,16 +270,42 @@ public record AgentDefinition(String id, String userId, String name, String syst
     /** A builder starting from this definition, for another user (e.g. to import it for them). */
     public Builder toBuilder(String forUser) {
         Builder b = new Builder(forUser).id(id).name(name).systemPrompt(systemPrompt).model(model)
+                .modelSettings(modelSettings).agentType(agentType)
                 .tools(tools).approvalMode(approvalMode).contextWindowTokens(contextWindowTokens).maxSteps(maxSteps)
                 .toolRules(toolRules).tags(tags).declaredTools(declaredTools).sharedBlocks(sharedBlocks);
         b.sleeptime = sleeptime.orElse(null);
         b.actsFor = actsFor.orElse(null);
         b.toolAccess = toolAccess;
+        b.description = description.orElse(null);
+        b.metadata = metadata;
+        b.timezone = timezone.orElse(null);
         blocks.forEach(b::block);
         b.allowTools.addAll(allowTools);
         b.denyTools.addAll(denyTools);
         b.parentAgentId = parentAgentId.orElse(null);
         return b;
+    }
+
+    private List<Object> parts() {
+        return Arrays.asList(id, userId, name, systemPrompt, model, modelSettings, agentType, blocks, tools, allowTools,
+                denyTools, approvalMode, contextWindowTokens, maxSteps, parentAgentId, toolRules, tags, declaredTools,
+                sharedBlocks, sleeptime, actsFor, toolAccess, description, metadata, timezone);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AgentDefinition d && parts().equals(d.parts());
+    }
+
+    @Override
+    public int hashCode() {
+        return parts().hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "AgentDefinition[id=" + id + ", userId=" + userId + ", name=" + name + ", model=" + model + ", agentType="
+                + agentType.lettaName() + ", tools=" + tools + "]";
     }
 
     private static String checkText(String value, String what) {
@@ -182,6 +346,11 @@ public record AgentDefinition(String id, String userId, String name, String syst
         private SleeptimeSettings sleeptime;
         private String actsFor;
         private ToolAccess toolAccess = ToolAccess.NONE;
+        private ModelSettings modelSettings = ModelSettings.PROVIDER_DEFAULTS;
+        private AgentType agentType = DEFAULT_AGENT_TYPE;
+        private String description;
+        private String metadata = "{}";
+        private ZoneId timezone;
 
         private Builder(String userId) {
             this.userId = checkText(userId, "user id");
@@ -339,6 +508,62 @@ public record AgentDefinition(String id, String userId, String name, String syst
             return addTools(access.toolNames().toArray(String[]::new));
         }
 
+        /** How the model generates; default {@link ModelSettings#PROVIDER_DEFAULTS}. */
+        public Builder modelSettings(ModelSettings settings) {
+            this.modelSettings = Objects.requireNonNull(settings, "model settings must not be null");
+            return this;
+        }
+
+        /** The loop the agent runs; default {@link AgentDefinition#DEFAULT_AGENT_TYPE}. */
+        public Builder agentType(AgentType type) {
+            this.agentType = Objects.requireNonNull(type, "agent type must not be null");
+            return this;
+        }
+
+        /** What the agent is for, for people; default none. */
+        public Builder description(String text) {
+            this.description = Objects.requireNonNull(text, "description must not be null");
+            return this;
+        }
+
+        /** Takes the description away. */
+        public Builder noDescription() {
+            this.description = null;
+            return this;
+        }
+
+        /**
+         * Replaces the metadata kept with the agent, a JSON object; default {@code {}}.
+         *
+         * @throws IllegalArgumentException if it is not a JSON object
+         */
+        public Builder metadata(String jsonObject) {
+            Objects.requireNonNull(jsonObject, "metadata must not be null");
+            JsonNode node;
+            try {
+                node = Heartbeats.JSON.readTree(jsonObject);
+            } catch (JacksonException e) {
+                throw new IllegalArgumentException("metadata is not JSON: " + e.getOriginalMessage());
+            }
+            if (!node.isObject()) {
+                throw new IllegalArgumentException("metadata must be a JSON object, got " + jsonObject);
+            }
+            this.metadata = node.toString();
+            return this;
+        }
+
+        /** The agent's time zone; default none (the host's). */
+        public Builder timezone(ZoneId zone) {
+            this.timezone = Objects.requireNonNull(zone, "time zone must not be null");
+            return this;
+        }
+
+        /** Takes the time zone away (the host's is used). */
+        public Builder noTimezone() {
+            this.timezone = null;
+            return this;
+        }
+
         Builder actsFor(String agentId) {
             this.actsFor = agentId;
             return this;
@@ -355,11 +580,7 @@ public record AgentDefinition(String id, String userId, String name, String syst
                 throw new IllegalArgumentException("an agent needs a model: call model(\"openai:gpt-4o-mini\"), "
                         + "model(\"anthropic:claude-sonnet-4-5\"), model(\"ollama:llama3.2\") or model(\"script:FILE\")");
             }
-            String agentId = id != null ? id : "agent-" + UUID.randomUUID().toString().substring(0, 8);
-            return new AgentDefinition(agentId, userId, name != null ? name : agentId, systemPrompt, model, blocks,
-                    tools, allowTools, denyTools, approvalMode, contextWindowTokens, maxSteps,
-                    Optional.ofNullable(parentAgentId), toolRules, tags, declaredTools, sharedBlocks, Optional.ofNullable(sleeptime),
-                    Optional.ofNullable(actsFor), toolAccess);
+            return new AgentDefinition(this, id != null ? id : "agent-" + UUID.randomUUID().toString().substring(0, 8));
         }
     }
 }

@@ -12,6 +12,8 @@ import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.ToolOutcome;
+import java.time.DateTimeException;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -45,6 +47,15 @@ final class AgentFiles {
         o.put("name", d.name());
         o.put("system_prompt", d.systemPrompt());
         o.put("model", d.model());
+        o.put("agent_type", d.agentType().lettaName());
+        if (!d.modelSettings().isProviderDefaults()) {
+            o.set("model_settings", d.modelSettings().toJson());
+        }
+        d.description().ifPresent(v -> o.put("description", v));
+        if (!d.metadata().equals("{}")) {
+            o.set("metadata", Heartbeats.JSON.readTree(d.metadata()));
+        }
+        d.timezone().ifPresent(z -> o.put("timezone", z.getId()));
         ArrayNode blocks = o.putArray("blocks");
         d.blocks().forEach(b -> blocks.add(blockJson(b)));
         strings(o.putArray("tools"), d.tools());
@@ -100,7 +111,20 @@ final class AgentFiles {
                             o.path("context_window_tokens").asInt(AgentDefinition.DEFAULT_CONTEXT_WINDOW)))
                     .maxSteps(o.path("max_steps").asInt(AgentDefinition.DEFAULT_MAX_STEPS))
                     .toolRules(ToolRules.parse(o.path("tool_rules")))
-                    .tags(strings(o.path("tags")));
+                    .tags(strings(o.path("tags")))
+                    // Definitions stored before agents had a type ran the heartbeat loop of the default type.
+                    .agentType(o.hasNonNull("agent_type") ? AgentType.fromLetta(o.get("agent_type").asString())
+                            : AgentDefinition.DEFAULT_AGENT_TYPE)
+                    .modelSettings(ModelSettings.fromJson(o.path("model_settings")));
+            if (o.hasNonNull("description")) {
+                b.description(o.get("description").asString());
+            }
+            if (o.path("metadata").isObject()) {
+                b.metadata(o.get("metadata").toString());
+            }
+            if (o.hasNonNull("timezone")) {
+                b.timezone(timezone(o.get("timezone").asString()));
+            }
             List<DeclaredTool> declared = new ArrayList<>();
             for (JsonNode t : o.path("declared_tools")) {
                 declared.add(new DeclaredTool(t.path("name").asString(""), t.path("description").asString(""),
@@ -253,6 +277,15 @@ final class AgentFiles {
                 .permission(FileEnums.parse(MemoryPermission.class, o.path("permission").asString("read_write"), "blocks.permission"))
                 .pinned(o.path("pinned").asBoolean(false))
                 .build();
+    }
+
+    /** The IANA zone {@code id}; an {@link IllegalArgumentException} saying what a zone looks like. */
+    static ZoneId timezone(String id) {
+        try {
+            return ZoneId.of(id);
+        } catch (DateTimeException e) {
+            throw new IllegalArgumentException("timezone '" + id + "' is not an IANA time zone such as Europe/Paris or UTC");
+        }
     }
 
     private static String text(JsonNode o, String field, String what) {

@@ -179,84 +179,47 @@ public final class AgentRuntime implements AutoCloseable {
     }
 
     /**
-     * Imports an agent file for {@code userId} when given, else for {@link #DEFAULT_IMPORT_USER} (never for the user
-     * the file names), under {@code agentId} when given (the file's otherwise). What the file asks beyond the
-     * importer's defaults is dropped (see {@link #importAgentFile}, which reports it).
+     * Imports an agent file of either format (Engram's own, or a Letta Agent File) and returns its first agent; see
+     * {@link #importAgentFile}, which also reports what the import dropped.
      *
-     * @throws AgentException if the file is not a valid agent file or the id or name is taken; nothing is stored then
+     * @throws AgentException if the file is not a valid agent file, names a model the policy does not allow and no
+     *                        model is given, or an id is taken; nothing is stored then
      */
-    public Agent importAgent(Path file, Optional<String> userId, Optional<String> agentId) {
-        return importAgent(file, userId, agentId, Optional.empty());
+    public Agent importAgent(AgentImport file) {
+        return importAgentFile(file).agents().getFirst();
     }
 
     /**
-     * Imports an agent file with the model given (any spec {@link dev.engram.framework.model.ChatModel#of}
-     * takes) instead of the file's, for its sleep-time companion too. A file whose model this runtime's
-     * {@link #modelPolicy()} does not allow (an endpoint or script of its own) can only be imported this way: a
-     * file never chooses where this runtime sends its requests and keys, or which file it reads.
-     *
-     * @throws AgentException if the file is not a valid agent file, names a model the policy does not allow and
-     *                        no model is given, or the id or name is taken; nothing is stored then
-     */
-    public Agent importAgent(Path file, Optional<String> userId, Optional<String> agentId, Optional<String> model) {
-        Objects.requireNonNull(file, "file must not be null");
-        return importAgent(AgentTransfer.read(file), file.toString(), userId, agentId, model);
-    }
-
-    /** Imports an agent file's JSON; see {@link #importAgent(Path, Optional, Optional, Optional)}. */
-    public Agent importAgent(String json, String source, Optional<String> userId, Optional<String> agentId) {
-        return importAgent(json, source, userId, agentId, Optional.empty());
-    }
-
-    /** Imports an agent file's JSON with the model given; see {@link #importAgent(Path, Optional, Optional, Optional)}. */
-    public Agent importAgent(String json, String source, Optional<String> userId, Optional<String> agentId,
-            Optional<String> model) {
-        checkOpen();
-        return transfer.importEngram(json, source, userId.orElse(DEFAULT_IMPORT_USER), agentId, model).agents().getFirst();
-    }
-
-    /**
-     * Imports an agent file of either format (Engram's own, or a Letta Agent File) for {@code userId}, whatever user
-     * the file names. An import never grants: the file's models must be ones {@link #modelPolicy()} allows (or
-     * {@code model} replaces them, the sleep-time companion's too), and what it asks beyond the importer's defaults
-     * (a looser approval mode, more steps than {@link Builder#maxImportedSteps}, a workspace, shell or web access of
-     * its own, acting for or descending from another agent, blocks of agents outside the file) is dropped and listed
-     * in {@link AgentFileImport#dropped()}.
+     * Imports an agent file of either format (Engram's own, or a Letta Agent File) for {@link AgentImport#user()},
+     * whatever user the file names. An import never grants: the file's models must be ones {@link #modelPolicy()}
+     * allows (or {@link AgentImport#model} replaces them, the sleep-time companion's too), and what it asks beyond the
+     * importer's defaults (a looser approval mode, more steps than {@link Builder#maxImportedSteps}, a workspace,
+     * shell or web access of its own, acting for or descending from another agent, blocks of agents outside the file)
+     * is dropped and listed in {@link AgentFileImport#dropped()}.
      *
      * @throws AgentException if the file is invalid, names a model the policy does not allow and no model is given,
-     *                        or an id or name is taken; nothing is stored then
+     *                        or an id is taken; nothing is stored then
      */
-    public AgentFileImport importAgentFile(String json, String source, String userId, Optional<String> agentId,
-            Optional<String> model) {
+    public AgentFileImport importAgentFile(AgentImport file) {
         checkOpen();
-        Objects.requireNonNull(json, "json must not be null");
-        if (userId == null || userId.isBlank()) {
-            throw new IllegalArgumentException("user id must not be null or blank");
-        }
-        return LettaAgentFile.isLetta(json) ? transfer.importLetta(json, source, userId, agentId, model)
-                : transfer.importEngram(json, source, userId, agentId, model);
+        Objects.requireNonNull(file, "import must not be null");
+        return LettaAgentFile.isLetta(file.json()) ? importLettaAgentFile(file)
+                : transfer.importEngram(file.json(), file.source(), file.user(), file.agentId(), file.model());
     }
 
     /**
-     * Imports a Letta Agent File ({@code .af}): every agent in it, for {@code userId}, with its system
-     * prompt, blocks (shared between the file's agents where they share them), tools (Letta's built-ins
-     * as Engram's; custom tools declared with their schemas, see {@link DeclaredTool}), tool rules,
-     * messages and which are in context, tags and model. All or nothing: a file with anything wrong
-     * stores nothing and says which field.
+     * Imports a Letta Agent File ({@code .af}): every agent in it, for {@link AgentImport#user()}, with its system
+     * prompt, agent type, blocks (shared between the file's agents where they share them), tools (Letta's built-ins
+     * as Engram's; custom tools declared with their schemas, see {@link DeclaredTool}), tool rules, messages and
+     * which are in context, tags and model. All or nothing: a file with anything wrong stores nothing and says which
+     * field. By default ids come from the agents' names; {@link AgentImport#agentId} sets it for a file of one agent.
      *
-     * @param agentId the Engram id, for a file of one agent; by default ids come from the agents' names
-     * @param model   a model spec to use instead of the file's (its sleep-time companions' too); needed when the
-     *                file's model is one {@link #modelPolicy()} does not allow, or at a provider Engram does not have
      * @see #importAgentFile
      */
-    public AgentFileImport importLettaAgentFile(String json, String source, String userId, Optional<String> agentId,
-            Optional<String> model) {
+    public AgentFileImport importLettaAgentFile(AgentImport file) {
         checkOpen();
-        Objects.requireNonNull(json, "json must not be null");
-        if (userId == null || userId.isBlank()) {
-            throw new IllegalArgumentException("user id must not be null or blank");
-        }
-        return transfer.importLetta(json, source, userId, agentId, model);
+        Objects.requireNonNull(file, "import must not be null");
+        return transfer.importLetta(file.json(), file.source(), file.user(), file.agentId(), file.model());
     }
 
     /** The agents (of one user) as one Letta Agent File, blocks they share written once. */

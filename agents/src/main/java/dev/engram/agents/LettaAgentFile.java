@@ -128,7 +128,9 @@ final class LettaAgentFile {
         String spec = model.orElseGet(() -> model(a, at, grants));
         AgentDefinition.Builder b = AgentDefinition.builder(userId).id(id).name(name)
                 .systemPrompt(a.path("system").asString(AgentDefinition.DEFAULT_SYSTEM_PROMPT))
-                .model(spec);
+                .model(spec)
+                // Letta's agent file schema makes a file without a type a letta_v1_agent, as Letta's create does.
+                .agentType(a.hasNonNull("agent_type") ? agentType(a.get("agent_type").asString(), at) : AgentType.LETTA_V1_AGENT);
         int window = a.path("llm_config").path("context_window").asInt(AgentDefinition.DEFAULT_CONTEXT_WINDOW);
         b.contextWindowTokens(ContextWindows.clamp(spec, Math.max(window, AgentDefinition.MIN_CONTEXT_WINDOW)));
         if (engram.isObject()) {
@@ -196,7 +198,7 @@ final class LettaAgentFile {
     private void tool(JsonNode t, String at, Set<String> runtimeTools, List<String> tools, List<DeclaredTool> declared) {
         String name = text(t, "name", at);
         String kind = t.path("tool_type").asString("custom");
-        String engramName = LettaNames.RENAMED_BUILTINS.getOrDefault(name, name);
+        String engramName = LettaTools.engramName(name);
         if (!kind.equals("custom") && !kind.startsWith("external") && runtimeTools.contains(engramName)) {
             if (!tools.contains(engramName)) {
                 tools.add(engramName);
@@ -217,6 +219,14 @@ final class LettaAgentFile {
                     + "how to provide one");
         }
         tools.add(name);
+    }
+
+    private AgentType agentType(String type, String at) {
+        try {
+            return AgentType.fromLetta(type);
+        } catch (IllegalArgumentException e) {
+            throw error(at + ".agent_type", "cannot be run: " + e.getMessage());
+        }
     }
 
     private NewBlock block(JsonNode b, String at) {

@@ -68,7 +68,7 @@ final class LettaAgentFileWriter {
             ArrayNode tags = a.putArray("tags");
             d.tags().forEach(tags::add);
             a.put("system", d.systemPrompt());
-            a.put("agent_type", "letta_v1_agent");
+            a.put("agent_type", d.agentType().lettaName());
             a.put("include_base_tools", false);
             a.set("llm_config", llmConfig(d));
             ObjectNode engram = a.putObject("metadata").putObject("engram");
@@ -110,9 +110,8 @@ final class LettaAgentFileWriter {
             schema.put("name", name).put("description", declared.description());
             schema.set("parameters", Heartbeats.JSON.readTree(declared.parameters()));
         } else {
-            String reverse = LettaNames.RENAMED_BUILTINS.entrySet().stream().filter(en -> en.getValue().equals(name))
-                    .map(Map.Entry::getKey).findFirst().orElse(name);
-            t.put("tool_type", LettaNames.LETTA_TOOLS.contains(reverse) ? "letta_builtin" : "engram_builtin").put("description", definition == null ? "" : definition.description())
+            String reverse = LettaTools.lettaName(name);
+            t.put("tool_type", LettaTools.toolType(name)).put("description", definition == null ? "" : definition.description())
                     .put("source_type", "json").put("name", reverse);
             schema.put("name", reverse).put("description", definition == null ? "" : definition.description());
             if (definition != null) {

@@ -30,8 +30,7 @@ final class Sleeptime implements TurnHooks {
     static final String SESSION = "sleeptime";
     static final int RECENT_MESSAGES = 40;
     private static final Duration STOP_WAIT = Duration.ofSeconds(30);
-    static final List<String> TOOLS = List.of("core_memory_append", "core_memory_replace", "memory_insert", "memory_replace",
-            "memory_rethink", "memory_finish_edits", "archival_memory_insert", "archival_memory_search", "conversation_search");
+    static final List<String> TOOLS = LettaTools.SLEEPTIME_COMPANION;
     static final String PROMPT = """
             You are the sleep-time memory agent of another agent. You do not talk to the user. You are given the recent \
             conversation of your agent; its memory blocks are shown below, and your tools edit them and its archival memory.
@@ -146,6 +145,8 @@ final class Sleeptime implements TurnHooks {
         String id = companionId(d.id());
         companion = agents.findOrCreate(d.userId(), id, () -> AgentDefinition.builder(d.userId()).id(id)
                 .name(d.name() + " (sleep-time)").systemPrompt(PROMPT).model(settings.model()).maxSteps(settings.maxSteps())
+                // The loop it has always run (memory edits continue the turn; memory_finish_edits ends it).
+                .agentType(AgentType.MEMGPT_V2_AGENT)
                 .contextWindowTokens(d.contextWindowTokens()).tools(TOOLS).toolRules(ToolRule.terminal("memory_finish_edits"))
                 .actsFor(d.id()).build());
         s.companion = companion;

@@ -149,7 +149,7 @@ class AgentPersistenceTest {
         Path file = dir.resolve("export/helper.json");
         fx.runtime.exportAgent("ana", "helper", file);
 
-        Agent copy = fx.runtime.importAgent(file, Optional.of("ben"), Optional.of("helper2"));
+        Agent copy = fx.runtime.importAgent(AgentImport.of(file).user("ben").agentId("helper2"));
 
         Scope ben = Scope.of("ben", "helper2");
         assertThat(copy.definition().name()).isEqualTo("Helper");
@@ -170,7 +170,7 @@ class AgentPersistenceTest {
         Path file = dir.resolve("helper.json");
         fx.runtime.exportAgent("ana", "helper", file);
 
-        assertThatThrownBy(() -> fx.runtime.importAgent(file, Optional.of("ben"), Optional.empty()))
+        assertThatThrownBy(() -> fx.runtime.importAgent(AgentImport.of(file).user("ben")))
                 .isInstanceOf(AgentException.class)
                 .hasMessage("Agent file " + file + ": agent.model is not a model an agent file may choose: "
                         + "'http://attacker.example/v1#gpt-4o' is a model endpoint the operator has not allowed; "
@@ -178,7 +178,7 @@ class AgentPersistenceTest {
                         + "; or import it with a model of your choice (--model SPEC). Nothing was stored.");
         assertThat(fx.store.agents().list("ben")).isEmpty();
 
-        Agent copy = fx.runtime.importAgent(file, Optional.of("ben"), Optional.empty(), Optional.of("script:test"));
+        Agent copy = fx.runtime.importAgent(AgentImport.of(file).user("ben").model("script:test"));
         assertThat(copy.definition().model()).isEqualTo("script:test");
         assertThat(fx.store.blocks().get(copy.scope(), "human").orElseThrow().value()).isEqualTo("Ana");
     }
@@ -187,14 +187,14 @@ class AgentPersistenceTest {
     void aBrokenAgentFileIsRejectedAndNothingIsStored() throws Exception {
         fx = new AgentFixture(dir).open("script:test", script("{\"turns\": []}"));
         Path notJson = Files.writeString(dir.resolve("bad.json"), "{not json");
-        assertThatThrownBy(() -> fx.runtime.importAgent(notJson, Optional.empty(), Optional.empty()))
+        assertThatThrownBy(() -> fx.runtime.importAgent(AgentImport.of(notJson)))
                 .isInstanceOf(AgentException.class).hasMessageContaining("is not valid JSON");
         Path wrongFormat = Files.writeString(dir.resolve("other.json"), "{\"format\": \"letta\"}");
-        assertThatThrownBy(() -> fx.runtime.importAgent(wrongFormat, Optional.empty(), Optional.empty()))
+        assertThatThrownBy(() -> fx.runtime.importAgent(AgentImport.of(wrongFormat)))
                 .hasMessageContaining("is not an Engram agent file");
         Path noModel = Files.writeString(dir.resolve("nomodel.json"),
                 "{\"format\": \"engram-agent\", \"version\": 1, \"agent\": {\"id\": \"a\", \"user_id\": \"ana\", \"name\": \"A\"}}");
-        assertThatThrownBy(() -> fx.runtime.importAgent(noModel, Optional.empty(), Optional.empty()))
+        assertThatThrownBy(() -> fx.runtime.importAgent(AgentImport.of(noModel)))
                 .hasMessageContaining("has no \"model\"");
         assertThat(fx.store.agents().list("ana")).isEmpty();
     }

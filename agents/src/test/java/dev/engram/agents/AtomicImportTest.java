@@ -66,7 +66,7 @@ class AtomicImportTest {
         long before = fx.store.changes().lastSeq();
         String file = "{\"agents\": [" + lettaAgent("Twin", ", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]")
                 + ", " + lettaAgent("Twin", "") + "]}";
-        assertThatThrownBy(() -> fx.runtime.importLettaAgentFile(file, "twins.af", "ana", Optional.empty(), Optional.empty()))
+        assertThatThrownBy(() -> fx.runtime.importLettaAgentFile(AgentImport.json(file, "twins.af").user("ana")))
                 .isInstanceOf(AgentException.class)
                 .hasMessage("Agent file twins.af holds two agents named 'Twin'; names are unique per user: rename one in the "
                         + "file. Nothing was stored.");
@@ -82,7 +82,7 @@ class AtomicImportTest {
         String file = "{\"agents\": [" + lettaAgent("First", ", \"messages\": [{\"role\": \"user\", \"content\": \"hi\"}]")
                 + ", " + lettaAgent("Second", ", \"messages\": [{\"role\": \"user\", \"content\": \"" + "x".repeat(5_001) + "\"}]")
                 + "]}";
-        assertThatThrownBy(() -> fx.runtime.importLettaAgentFile(file, "two.af", "ana", Optional.empty(), Optional.empty()))
+        assertThatThrownBy(() -> fx.runtime.importLettaAgentFile(AgentImport.json(file, "two.af").user("ana")))
                 .hasMessageContaining("content is 5001 characters long; this store accepts at most 5000");
         assertNothingStoredFor("ana", before, "first", "second");
     }
@@ -106,7 +106,7 @@ class AtomicImportTest {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread importer = Thread.ofPlatform().start(() -> {
             try {
-                fx.runtime.importLettaAgentFile(file, "two.af", "ana", Optional.empty(), Optional.empty());
+                fx.runtime.importLettaAgentFile(AgentImport.json(file, "two.af").user("ana"));
             } catch (Throwable t) {
                 failure.set(t);
             }
@@ -137,7 +137,7 @@ class AtomicImportTest {
         open();
         Path file = engramFile(root -> root.withArray("blocks").add(root.withArray("blocks").get(0).deepCopy()));
         long before = fx.store.changes().lastSeq();
-        assertThatThrownBy(() -> fx.runtime.importAgent(file, Optional.of("ben"), Optional.of("copy")))
+        assertThatThrownBy(() -> fx.runtime.importAgent(AgentImport.of(file).user("ben").agentId("copy")))
                 .isInstanceOf(AgentException.class)
                 .hasMessageStartingWith("Agent 'Helper' was not created: Agent 'copy' already has a block labelled 'human'")
                 .hasMessageEndingWith("Nothing was stored.");
@@ -151,13 +151,12 @@ class AtomicImportTest {
         fx.open("script:test", script("{\"turns\": []}"));
         Path file = engramFile(root -> root.withArray("archival").addObject().put("content", "y".repeat(5_001)));
         long before = fx.store.changes().lastSeq();
-        assertThatThrownBy(() -> fx.runtime.importAgent(file, Optional.of("ben"), Optional.of("copy")))
+        assertThatThrownBy(() -> fx.runtime.importAgent(AgentImport.of(file).user("ben").agentId("copy")))
                 .hasMessageContaining("content is 5001 characters long; this store accepts at most 5000");
         assertNothingStoredFor("ben", before, "copy");
         // The same file without the entry imports whole, and the agent is loaded.
         fx.store.archival().insert(Scope.of("ana", "helper"), NewArchivalEntry.of("short"));
-        Agent copy = fx.runtime.importAgent(fx.runtime.exportAgent("ana", "helper"), "again", Optional.of("ben"),
-                Optional.of("copy"));
+        Agent copy = fx.runtime.importAgent(AgentImport.json(fx.runtime.exportAgent("ana", "helper"), "again").user("ben").agentId("copy"));
         assertThat(fx.runtime.agent("ben", "copy")).isSameAs(copy);
         assertThat(fx.store.blocks().list(copy.scope())).hasSize(2);
         assertThat(fx.store.archival().count(copy.scope())).isOne();

@@ -76,7 +76,7 @@ class ImportGrantsTest {
                 """
                 {"label": "human", "value": "Ana", "limit": 100, "permission": "admin"}""");
 
-        AgentFileImport imported = fx.runtime.importAgentFile(file, "evil.json", "ana", Optional.empty(), Optional.empty());
+        AgentFileImport imported = fx.runtime.importAgentFile(AgentImport.json(file, "evil.json").user("ana"));
 
         AgentDefinition d = imported.agents().getFirst().definition();
         assertThat(d.userId()).isEqualTo("ana");
@@ -121,7 +121,7 @@ class ImportGrantsTest {
                 """
                 {"label": "human", "value": "Ana", "limit": 100, "permission": "read_only"}""");
 
-        AgentFileImport imported = fx.runtime.importAgentFile(file, "tight.json", "ana", Optional.empty(), Optional.empty());
+        AgentFileImport imported = fx.runtime.importAgentFile(AgentImport.json(file, "tight.json").user("ana"));
 
         AgentDefinition d = imported.agents().getFirst().definition();
         assertThat(d.approvalMode()).isEqualTo(ApprovalMode.ASK);
@@ -140,10 +140,9 @@ class ImportGrantsTest {
     @Test
     void aLettaFileGrantsNothingAndItsTighteningsAreKept() {
         open(b -> b.maxImportedSteps(20));
-        AgentFileImport loose = fx.runtime.importAgentFile(lettaFile("""
+        AgentFileImport loose = fx.runtime.importAgentFile(AgentImport.json(lettaFile("""
                 {"approval_mode": "yolo", "max_steps": 2147483647, "allow_tools": ["*"],
-                 "sleeptime": {"model": "openai:gpt-4o-mini", "max_steps": 2147483647}}""", ""),
-                "loose.af", "ana", Optional.of("loose"), Optional.empty());
+                 "sleeptime": {"model": "openai:gpt-4o-mini", "max_steps": 2147483647}}""", ""), "loose.af").user("ana").agentId("loose"));
         AgentDefinition d = loose.agents().getFirst().definition();
         assertThat(d.approvalMode()).isEqualTo(ApprovalMode.AUTO);
         assertThat(d.maxSteps()).isEqualTo(20);
@@ -154,10 +153,10 @@ class ImportGrantsTest {
                 "agents[0].metadata.engram.max_steps", "agents[0].metadata.engram.sleeptime.max_steps",
                 "agents[0] block 'human' metadata.engram_permission");
 
-        AgentFileImport tight = fx.runtime.importAgentFile(lettaFile("""
+        AgentFileImport tight = fx.runtime.importAgentFile(AgentImport.json(lettaFile("""
                 {"approval_mode": "ask", "max_steps": 4, "allow_tools": ["send_message"], "deny_tools": ["memory_*"],
                  "sleeptime": {"model": "openai:gpt-4o-mini", "max_steps": 3}}""", ", \"name\": \"Tight\"")
-                .replace("\"admin\"", "\"read_only\""), "tight.af", "ana", Optional.of("tight"), Optional.empty());
+                .replace("\"admin\"", "\"read_only\""), "tight.af").user("ana").agentId("tight"));
         AgentDefinition t = tight.agents().getFirst().definition();
         assertThat(t.approvalMode()).isEqualTo(ApprovalMode.ASK);
         assertThat(t.maxSteps()).isEqualTo(4);
@@ -170,8 +169,7 @@ class ImportGrantsTest {
     @Test
     void aLettaFilesUnknownApprovalModeIsRefusedNamingTheFieldAndItsValues() {
         open(b -> { });
-        assertThatThrownBy(() -> fx.runtime.importAgentFile(lettaFile("{\"approval_mode\": \"nonsense\"}", ""), "bad.af", "ana",
-                Optional.empty(), Optional.empty()))
+        assertThatThrownBy(() -> fx.runtime.importAgentFile(AgentImport.json(lettaFile("{\"approval_mode\": \"nonsense\"}", ""), "bad.af").user("ana")))
                 .isInstanceOf(AgentException.class)
                 .hasMessageContaining("agents[0].metadata.engram.approval_mode is 'nonsense'; use ask, auto or yolo")
                 .hasMessageNotContaining("No enum constant");
@@ -188,7 +186,7 @@ class ImportGrantsTest {
                     "agent.model", engramFile(", \"model\": \"" + spec + "\"", ""),
                     "agent.sleeptime.model", engramFile(", \"sleeptime\": {\"every_messages\": 1, \"model\": \"" + spec + "\"}", ""));
             files.forEach((field, file) -> {
-                assertThatThrownBy(() -> fx.runtime.importAgentFile(file, "evil", "ana", Optional.empty(), Optional.empty()))
+                assertThatThrownBy(() -> fx.runtime.importAgentFile(AgentImport.json(file, "evil").user("ana")))
                         .as(field + " = " + spec).isInstanceOf(AgentException.class)
                         .hasMessageContaining("Agent file evil: " + field + " is not a model an agent file may choose: '" + spec + "'")
                         .hasMessageContaining("--model SPEC").hasMessageEndingWith("Nothing was stored.");
@@ -202,14 +200,13 @@ class ImportGrantsTest {
     void theCallersModelReplacesTheFilesModelAndItsSleeptimeCompanions() {
         open(b -> { });
         String evil = "script:/etc/passwd";
-        AgentFileImport letta = fx.runtime.importAgentFile(lettaFile("{\"model\": \"" + evil + "\", \"sleeptime\": {\"model\": \""
-                + evil + "\"}}", ""), "evil.af", "ana", Optional.of("letta"), Optional.of("anthropic:claude-x"));
+        AgentFileImport letta = fx.runtime.importAgentFile(AgentImport.json(lettaFile("{\"model\": \"" + evil + "\", \"sleeptime\": {\"model\": \""
+                + evil + "\"}}", ""), "evil.af").user("ana").agentId("letta").model("anthropic:claude-x"));
         assertThat(letta.agents().getFirst().definition().model()).isEqualTo("anthropic:claude-x");
         assertThat(letta.agents().getFirst().definition().sleeptime().orElseThrow().model()).isEqualTo("anthropic:claude-x");
 
-        AgentFileImport engram = fx.runtime.importAgentFile(engramFile(", \"model\": \"" + evil + "\", \"sleeptime\": "
-                + "{\"every_messages\": 1, \"model\": \"" + evil + "\"}", ""), "evil.json", "ben", Optional.empty(),
-                Optional.of("anthropic:claude-x"));
+        AgentFileImport engram = fx.runtime.importAgentFile(AgentImport.json(engramFile(", \"model\": \"" + evil + "\", \"sleeptime\": "
+                + "{\"every_messages\": 1, \"model\": \"" + evil + "\"}", ""), "evil.json").user("ben").model("anthropic:claude-x"));
         assertThat(engram.agents().getFirst().definition().model()).isEqualTo("anthropic:claude-x");
         assertThat(engram.agents().getFirst().definition().sleeptime().orElseThrow().model()).isEqualTo("anthropic:claude-x");
     }
@@ -219,20 +216,18 @@ class ImportGrantsTest {
         Path scripts = Files.createDirectories(dir.resolve("scripts"));
         String allowed = "script:" + scripts.resolve("demo.json");
         open(b -> b.modelPolicy(ModelPolicy.providersOnly().allow("script:" + scripts + "/*")));
-        AgentFileImport ok = fx.runtime.importAgentFile(lettaFile("{\"model\": \"" + allowed + "\"}", ""), "ok.af", "ana",
-                Optional.of("ok"), Optional.empty());
+        AgentFileImport ok = fx.runtime.importAgentFile(AgentImport.json(lettaFile("{\"model\": \"" + allowed + "\"}", ""), "ok.af").user("ana").agentId("ok"));
         assertThat(ok.agents().getFirst().definition().model()).isEqualTo(allowed);
         assertThat(ok.agents().getFirst().definition().sleeptime().orElseThrow().model()).isEqualTo(allowed);
         String beside = "script:" + scripts + "/../secret.json";
-        assertThatThrownBy(() -> fx.runtime.importAgentFile(lettaFile("{\"model\": \"" + beside + "\"}", ""), "no.af", "ana",
-                Optional.of("no"), Optional.empty())).hasMessageContaining("'" + beside + "' is a model script the operator has not allowed")
+        assertThatThrownBy(() -> fx.runtime.importAgentFile(AgentImport.json(lettaFile("{\"model\": \"" + beside + "\"}", ""), "no.af").user("ana").agentId("no"))).hasMessageContaining("'" + beside + "' is a model script the operator has not allowed")
                 .hasMessageContaining("or a spec matching script:" + scripts + "/*");
     }
 
     @Test
     void withoutAUserAnImportBelongsToTheLocalUserNeverToTheFiles() {
         open(b -> { });
-        Agent agent = fx.runtime.importAgent(engramFile("", ""), "file.json", Optional.empty(), Optional.empty());
+        Agent agent = fx.runtime.importAgent(AgentImport.json(engramFile("", ""), "file.json"));
         assertThat(agent.userId()).isEqualTo(AgentRuntime.DEFAULT_IMPORT_USER).isEqualTo("local");
         assertThat(fx.store.agents().list("root-user")).isEmpty();
     }

@@ -69,7 +69,8 @@ class LettaAgentFileTest {
     }
 
     private AgentFileImport importFile(String name, String user, Optional<String> model) throws Exception {
-        return fx.runtime.importLettaAgentFile(read(name), name, user, Optional.empty(), model);
+        AgentImport file = AgentImport.json(read(name), name).user(user);
+        return fx.runtime.importLettaAgentFile(model.map(file::model).orElse(file));
     }
 
     @ParameterizedTest
@@ -123,7 +124,7 @@ class LettaAgentFileTest {
         assertThat(first.agents()).isNotEmpty();
         List<String> ids = first.agents().stream().map(Agent::id).toList();
         String exported = fx.runtime.exportLettaAgentFile("ana", ids);
-        AgentFileImport second = fx.runtime.importLettaAgentFile(exported, "the export", "ben", Optional.empty(), Optional.empty());
+        AgentFileImport second = fx.runtime.importLettaAgentFile(AgentImport.json(exported, "the export").user("ben"));
         String again = fx.runtime.exportLettaAgentFile("ben", second.agents().stream().map(Agent::id).toList());
         assertThat(again).isEqualTo(exported);
         for (int i = 0; i < ids.size(); i++) {
@@ -277,7 +278,7 @@ class LettaAgentFileTest {
                  "tools": [{"id": "tool-0", "name": "core_memory_append", "tool_type": "letta_core"}],
                  "groups": [], "files": [], "sources": [], "mcp_servers": []}""";
         open(b -> { });
-        AgentFileImport imported = fx.runtime.importLettaAgentFile(file, "team.af", "ana", Optional.empty(), Optional.empty());
+        AgentFileImport imported = fx.runtime.importLettaAgentFile(AgentImport.json(file, "team.af").user("ana"));
         Agent planner = imported.agents().get(0);
         Agent doer = imported.agents().get(1);
         assertThat(planner.id()).isEqualTo("planner");
@@ -295,13 +296,41 @@ class LettaAgentFileTest {
     }
 
     @Test
+    void anAgentsTypeIsImportedAndExportedAndAFileWithoutOneGivesLettasDefault() {
+        String file = """
+                {"agents": [{"name": "Old", "agent_type": "memgpt_agent", "system": "s", "llm_config": {"model": "m", "model_endpoint_type": "openai"}},
+                            {"name": "Untyped", "system": "s", "llm_config": {"model": "m", "model_endpoint_type": "openai"}}],
+                 "blocks": [], "tools": []}""";
+        open(b -> { });
+        AgentFileImport imported = fx.runtime.importLettaAgentFile(AgentImport.json(file, "types.af").user("ana"));
+        assertThat(imported.agents()).extracting(a -> a.definition().agentType())
+                .containsExactly(AgentType.MEMGPT_AGENT, AgentType.LETTA_V1_AGENT);
+        var json = Heartbeats.JSON.readTree(fx.runtime.exportLettaAgentFile("ana", List.of("old", "untyped")));
+        assertThat(json.at("/agents/0/agent_type").asString()).isEqualTo("memgpt_agent");
+        assertThat(json.at("/agents/1/agent_type").asString()).isEqualTo("letta_v1_agent");
+    }
+
+    @Test
+    void anExportedFileGivesEachToolTheTypeLettaGivesIt() {
+        open(b -> { });
+        fx.runtime.create(AgentDefinition.builder("ana").id("typed").model("openai:gpt-4o-mini")
+                .tools("send_message", "core_memory_append", "memory_insert", "block").build());
+        var json = Heartbeats.JSON.readTree(fx.runtime.exportLettaAgentFile("ana", List.of("typed")));
+        Map<String, String> types = new java.util.TreeMap<>();
+        json.path("tools").forEach(t -> types.put(t.path("name").asString(), t.path("tool_type").asString()));
+        assertThat(types).containsExactlyInAnyOrderEntriesOf(Map.of("send_message", "letta_core",
+                "core_memory_append", "letta_memory_core", "memory_insert", "letta_sleeptime_core", "block", "letta_builtin"));
+        assertThat(types).allSatisfy((name, type) -> assertThat(type).isEqualTo(LettaTools.toolType(name)));
+    }
+
+    @Test
     void aFilesHugeContextWindowIsImportedAsTheModelsLargest() {
         String file = """
                 {"agents": [{"name": "Wide", "system": "s", "block_ids": [],
                   "llm_config": {"model": "gpt-4o-mini", "model_endpoint_type": "openai", "context_window": 2147483647}}],
                  "blocks": [], "tools": []}""";
         open(b -> { });
-        Agent wide = fx.runtime.importLettaAgentFile(file, "wide.af", "ana", Optional.empty(), Optional.empty()).agents().getFirst();
+        Agent wide = fx.runtime.importLettaAgentFile(AgentImport.json(file, "wide.af").user("ana")).agents().getFirst();
         assertThat(wide.definition().contextWindowTokens()).isEqualTo(ContextWindows.max("openai:gpt-4o-mini"));
     }
 
@@ -311,7 +340,7 @@ class LettaAgentFileTest {
                 {"agents": [{"name": "Small", "system": "s", "block_ids": ["b"], "llm_config": {"model": "m", "model_endpoint_type": "openai"}}],
                  "blocks": [{"id": "b", "label": "notes", "value": "0123456789", "limit": 4}], "tools": []}""";
         open(b -> { });
-        AgentFileImport imported = fx.runtime.importLettaAgentFile(file, "small.af", "ana", Optional.empty(), Optional.empty());
+        AgentFileImport imported = fx.runtime.importLettaAgentFile(AgentImport.json(file, "small.af").user("ana"));
         assertThat(imported.warnings()).singleElement().asString().contains("block 'notes' holds 10 characters, more than its limit of 4");
         assertThat(fx.store.blocks().get(imported.agents().getFirst().scope(), "notes").orElseThrow().limit()).isEqualTo(10);
     }
@@ -341,9 +370,13 @@ class LettaAgentFileTest {
                         + "[{\"role\": \"tool\", \"content\": \"x\"}]}]}",
                 "agents[1].messages[0].tool_call_id is missing or empty",
                 "{\"no\": \"agents\"}", "has no \"agents\" array",
+                "{\"agents\": [{\"name\": \"A\", \"agent_type\": \"voice_convo_agent\", \"llm_config\": {\"model\": \"m\", "
+                        + "\"model_endpoint_type\": \"openai\"}}]}",
+                "agents[0].agent_type cannot be run: agent type 'voice_convo_agent' is a Letta agent type Engram does not run; "
+                        + "Engram runs letta_v1_agent, memgpt_v2_agent",
                 "not json", "is not valid JSON");
         cases.forEach((json, message) -> {
-            assertThatThrownBy(() -> fx.runtime.importLettaAgentFile(json, "bad.af", "ana", Optional.empty(), Optional.empty()))
+            assertThatThrownBy(() -> fx.runtime.importLettaAgentFile(AgentImport.json(json, "bad.af").user("ana")))
                     .as(message).isInstanceOf(AgentException.class).hasMessageContaining(message)
                     .hasMessageContaining("Nothing was stored");
             assertThat(fx.runtime.list("ana")).as("agents after %s", message).isEmpty();

@@ -159,7 +159,7 @@ class SleeptimeTest {
         assertThat(fx.runtime.exportAgent("ana", "helper")).contains("\"sleeptime\"", "\"every_messages\" : 4");
         String af = fx.runtime.exportLettaAgentFile("ana", List.of("helper"));
         assertThat(af).contains("\"enable_sleeptime\" : true");
-        AgentFileImport imported = fx.runtime.importLettaAgentFile(af, "helper.af", "ben", Optional.empty(), Optional.empty());
+        AgentFileImport imported = fx.runtime.importLettaAgentFile(AgentImport.json(af, "helper.af").user("ben"));
         assertThat(imported.agents().getFirst().definition().sleeptime()).isEqualTo(agent.definition().sleeptime());
     }
 }

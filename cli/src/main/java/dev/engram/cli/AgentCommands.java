@@ -2,6 +2,9 @@ package dev.engram.cli;
 
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
+import dev.engram.agents.AgentType;
+import dev.engram.agents.AgentFileImport;
+import dev.engram.agents.AgentImport;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.memory.Block;
 import dev.engram.memory.MemoryStats;
@@ -66,7 +69,8 @@ final class AgentCommands extends GroupCommand {
                 throw usage("Missing --model (e.g. openai:gpt-4o-mini), and ENGRAM_MODEL is not set");
             }
             String user = owner.user;
-            AgentDefinition.Builder b = AgentDefinition.builder(user).name(name).model(spec);
+            AgentDefinition.Builder b = AgentDefinition.builder(user).name(name).model(spec)
+                    .agentType(AgentType.MEMGPT_V2_AGENT); // the loop its default prompt describes
             if (id != null) {
                 b.id(id);
             }
@@ -259,8 +263,9 @@ final class AgentCommands extends GroupCommand {
             }
             try (Engine engine = root().engine()) {
                 // An import never grants: what the file asked beyond the defaults is dropped, and said here.
-                dev.engram.agents.AgentFileImport imported = engine.runtime().importAgentFile(json, file.toString(), user,
-                        Optional.ofNullable(id), Optional.ofNullable(model));
+                AgentImport options = AgentImport.json(json, file.toString()).user(user);
+                options = id == null ? options : options.agentId(id);
+                AgentFileImport imported = engine.runtime().importAgentFile(model == null ? options : options.model(model));
                 imported.warnings().forEach(w -> err().println("engram: warning: " + w));
                 imported.dropped().forEach(d -> err().println("engram: dropped: " + d));
                 for (Agent agent : imported.agents()) {

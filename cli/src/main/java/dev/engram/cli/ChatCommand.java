@@ -2,6 +2,7 @@ package dev.engram.cli;
 
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
+import dev.engram.agents.AgentType;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.framework.ApprovalDecision;
@@ -77,7 +78,7 @@ final class ChatCommand extends BaseCommand {
                         + "script:FILE) or set ENGRAM_MODEL; to see Engram without a model, run 'engram demo'");
             }
             Agent created = existing.orElseGet(() -> runtime.create(AgentDefinition.builder(user).name(agentName)
-                    .model(override).tools(CHAT_TOOLS).block("human", "What I know about the user", "")
+                    .model(override).agentType(AgentType.MEMGPT_V2_AGENT).tools(CHAT_TOOLS).block("human", "What I know about the user", "")
                     .block("persona", "Who I am", "I am a helpful assistant with a long memory.")
                     .toolAccess(tools.any() ? tools.access() : dev.engram.agents.ToolAccess.NONE).build()));
             if (existing.isEmpty()) {

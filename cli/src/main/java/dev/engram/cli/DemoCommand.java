@@ -2,6 +2,7 @@ package dev.engram.cli;
 
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
+import dev.engram.agents.AgentType;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.framework.model.ScriptedChatModel;
@@ -45,7 +46,7 @@ final class DemoCommand extends BaseCommand {
         try (Engine engine = new Engine(dir)) {
             TranscriptPrinter transcript = new TranscriptPrinter(out, "assistant");
             AgentRuntime runtime = engine.runtime(b -> b.model(SPEC, script("demo-before.json")).listener(transcript));
-            Agent agent = runtime.create(AgentDefinition.builder(USER).id(AGENT).name(AGENT).model(SPEC)
+            Agent agent = runtime.create(AgentDefinition.builder(USER).id(AGENT).name(AGENT).model(SPEC).agentType(AgentType.MEMGPT_V2_AGENT)
                     .block("human", "What I know about the user", "")
                     .block("persona", "Who I am", "I am a friendly assistant with a long memory.")
                     .build());

@@ -2,6 +2,7 @@ package dev.engram.samples;
 
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
+import dev.engram.agents.AgentType;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.agents.AgentStopReason;
@@ -46,7 +47,7 @@ public final class ChatBot implements AutoCloseable {
     /** The bot's answer to {@code userId}. */
     public String handle(String userId, String text) {
         Agent agent = runtime.findByName(userId, "chatbot").orElseGet(() -> runtime.create(
-                AgentDefinition.builder(userId).name("chatbot").model(modelSpec).systemPrompt(SYSTEM_PROMPT)
+                AgentDefinition.builder(userId).name("chatbot").model(modelSpec).agentType(AgentType.MEMGPT_V2_AGENT).systemPrompt(SYSTEM_PROMPT)
                         .block("human", "What I know about this user", "").maxSteps(5).build()));
         AgentResponse r = agent.send(text);
         if (r.stopReason() == AgentStopReason.YIELDED && r.reply().isPresent()) {

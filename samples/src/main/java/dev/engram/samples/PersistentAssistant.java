@@ -2,6 +2,7 @@ package dev.engram.samples;
 
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
+import dev.engram.agents.AgentType;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.framework.model.ChatModel;
@@ -36,7 +37,7 @@ public final class PersistentAssistant implements AutoCloseable {
         runtime = AgentRuntime.builder(store, search).modelResolver(models).build();
         // The first run creates the agent; every later run finds it by name.
         agent = runtime.findByName(userId, "assistant").orElseGet(() -> runtime.create(
-                AgentDefinition.builder(userId).name("assistant").model(modelSpec)
+                AgentDefinition.builder(userId).name("assistant").model(modelSpec).agentType(AgentType.MEMGPT_V2_AGENT)
                         .block("human", "What I know about the user", "")
                         .block("persona", "Who I am", "I am a patient assistant with a long memory.")
                         .build()));

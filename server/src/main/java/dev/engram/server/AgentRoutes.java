@@ -8,6 +8,8 @@ import static io.helidon.http.Method.POST;
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.AgentFileImport;
+import dev.engram.agents.AgentImport;
+import dev.engram.agents.AgentType;
 import dev.engram.agents.LettaModels;
 import dev.engram.agents.SleeptimeSettings;
 import dev.engram.agents.ToolRules;
@@ -42,7 +44,7 @@ final class AgentRoutes {
     List<Route> routes() {
         return List.of(
                 Route.caller(GET, "/v1/agents/count", this::count),
-                Route.caller(POST, "/v1/agents/import", new AgentImport(api)::handle),
+                Route.caller(POST, "/v1/agents/import", new ImportRoute(api)::handle),
                 Route.caller(GET, "/v1/agents", this::list),
                 Route.caller(GET, "/v1/agents/", this::list),
                 Route.caller(POST, "/v1/agents", this::create),
@@ -60,6 +62,7 @@ final class AgentRoutes {
         String model = model(body, api.runtime.modelPolicy()).orElse(api.settings.defaultModel());
         AgentDefinition.Builder b = AgentDefinition.builder(user).id(id)
                 .name(body.string("name").orElse(id.substring(0, "agent-".length() + 8))).model(model);
+        b.agentType(agentType(body));
         body.string("system").ifPresent(b::systemPrompt);
         body.integer("context_window_limit").ifPresent(b::contextWindowTokens);
         body.strings("tags").ifPresent(b::tags);
@@ -134,6 +137,16 @@ final class AgentRoutes {
             return Optional.of(allowed(config, policy, spec, "model"));
         }
         return Optional.empty();
+    }
+
+    /** The request's {@code agent_type}; without one, Letta's default for a new agent, {@code letta_v1_agent}. */
+    private static AgentType agentType(Body body) {
+        Optional<String> type = body.string("agent_type");
+        try {
+            return type.map(AgentType::fromLetta).orElse(AgentType.LETTA_V1_AGENT);
+        } catch (IllegalArgumentException e) {
+            throw body.problem("enum", e.getMessage(), "agent_type");
+        }
     }
 
     private static String allowed(Body body, ModelPolicy policy, String spec, String field) {
@@ -302,13 +315,14 @@ final class AgentRoutes {
     }
 
     /** {@code POST /v1/agents/import}: a multipart form whose {@code file} is a Letta Agent File. */
-    record AgentImport(Api api) {
+    record ImportRoute(Api api) {
         void handle(Caller caller, ServerRequest req, ServerResponse res) {
             Upload upload = Upload.read(req);
             String user = caller.user().orElse(Api.DEFAULT_USER);
             api.quotas.room(user);
-            AgentFileImport imported = api.runtime.importLettaAgentFile(upload.file(), upload.fileName(), user,
-                    upload.agentCount() == 1 ? Optional.of(Ids.newAgentId()) : Optional.empty(), Optional.empty());
+            AgentImport file = AgentImport.json(upload.file(), upload.fileName()).user(user);
+            AgentFileImport imported = api.runtime.importLettaAgentFile(upload.agentCount() == 1
+                    ? file.agentId(Ids.newAgentId()) : file);
             ObjectNode out = Body.JSON.createObjectNode();
             imported.agents().forEach(a -> out.withArray("agent_ids").add(a.id()));
             out.withArray("agent_ids");

@@ -3,6 +3,7 @@ package dev.engram.server;
 import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.DeclaredTool;
 import dev.engram.agents.LettaModels;
+import dev.engram.agents.LettaTools;
 import dev.engram.agents.ToolRules;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolDefinition;
@@ -14,6 +15,7 @@ import dev.engram.memory.MessageRole;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.ToolOutcome;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,11 +30,6 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** Engram's values as Letta's API shows them ({@code AgentState}, {@code Block}, {@code Passage}, {@code Tool}, messages). */
 final class LettaViews {
-    /** Letta's core tools, and its memory tools, by the {@code tool_type} Letta gives them. */
-    private static final Set<String> LETTA_CORE = Set.of("send_message", "conversation_search", "archival_memory_insert",
-            "archival_memory_search");
-    private static final Set<String> LETTA_MEMORY = Set.of("core_memory_append", "core_memory_replace", "memory_insert",
-            "memory_replace", "memory_rethink", "memory_finish_edits", "memory");
     /**
      * The argument of a call that delivered a message to the user whose text an {@code assistant_message} shows:
      * Letta's {@code assistant_message_tool_kwarg}, whose default this is (Engram's {@code send_message} writes there).
@@ -53,17 +50,18 @@ final class LettaViews {
         a.put("id", d.id());
         a.put("name", d.name());
         a.put("system", d.systemPrompt());
-        a.put("agent_type", "letta_v1_agent");
+        a.put("agent_type", d.agentType().lettaName());
         a.set("llm_config", LettaModels.llmConfig(d));
         a.put("model", LettaModels.handle(d.model()));
         a.putNull("embedding_config");
         a.putNull("embedding");
-        a.putNull("description");
-        a.putObject("metadata");
+        a.put("description", d.description().orElse(null));
+        a.set("metadata", Body.JSON.readTree(d.metadata()));
+        a.put("timezone", d.timezone().map(ZoneId::getId).orElse(null));
         ArrayNode blockList = Body.JSON.createArrayNode();
         blocks.forEach(b -> blockList.add(block(b)));
         ObjectNode memory = a.putObject("memory");
-        memory.put("agent_type", "letta_v1_agent");
+        memory.put("agent_type", d.agentType().lettaName());
         memory.set("blocks", blockList.deepCopy());
         memory.putArray("file_blocks");
         memory.put("prompt_template", "");
@@ -139,9 +137,7 @@ final class LettaViews {
 
     /** Letta's {@code Tool} for one of the runtime's tools. */
     static ObjectNode tool(ToolDefinition t) {
-        String type = LETTA_CORE.contains(t.name()) ? "letta_core"
-                : LETTA_MEMORY.contains(t.name()) ? "letta_memory_core" : "letta_builtin";
-        return tool(t.name(), t.description(), t.parameters(), type, t.tier() == SafetyTier.PRIVILEGED);
+        return tool(t.name(), t.description(), t.parameters(), LettaTools.toolType(t.name()), t.tier() == SafetyTier.PRIVILEGED);
     }
 
     /** Letta's {@code Tool} for a tool an agent file declared (custom or MCP). */

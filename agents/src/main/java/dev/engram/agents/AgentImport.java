@@ -1,0 +1,99 @@
+package dev.engram.agents;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What to import and how: an agent file (Engram's own, or a Letta Agent File) and the options of its import, for
+ * {@link AgentRuntime#importAgentFile}, {@link AgentRuntime#importAgent} and {@link AgentRuntime#importLettaAgentFile}.
+ * Immutable: each option returns a new value.
+ *
+ * <pre>{@code
+ * runtime.importAgent(AgentImport.of(Path.of("helper.af")).user("ana").model("openai:gpt-4o-mini"));
+ * }</pre>
+ */
+public final class AgentImport {
+    private final String json;
+    private final String source;
+    private final String user;
+    private final Optional<String> agentId;
+    private final Optional<String> model;
+
+    private AgentImport(String json, String source, String user, Optional<String> agentId, Optional<String> model) {
+        this.json = json;
+        this.source = source;
+        this.user = user;
+        this.agentId = agentId;
+        this.model = model;
+    }
+
+    /**
+     * The agent file at {@code file}, read now.
+     *
+     * @throws AgentException if the file cannot be read
+     */
+    public static AgentImport of(Path file) {
+        Objects.requireNonNull(file, "file must not be null");
+        return new AgentImport(AgentTransfer.read(file), file.toString(), AgentRuntime.DEFAULT_IMPORT_USER,
+                Optional.empty(), Optional.empty());
+    }
+
+    /** An agent file's JSON; {@code source} names it in messages (a file name, "the upload"). */
+    public static AgentImport json(String json, String source) {
+        Objects.requireNonNull(json, "json must not be null");
+        return new AgentImport(json, checkText(source, "source"), AgentRuntime.DEFAULT_IMPORT_USER, Optional.empty(),
+                Optional.empty());
+    }
+
+    /** The user the agents are imported for, whatever user the file names; default {@link AgentRuntime#DEFAULT_IMPORT_USER}. */
+    public AgentImport user(String userId) {
+        return new AgentImport(json, source, checkText(userId, "user id"), agentId, model);
+    }
+
+    /** The id of the imported agent, for a file of one agent; default the file's (Engram) or a new one (Letta). */
+    public AgentImport agentId(String id) {
+        return new AgentImport(json, source, user, Optional.of(AgentDefinition.checkId(id, "agent id")), model);
+    }
+
+    /**
+     * A model spec (any {@code ChatModel.of} takes) to use instead of the file's, for its sleep-time companions too.
+     * A file whose model the runtime's {@link AgentRuntime#modelPolicy()} does not allow can only be imported this
+     * way: a file never chooses where the runtime sends its requests and keys.
+     */
+    public AgentImport model(String spec) {
+        return new AgentImport(json, source, user, agentId, Optional.of(checkText(spec, "model spec")));
+    }
+
+    /** The file's JSON. */
+    public String json() {
+        return json;
+    }
+
+    /** What names the file in messages. */
+    public String source() {
+        return source;
+    }
+
+    /** The user the agents are imported for. */
+    public String user() {
+        return user;
+    }
+
+    /** The id asked for the imported agent, if any. */
+    public Optional<String> agentId() {
+        return agentId;
+    }
+
+    /** The model asked instead of the file's, if any. */
+    public Optional<String> model() {
+        return model;
+    }
+
+    private static String checkText(String value, String what) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(what + " must not be null or blank");
+        }
+        return value;
+    }
+}
