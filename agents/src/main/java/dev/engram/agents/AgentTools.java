@@ -11,7 +11,7 @@ import java.util.Set;
 
 /**
  * An agent's tools as one value, swapped whole when they change while the agent lives: the tool step
- * that runs calls, the definitions the model is offered (each with {@code request_heartbeat}), their
+ * that runs calls, the definitions the model is offered (each with {@code request_heartbeat} in a heartbeat loop), their
  * names, what they cost in prompt tokens, whether a call may stop to ask for approval, and the argument each
  * tool that may message the user writes that message in ({@link DynamicTool#userMessageArgument()}).
  */
@@ -20,7 +20,7 @@ record AgentTools(ToolStep step, List<ToolDefinition> offered, Set<String> names
     static AgentTools of(AgentDefinition definition, AgentSettings settings, ToolExecutor executor, PromptTokens counter) {
         List<ToolDefinition> offered = executor.registry().definitions().stream()
                 .filter(d -> executor.policy().permits(d.name()))
-                .map(Heartbeats::withHeartbeat).toList();
+                .map(d -> definition.agentType().loop() == AgentType.Loop.HEARTBEATS ? Heartbeats.withHeartbeat(d) : d).toList();
         Set<String> names = new LinkedHashSet<>();
         int tokens = 0;
         for (ToolDefinition d : offered) {

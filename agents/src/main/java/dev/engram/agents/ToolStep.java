@@ -51,8 +51,15 @@ final class ToolStep {
         boolean terminal;
         boolean continued;
 
-        /** Whether the turn stops after these calls, and why; empty to take another step. */
-        Optional<AgentStopReason> stop(boolean cancelled, int failingStepsBefore, int maxCorrections) {
+        /**
+         * Whether the turn stops after these calls, and why; empty to take another step. In both loops a message that
+         * reached the user ends the turn (the user has the answer) and so do a terminal tool, a cancel and the loop
+         * breaker; failed calls are retried up to {@code maxCorrections} steps in a row. Then a
+         * {@link AgentType.Loop#UNTIL_REPLY} loop always goes on (its turn ends when the model answers without a tool
+         * call), and a {@link AgentType.Loop#HEARTBEATS} loop goes on only for a heartbeat, a memory edit, another
+         * agent's answer or a continue rule.
+         */
+        Optional<AgentStopReason> stop(AgentType.Loop loop, boolean cancelled, int failingStepsBefore, int maxCorrections) {
             if (messagedUser) {
                 return Optional.of(AgentStopReason.YIELDED);
             }
@@ -68,7 +75,7 @@ final class ToolStep {
             if (anyFailed) {
                 return failingStepsBefore + 1 > maxCorrections ? Optional.of(AgentStopReason.TOO_MANY_ERRORS) : Optional.empty();
             }
-            if (heartbeat || memoryEdited || agentAnswered || continued) {
+            if (loop == AgentType.Loop.UNTIL_REPLY || heartbeat || memoryEdited || agentAnswered || continued) {
                 return Optional.empty();
             }
             return Optional.of(AgentStopReason.NO_HEARTBEAT);
