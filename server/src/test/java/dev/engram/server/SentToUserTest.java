@@ -108,14 +108,32 @@ class SentToUserTest {
     }
 
     @Test
-    void aTurnCutShortForWantOfAHeartbeatSaysSo() {
+    void aLettaV1AgentGoesOnAfterAToolCallWithoutAHeartbeatAndAnswers() {
         String agent = fx.agent(fx.ana, "helper");
 
         ServerFixture.Response r = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", fx.userMessage(
                 "quiet {\"name\": \"block\", \"arguments\": {\"operation\": \"view\", \"label\": \"human\"}}"));
 
         assertThat(r.status()).as(r.text()).isEqualTo(200);
-        assertThat(types(r.json().path("messages"))).doesNotContain("assistant_message");
+        assertThat(types(r.json().path("messages"))).containsExactly("user_message", "tool_call_message", "tool_return_message",
+                "assistant_message");
+        assertThat(r.json().path("messages").get(3).path("content").asString()).startsWith("done: ");
+        assertThat(r.json().path("stop_reason").path("stop_reason").asString()).isEqualTo("end_turn");
+    }
+
+    @Test
+    void aMemgptTurnCutShortForWantOfAHeartbeatSaysSo() {
+        ServerFixture.Response created = fx.post(fx.ana, "/v1/agents/", obj("name", "classic", "agent_type", "memgpt_v2_agent",
+                "memory_blocks", List.of(obj("label", "human", "value", "The user's name is unknown."))));
+        assertThat(created.status()).as(created.text()).isEqualTo(200);
+        String agent = created.json().path("id").asString();
+
+        ServerFixture.Response r = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", fx.userMessage(
+                "quiet {\"name\": \"block\", \"arguments\": {\"operation\": \"view\", \"label\": \"human\"}}"));
+
+        assertThat(r.status()).as(r.text()).isEqualTo(200);
+        assertThat(types(r.json().path("messages"))).containsExactly("user_message", "tool_call_message", "tool_return_message");
+        assertThat(r.json().path("messages").get(2).path("status").asString()).isEqualTo("success");
         assertThat(r.json().path("stop_reason").path("stop_reason").asString()).isEqualTo("no_tool_call");
     }
 }
