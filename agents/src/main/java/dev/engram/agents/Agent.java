@@ -39,10 +39,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * Each step compiles the prompt (system prompt, memory blocks with their {@code chars/limit} and
  * permission, memory statistics, the in-context messages), calls the model, runs the tool calls
  * through the pipeline (read-only calls in parallel) and persists the assistant message and every
- * tool result in one transaction. The agent continues while a call asks for a heartbeat, a call
- * failed (so the model can correct itself, at most the runtime's correction budget in a row), a
- * memory edit was made, or another agent (or a subagent) answered; it stops on
- * {@code send_message} to its user, on a text-only answer, at the step cap, or when the loop
+ * tool result in one transaction. What a call did is what its result says ({@link dev.engram.framework.ToolEffect}).
+ * The loop follows the definition's {@link AgentType#loop()}: a {@code letta_v1_agent}
+ * ({@link AgentType.Loop#UNTIL_REPLY}) continues after every tool call until the model answers without one,
+ * and that answer is the reply; a MemGPT agent ({@link AgentType.Loop#HEARTBEATS}) continues while a call
+ * asks for a heartbeat, a memory edit was made, or another agent (or a subagent) answered. In both, a call
+ * that failed lets the model correct itself (at most the runtime's correction budget in a row), and the turn
+ * stops on a message that reached the user, on a text-only answer, at the step cap, or when the loop
  * breaker sees the same call with the same arguments too often. See {@link AgentStopReason}.
  *
  * <h2>Tool rules and streaming</h2>
@@ -281,7 +284,8 @@ public final class Agent {
                     AgentTools now = tools;
                     ToolStep.Outcome outcome = now.step().run(turn, steps, assistant, now.names());
                     allResults.addAll(outcome.results);
-                    stop = outcome.stop(turn.token.isCancelled(), failingSteps, settings.maxCorrections());
+                    stop = outcome.stop(definition.agentType().loop(), turn.token.isCancelled(), failingSteps,
+                            settings.maxCorrections());
                     failingSteps = outcome.anyFailed ? failingSteps + 1 : 0;
                 }
                 if (stop.isPresent()) {
@@ -372,7 +376,8 @@ public final class Agent {
             }
         }
         ChatRequest request = new ChatRequest(prompt.messages(), tools, options);
-        return turn.streaming() ? model.stream(request, new StepStream(turn, step)) : model.chat(request);
+        return turn.streaming() ? model.stream(request, new StepStream(turn, step, this.tools.userMessageArguments()))
+                : model.chat(request);
     }
 
     /** Compiles, compacting first when over the window (or when {@code forceCompaction}). */

@@ -34,6 +34,20 @@ public final class AgentDefinition {
             The user only sees what you send with send_message, which also ends your turn. \
             Set request_heartbeat to true on a tool call when you need to continue after it returns.""";
 
+    /**
+     * The instructions an agent of a {@link AgentType.Loop#UNTIL_REPLY} loop (such as {@code letta_v1_agent}) gets when
+     * none are given: {@link #DEFAULT_SYSTEM_PROMPT} without heartbeats and {@code send_message}, which that loop does
+     * not use. A definition built with either default gets the one that matches its loop.
+     */
+    public static final String DEFAULT_V1_SYSTEM_PROMPT = """
+            You are a helpful assistant with a persistent memory that outlives this conversation.
+            Your core memory blocks are shown below and are always in your prompt; keep them current with the \
+            block tool (append what you learn about the user in "human", about yourself in "persona").
+            Older messages leave your context window but stay in recall memory: find them with search or recall. \
+            File long-term facts and documents in archival memory with recall, and per-user notes with memory_save.
+            After each tool call you see its result and go on. To answer the user, reply with your message and no \
+            tool call: that message is what the user sees, and it ends your turn.""";
+
     /** The tools an agent gets when none are named. */
     public static final List<String> DEFAULT_TOOLS = List.of("send_message", "block", "recall", "search",
             "memory_search", "memory_save", "memory_update", "memory_delete");
@@ -579,6 +593,10 @@ public final class AgentDefinition {
             if (model == null) {
                 throw new IllegalArgumentException("an agent needs a model: call model(\"openai:gpt-4o-mini\"), "
                         + "model(\"anthropic:claude-sonnet-4-5\"), model(\"ollama:llama3.2\") or model(\"script:FILE\")");
+            }
+            if (systemPrompt.equals(DEFAULT_SYSTEM_PROMPT) || systemPrompt.equals(DEFAULT_V1_SYSTEM_PROMPT)) {
+                // The default instructions describe the loop: heartbeats and send_message only where they are used.
+                systemPrompt = agentType.loop() == AgentType.Loop.UNTIL_REPLY ? DEFAULT_V1_SYSTEM_PROMPT : DEFAULT_SYSTEM_PROMPT;
             }
             return new AgentDefinition(this, id != null ? id : "agent-" + UUID.randomUUID().toString().substring(0, 8));
         }

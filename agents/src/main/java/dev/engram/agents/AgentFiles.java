@@ -11,6 +11,7 @@ import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.NewMessage;
+import dev.engram.memory.ToolOutcome;
 import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -200,6 +201,7 @@ final class AgentFiles {
                 }
             }
             msg.toolCallId().ifPresent(id -> o.put("tool_call_id", id));
+            msg.toolOutcome().ifPresent(t -> o.put("tool_status", t.status().code()).put("tool_effects", t.effectCodes()));
             o.put("created_at", msg.createdAt().toString());
             o.put("in_context", msg.inContext());
         }
@@ -240,8 +242,12 @@ final class AgentFiles {
                     calls.add(new MessageToolCall(c.path("id").asString(""), c.path("name").asString(""),
                             c.path("arguments").asString("")));
                 }
+                // A tool message of a file written before outcomes were stored is taken as a call that ran.
+                Optional<ToolOutcome> outcome = role != MessageRole.TOOL ? Optional.empty()
+                        : Optional.of(m.hasNonNull("tool_status") ? ToolOutcome.fromCodes(m.get("tool_status").asString(),
+                                m.path("tool_effects").asString("")) : ToolOutcome.OK);
                 messages.add(new NewMessage(m.path("session").asString("default"), role, m.path("content").asString(""), calls,
-                        Optional.ofNullable(m.hasNonNull("tool_call_id") ? m.get("tool_call_id").asString() : null)));
+                        Optional.ofNullable(m.hasNonNull("tool_call_id") ? m.get("tool_call_id").asString() : null), outcome));
                 inContext.add(m.path("in_context").asBoolean(true));
             }
             return new Contents(d, blocks, archival, messages, inContext);

@@ -35,9 +35,12 @@ public sealed interface AgentStreamEvent {
     }
 
     /**
-     * A piece of the {@code message} argument of a {@code send_message} call, decoded from the arguments
-     * as they stream: the reply being written. If the call turns out to address another agent
-     * ({@code target_agent_id}), the text went there instead.
+     * A piece of the message a call writes for the user (the argument its tool declares in
+     * {@link dev.engram.framework.DynamicTool#userMessageArgument()}, such as {@code send_message}'s {@code message}),
+     * decoded from the arguments as they stream. The first of a call comes, empty, before the call's first
+     * {@link ToolCallDelta}. Whether the text reached the user only the call's {@link ToolReturn} says
+     * ({@link dev.engram.framework.ToolEffect#MESSAGE_TO_USER}): a call refused, denied or addressed to another agent
+     * did not.
      */
     record ReplyDelta(int step, int index, String delta) implements AgentStreamEvent {
     }

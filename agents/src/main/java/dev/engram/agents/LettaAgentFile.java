@@ -6,6 +6,7 @@ import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.NewMessage;
+import dev.engram.memory.ToolOutcome;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -275,7 +276,7 @@ final class LettaAgentFile {
                     }
                     yield NewMessage.assistant("default", content, calls);
                 }
-                case "tool" -> NewMessage.tool("default", text(m, "tool_call_id", where), content);
+                case "tool" -> NewMessage.tool("default", text(m, "tool_call_id", where), content, toolOutcome(m));
                 default -> throw error(where + ".role", "is '" + role + "'; Engram reads user, assistant, system and tool messages");
             };
             messages.add(message);
@@ -284,6 +285,16 @@ final class LettaAgentFile {
     }
 
     /** Text parts joined (Letta's content is a list of parts or a string). */
+    /** A Letta tool message's outcome: its {@code tool_returns}' status ({@code success} or {@code error}). */
+    private static ToolOutcome toolOutcome(JsonNode m) {
+        for (JsonNode r : m.path("tool_returns")) {
+            if (r.path("status").asString("").equals("error")) {
+                return ToolOutcome.of(ToolOutcome.Status.ERROR);
+            }
+        }
+        return ToolOutcome.OK;
+    }
+
     static String content(JsonNode content) {
         if (content.isString()) {
             return content.asString();

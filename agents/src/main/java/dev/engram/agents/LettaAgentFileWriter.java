@@ -148,6 +148,8 @@ final class LettaAgentFileWriter {
             }
         }
         m.toolCallId().ifPresent(c -> o.put("tool_call_id", c));
+        m.toolOutcome().ifPresent(t -> o.putArray("tool_returns").addObject().put("tool_call_id", m.toolCallId().orElse(""))
+                .put("status", t.failed() ? "error" : "success").put("func_response", m.content()));
     }
 
     /**

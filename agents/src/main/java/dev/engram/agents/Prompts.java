@@ -17,7 +17,10 @@ import java.util.Map;
 
 /** Compiles an agent's prompt: the system message with its memory, then the in-context messages. */
 final class Prompts {
-    /** Tool results of failed calls start with this in the prompt and in recall memory. */
+    /**
+     * Tool results of failed calls start with this in the prompt and in recall memory, for the model to read (whether a
+     * call failed is its stored {@link dev.engram.memory.ToolOutcome}, never this text).
+     */
     static final String ERROR_PREFIX = "Error: ";
     static final String SUMMARY_PREFIX = "Summary of the earlier conversation: ";
 
@@ -65,7 +68,7 @@ final class Prompts {
                     if (name == null) {
                         continue; // its call was evicted: a result without its call would be rejected by providers
                     }
-                    chat.add(new ChatMessage.ToolResult(callId, name, m.content(), m.content().startsWith(ERROR_PREFIX)));
+                    chat.add(new ChatMessage.ToolResult(callId, name, m.content(), m.failedToolCall()));
                 }
             }
             messageTokens += agent.tokens.count(m);

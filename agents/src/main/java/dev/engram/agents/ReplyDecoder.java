@@ -1,14 +1,14 @@
 package dev.engram.agents;
 
 /**
- * Decodes the top-level {@code "message"} string of a JSON object whose text arrives in fragments cut
+ * Decodes one top-level string field (such as {@code "message"}) of a JSON object whose text arrives in fragments cut
  * anywhere (mid-key, mid-escape, mid-surrogate pair): {@link #feed} returns the newly decoded part of
  * the message. Used to stream the reply a {@code send_message} call is writing. Malformed input ends
  * the decoding silently: the complete arguments still go through the tool pipeline, which reports
  * them. Not thread-safe.
  */
 final class ReplyDecoder {
-    private static final String FIELD = "message";
+    private final String field;
 
     private int depth;
     private boolean inString;
@@ -21,6 +21,11 @@ final class ReplyDecoder {
     /** An escape in progress: "\\" alone, or "\\u" and up to four hex digits. */
     private final StringBuilder escape = new StringBuilder();
     private char highSurrogate;
+
+    /** @param field the top-level field whose text to decode */
+    ReplyDecoder(String field) {
+        this.field = field;
+    }
 
     /** Feeds a fragment; returns the message text it completes (empty if none). */
     String feed(String fragment) {
@@ -53,7 +58,7 @@ final class ReplyDecoder {
             case '"' -> {
                 inString = true;
                 readingKey = depth == 1 && expectKey;
-                inMessage = depth == 1 && !expectKey && lastKey.equals(FIELD);
+                inMessage = depth == 1 && !expectKey && lastKey.equals(field);
                 key.setLength(0);
             }
             default -> {

@@ -2,23 +2,26 @@ package dev.engram.agents;
 
 import dev.engram.framework.model.ModelCancelledException;
 import dev.engram.framework.model.StreamListener;
-import dev.engram.tools.BuiltinTools;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Passes one step's model stream to the turn's listener as {@link AgentStreamEvent}s, decoding the reply
- * a {@code send_message} call writes as it streams. After every event it checks the turn's token, so a
+ * Passes one step's model stream to the turn's listener as {@link AgentStreamEvent}s, decoding the message a
+ * call writes for the user as it streams (from the argument its tool names in
+ * {@link dev.engram.framework.DynamicTool#userMessageArgument()}). After every event it checks the turn's token, so a
  * cancel (from the listener itself or another thread) stops the model call at the next fragment.
  */
 final class StepStream implements StreamListener {
     private final Turn turn;
     private final int step;
+    private final Map<String, String> messageArguments;
     private final Map<Integer, ReplyDecoder> replies = new HashMap<>();
 
-    StepStream(Turn turn, int step) {
+    /** @param messageArguments tool name to the argument its user message is in, for the tools that have one */
+    StepStream(Turn turn, int step, Map<String, String> messageArguments) {
         this.turn = turn;
         this.step = step;
+        this.messageArguments = messageArguments;
     }
 
     @Override
@@ -33,8 +36,10 @@ final class StepStream implements StreamListener {
 
     @Override
     public void onToolCallDelta(int index, String id, String name, String argumentsDelta) {
-        if (BuiltinTools.SEND_MESSAGE.equals(name)) {
-            replies.put(index, new ReplyDecoder());
+        String argument = messageArguments.get(name);
+        if (argument != null) {
+            replies.put(index, new ReplyDecoder(argument));
+            emit(new AgentStreamEvent.ReplyDelta(step, index, "")); // announces the call before its first fragment
         }
         emit(new AgentStreamEvent.ToolCallDelta(step, index, id, name, argumentsDelta));
         ReplyDecoder decoder = replies.get(index);

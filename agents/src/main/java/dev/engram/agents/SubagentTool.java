@@ -4,9 +4,11 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolEffect;
 import dev.engram.framework.ToolInfo;
 import dev.engram.framework.Truncation;
 import dev.engram.framework.ToolException;
+import dev.engram.framework.ToolOutput;
 import dev.engram.memory.Scope;
 import dev.engram.tools.ToolScopes;
 import java.time.Duration;
@@ -20,8 +22,8 @@ import java.util.Optional;
  * and tools under the parent's policy (allow and deny lists, approval mode), so it never has more
  * rights than its parent, and counts against the runtime's agent depth limit like a message to another agent.
  */
-final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Object>> {
-    static final String NAME = ToolStep.SPAWN_SUBAGENT;
+final class SubagentTool implements AiTool<SubagentTool.Input, ToolOutput> {
+    static final String NAME = "spawn_subagent";
 
     record Input(@JsonPropertyDescription("The task, complete enough to do without asking back.") String task,
             @JsonPropertyDescription("A short name for the subagent.") Optional<String> name,
@@ -53,8 +55,9 @@ final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Objec
         return Input.class;
     }
 
+    /** The subagent's answer comes back to the agent, which goes on to use it ({@link ToolEffect#AGENT_ANSWERED}). */
     @Override
-    public Map<String, Object> execute(Input in, ToolContext ctx) {
+    public ToolOutput execute(Input in, ToolContext ctx) {
         if (in.task().isBlank()) {
             throw new ToolException("task is empty; describe what the subagent should do.");
         }
@@ -88,6 +91,6 @@ final class SubagentTool implements AiTool<SubagentTool.Input, Map<String, Objec
         out.put("agent_id", childId);
         out.put("reply", response.reply().orElse("(The subagent did not answer; it stopped: "
                 + response.stopReason().name().toLowerCase(java.util.Locale.ROOT) + ".)"));
-        return out;
+        return ToolOutput.of(out, ToolEffect.AGENT_ANSWERED);
     }
 }

@@ -3,6 +3,7 @@ package dev.engram.agents;
 import dev.engram.framework.ApprovalHandler;
 import dev.engram.framework.ToolCall;
 import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolEffect;
 import dev.engram.framework.ToolExecutor;
 import dev.engram.framework.ToolResult;
 import dev.engram.framework.ToolStatus;
@@ -12,9 +13,9 @@ import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
-import dev.engram.tools.BuiltinTools;
-import java.time.Duration;
+import dev.engram.memory.ToolOutcome;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,11 +28,11 @@ import tools.jackson.databind.node.ObjectNode;
  * The tool half of a step: admits the model's calls by the tool rules and the loop breaker, records
  * them, runs them through the pipeline, records their results, and reports what they mean for the
  * loop. Calls are recorded before any of them runs, so that a side effect never commits without a
- * record of the call that made it; their results follow in one transaction when all have run.
+ * record of the call that made it; their results follow in one transaction when all have run. What a
+ * call did is what its result says ({@link ToolResult#status()}, {@link ToolResult#effects()}), never
+ * what its name or text suggests.
  */
 final class ToolStep {
-    /** The subagent tool's name: its answer, like another agent's, makes the agent continue. */
-    static final String SPAWN_SUBAGENT = "spawn_subagent";
 
     /** What an interrupted call's result says, to the model and in recall memory. */
     static final String INTERRUPTED = "The call was interrupted before it finished (the agent stopped); it may or may "
@@ -41,7 +42,8 @@ final class ToolStep {
     static final class Outcome {
         final List<ToolResult> results = new ArrayList<>();
         boolean heartbeat;
-        boolean yielded;
+        /** A call delivered a message to the user ({@link ToolEffect#MESSAGE_TO_USER}). */
+        boolean messagedUser;
         boolean agentAnswered;
         boolean memoryEdited;
         boolean anyFailed;
@@ -49,9 +51,16 @@ final class ToolStep {
         boolean terminal;
         boolean continued;
 
-        /** Whether the turn stops after these calls, and why; empty to take another step. */
-        Optional<AgentStopReason> stop(boolean cancelled, int failingStepsBefore, int maxCorrections) {
-            if (yielded) {
+        /**
+         * Whether the turn stops after these calls, and why; empty to take another step. In both loops a message that
+         * reached the user ends the turn (the user has the answer) and so do a terminal tool, a cancel and the loop
+         * breaker; failed calls are retried up to {@code maxCorrections} steps in a row. Then a
+         * {@link AgentType.Loop#UNTIL_REPLY} loop always goes on (its turn ends when the model answers without a tool
+         * call), and a {@link AgentType.Loop#HEARTBEATS} loop goes on only for a heartbeat, a memory edit, another
+         * agent's answer or a continue rule.
+         */
+        Optional<AgentStopReason> stop(AgentType.Loop loop, boolean cancelled, int failingStepsBefore, int maxCorrections) {
+            if (messagedUser) {
                 return Optional.of(AgentStopReason.YIELDED);
             }
             if (terminal) {
@@ -66,7 +75,7 @@ final class ToolStep {
             if (anyFailed) {
                 return failingStepsBefore + 1 > maxCorrections ? Optional.of(AgentStopReason.TOO_MANY_ERRORS) : Optional.empty();
             }
-            if (heartbeat || memoryEdited || agentAnswered || continued) {
+            if (loop == AgentType.Loop.UNTIL_REPLY || heartbeat || memoryEdited || agentAnswered || continued) {
                 return Optional.empty();
             }
             return Optional.of(AgentStopReason.NO_HEARTBEAT);
@@ -92,7 +101,7 @@ final class ToolStep {
         ToolResult[] results = new ToolResult[n];
         List<ToolCall> recorded = new ArrayList<>(n);
         boolean[] admitted = new boolean[n];
-        boolean[] toAgent = new boolean[n];
+        boolean[] broken = new boolean[n];
         List<ToolCall> toRun = new ArrayList<>();
         List<Integer> toRunIndex = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -100,7 +109,7 @@ final class ToolStep {
             ToolRuleSolver.Admission admission = turn.rules.admit(call.name(), available);
             if (admission.refusal().isPresent()) {
                 recorded.add(call);
-                results[i] = error(call, admission.refusal().get());
+                results[i] = ToolResult.withoutEffects(call, ToolStatus.REFUSED, admission.refusal().get());
                 continue;
             }
             admitted[i] = true;
@@ -108,13 +117,14 @@ final class ToolStep {
             recorded.add(call);
             Heartbeats.Stripped s = Heartbeats.strip(call.arguments());
             o.heartbeat |= s.requested();
-            toAgent[i] = BuiltinTools.SEND_MESSAGE.equals(call.name()) && hasTarget(s.arguments());
             int seen = turn.seenCalls.merge(call.name() + '\u0000' + s.key(), 1, Integer::sum);
             if (seen >= settings.loopBreakerThreshold()) {
                 o.breakerTripped = true;
-                results[i] = error(call, "Loop breaker: you called '" + call.name() + "' with the same arguments " + seen
-                        + " times while answering this message, so it was not run again and your turn was stopped. Next "
-                        + "time, use the result you already have, change the arguments, or answer the user with send_message.");
+                broken[i] = true;
+                results[i] = ToolResult.withoutEffects(call, ToolStatus.REFUSED, "Loop breaker: you called '" + call.name()
+                        + "' with the same arguments " + seen + " times while answering this message, so it was not run "
+                        + "again and your turn was stopped. Next time, use the result you already have, change the "
+                        + "arguments, or answer the user.");
                 continue;
             }
             ToolCall stripped = new ToolCall(call.id(), call.name(), s.arguments() == null ? "" : s.arguments());
@@ -133,9 +143,9 @@ final class ToolStep {
         for (int i = 0; i < n; i++) {
             if (admitted[i]) {
                 ToolResult r = results[i];
-                Optional<String> broken = turn.rules.settle(r.toolName(), r.status() == ToolStatus.SUCCESS, r.content());
-                if (broken.isPresent()) {
-                    results[i] = error(calls.get(i), broken.get());
+                Optional<String> ruleBroken = turn.rules.settle(r.toolName(), r.status() == ToolStatus.SUCCESS, r.content());
+                if (ruleBroken.isPresent()) {
+                    results[i] = r.asError(ToolStatus.TOOL_ERROR, ruleBroken.get());
                 }
             }
         }
@@ -143,7 +153,7 @@ final class ToolStep {
 
         List<NewMessage> batch = new ArrayList<>(n);
         for (ToolResult r : results) {
-            batch.add(NewMessage.tool(turn.session, r.callId(), contentForModel(r)));
+            batch.add(NewMessage.tool(turn.session, r.callId(), contentForModel(r), outcome(r)));
         }
         settings.appendAll(scope, batch);
 
@@ -152,32 +162,42 @@ final class ToolStep {
             o.results.add(r);
             settings.events().accept(new AgentEvent.ToolCallFinished(scope, r));
             turn.emit(new AgentStreamEvent.ToolReturn(step, r));
+            // What a call did, it did, even when a rule then rejected its output.
+            r.userMessage().ifPresent(text -> {
+                o.messagedUser = true;
+                turn.reply(text);
+            });
+            o.agentAnswered |= r.has(ToolEffect.AGENT_ANSWERED);
+            o.memoryEdited |= r.has(ToolEffect.MEMORY_EDITED);
             if (r.status() != ToolStatus.SUCCESS) {
-                if (!(o.breakerTripped && r.content().startsWith("Loop breaker"))) {
-                    o.anyFailed = true;
-                }
+                // The loop breaker's refusal stops the turn by itself; it is not a mistake to correct.
+                o.anyFailed |= !broken[i];
                 continue;
             }
             o.terminal |= turn.rules.terminal(r.toolName());
             o.continued |= turn.rules.continues(r.toolName());
-            if (BuiltinTools.SEND_MESSAGE.equals(r.toolName())) {
-                if (toAgent[i]) {
-                    o.agentAnswered = true;
-                } else {
-                    o.yielded = true;
-                    turn.reply(messageText(recorded.get(i).arguments()));
-                }
-            } else if (SPAWN_SUBAGENT.equals(r.toolName())) {
-                o.agentAnswered = true;
-            } else if (isMemoryEdit(r.toolName(), recorded.get(i).arguments())) {
-                o.memoryEdited = true;
-            }
         }
         return o;
     }
 
-    private static ToolResult error(ToolCall call, String message) {
-        return new ToolResult(call.id(), call.name(), message, ToolStatus.TOOL_ERROR, Duration.ZERO, false, 0);
+    /** How a call ended and what it did, as stored with its result. */
+    static ToolOutcome outcome(ToolResult r) {
+        ToolOutcome.Status status = switch (r.status()) {
+            case SUCCESS -> ToolOutcome.Status.OK;
+            case REFUSED -> ToolOutcome.Status.REFUSED;
+            case DENIED_BY_POLICY, APPROVAL_DENIED -> ToolOutcome.Status.DENIED;
+            case CANCELLED -> ToolOutcome.Status.CANCELLED;
+            case UNKNOWN_TOOL, INVALID_ARGUMENTS, TIMED_OUT, TOOL_ERROR, FAILED -> ToolOutcome.Status.ERROR;
+        };
+        Set<ToolOutcome.Effect> effects = EnumSet.noneOf(ToolOutcome.Effect.class);
+        for (ToolEffect e : r.effects()) {
+            effects.add(switch (e) {
+                case MESSAGE_TO_USER -> ToolOutcome.Effect.MESSAGE_TO_USER;
+                case AGENT_ANSWERED -> ToolOutcome.Effect.AGENT_ANSWERED;
+                case MEMORY_EDITED -> ToolOutcome.Effect.MEMORY_EDITED;
+            });
+        }
+        return new ToolOutcome(status, effects);
     }
 
     /** The call with the rule's prefilled arguments put over the model's (arguments that are not an object stay as they are). */
@@ -210,40 +230,12 @@ final class ToolStep {
         }
         ConversationMessage m = newest.getFirst();
         settings.appendAll(scope, m.toolCalls().stream()
-                .map(c -> NewMessage.tool(m.sessionId(), c.id(), Prompts.ERROR_PREFIX + INTERRUPTED)).toList());
+                .map(c -> NewMessage.tool(m.sessionId(), c.id(), Prompts.ERROR_PREFIX + INTERRUPTED,
+                        ToolOutcome.of(ToolOutcome.Status.CANCELLED))).toList());
     }
 
     static String contentForModel(ToolResult r) {
         return r.status() == ToolStatus.SUCCESS ? r.content() : Prompts.ERROR_PREFIX + r.content();
-    }
-
-    /** The text a successful {@code send_message} to the user sent: the reply of this turn. */
-    private static String messageText(String arguments) {
-        return Heartbeats.JSON.readTree(arguments).path("message").asString("");
-    }
-
-    private static boolean hasTarget(String arguments) {
-        try {
-            JsonNode n = Heartbeats.JSON.readTree(arguments);
-            return n.hasNonNull("target_agent_id") && !n.get("target_agent_id").asString("").isBlank();
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
-    private static boolean isMemoryEdit(String tool, String arguments) {
-        if (BuiltinTools.MEMORY_EDITS.contains(tool)) {
-            return true;
-        }
-        if (!tool.equals("block")) {
-            return false;
-        }
-        try {
-            String op = Heartbeats.JSON.readTree(arguments).path("operation").asString("");
-            return !op.equals("view") && !op.equals("list");
-        } catch (RuntimeException e) {
-            return false;
-        }
     }
 
     private ToolContext toolContext(Turn turn) {

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 /** The reply of a streaming send_message call, decoded from argument fragments cut anywhere. */
 class ReplyDecoderTest {
     private static String decode(String json, int chunk) {
-        ReplyDecoder decoder = new ReplyDecoder();
+        ReplyDecoder decoder = new ReplyDecoder("message");
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < json.length(); i += chunk) {
             out.append(decoder.feed(json.substring(i, Math.min(json.length(), i + chunk))));

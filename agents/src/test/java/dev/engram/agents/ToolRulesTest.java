@@ -112,7 +112,7 @@ class ToolRulesTest {
         assertThat(offered(0)).containsExactly("step_a");
         assertThat(choice(0)).isEqualTo(ToolChoice.named("step_a"));
         ToolResult refused = r.toolResults().getFirst();
-        assertThat(refused.status()).isEqualTo(ToolStatus.TOOL_ERROR);
+        assertThat(refused.status()).isEqualTo(ToolStatus.REFUSED);
         assertThat(refused.content()).contains("Tool rules do not allow 'step_b' now", "the first tool call must be one of [step_a]",
                 "Allowed now: step_a");
         // The prefilled argument wins over the model's, and the stored call shows what ran.
@@ -171,7 +171,7 @@ class ToolRulesTest {
 
         assertThat(offered(1)).containsExactly("step_b");
         assertThat(choice(1)).isEqualTo(ToolChoice.named("step_b"));
-        assertThat(statuses(r)).containsExactly("step_a:SUCCESS", "step_c:TOOL_ERROR", "step_b:SUCCESS", "send_message:SUCCESS");
+        assertThat(statuses(r)).containsExactly("step_a:SUCCESS", "step_c:REFUSED", "step_b:SUCCESS", "send_message:SUCCESS");
         assertThat(r.toolResults().get(1).content()).contains("after step_a only [step_b] may run", "Allowed now: step_b");
         assertThat(ran).containsExactly("step_a ", "step_b from rule");
         assertThat(r.stopReason()).isEqualTo(AgentStopReason.YIELDED);
@@ -185,7 +185,7 @@ class ToolRulesTest {
         AgentResponse r = agent.send("go");
 
         assertThat(offered(0)).doesNotContain("step_b").contains("step_a", "step_c", "send_message");
-        assertThat(statuses(r)).containsExactly("step_b:TOOL_ERROR", "step_a:SUCCESS", "step_b:SUCCESS", "send_message:SUCCESS");
+        assertThat(statuses(r)).containsExactly("step_b:REFUSED", "step_a:SUCCESS", "step_b:SUCCESS", "send_message:SUCCESS");
         assertThat(r.toolResults().getFirst().content()).contains("[step_b] may run only right after step_a");
         assertThat(offered(2)).containsExactly("step_b");
         assertThat(offered(3)).doesNotContain("step_b");
@@ -201,7 +201,7 @@ class ToolRulesTest {
         AgentResponse r = agent.send("go");
 
         assertThat(offered(1)).containsExactly("step_a");
-        assertThat(statuses(r)).containsExactly("check:SUCCESS", "step_b:TOOL_ERROR", "step_a:SUCCESS", "send_message:SUCCESS");
+        assertThat(statuses(r)).containsExactly("check:SUCCESS", "step_b:REFUSED", "step_a:SUCCESS", "send_message:SUCCESS");
         assertThat(r.toolResults().get(1).content()).contains("the result of check chose step_a to run next");
     }
 
@@ -242,7 +242,7 @@ class ToolRulesTest {
 
         AgentResponse r = agent.send("go");
 
-        assertThat(statuses(r)).containsExactly("check:SUCCESS", "step_a:TOOL_ERROR", "step_a:SUCCESS", "send_message:SUCCESS");
+        assertThat(statuses(r)).containsExactly("check:SUCCESS", "step_a:REFUSED", "step_a:SUCCESS", "send_message:SUCCESS");
         assertThat(r.toolResults().get(1).content()).contains("its result chooses the tool that may run next");
         // Rules about order ask for one call per step.
         assertThat(model.requests().getFirst().options().parallelToolCalls()).isFalse();
@@ -255,7 +255,7 @@ class ToolRulesTest {
 
         AgentResponse r = agent.send("go");
 
-        assertThat(statuses(r)).containsExactly("step_a:SUCCESS", "step_a:TOOL_ERROR", "step_b:SUCCESS", "send_message:SUCCESS");
+        assertThat(statuses(r)).containsExactly("step_a:SUCCESS", "step_a:REFUSED", "step_b:SUCCESS", "send_message:SUCCESS");
         assertThat(r.toolResults().get(1).content()).contains("step_a may run at most 1 time(s) per message");
         assertThat(offered(1)).doesNotContain("step_a");
         // The count starts again with the next message.

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolEffect;
+import dev.engram.framework.ToolOutput;
 import dev.engram.framework.ToolInfo;
 import dev.engram.framework.Truncation;
 import dev.engram.framework.ToolException;
@@ -39,7 +41,7 @@ import java.util.Optional;
  *   <li>{@code swap} is an archive and a load in one transaction, with the archive's requirements.</li>
  * </ul>
  */
-final class BlockTool implements AiTool<BlockTool.Op, String> {
+final class BlockTool implements AiTool<BlockTool.Op, ToolOutput> {
     static final String NAME = "block";
     private static final ToolInfo INFO = new ToolInfo(NAME,
             "Edit your core memory blocks, the labelled notes shown in every prompt (such as \"human\" about the "
@@ -134,27 +136,32 @@ final class BlockTool implements AiTool<BlockTool.Op, String> {
         return Op.class;
     }
 
+    /** Every operation but {@code view} and {@code list} edits memory, and says so ({@link ToolEffect#MEMORY_EDITED}). */
     @Override
-    public String execute(Op op, ToolContext ctx) throws Exception {
+    public ToolOutput execute(Op op, ToolContext ctx) throws Exception {
         Scope scope = ToolScopes.of(ctx);
         try {
             return switch (op) {
-                case Append a -> append(scope, a, ctx);
-                case Replace r -> replace(scope, r, ctx);
-                case Create c -> create(scope, c, ctx);
-                case Rewrite r -> rewrite(scope, r, ctx);
-                case Delete d -> delete(scope, d, ctx);
-                case Rename r -> rename(scope, r, ctx);
-                case Archive a -> archive(scope, a, ctx);
-                case Load l -> load(scope, l);
-                case Swap s -> swap(scope, s, ctx);
-                case View v -> view(access.require(scope, v.label()));
-                case ListBlocks l -> list(scope);
+                case Append a -> edited(append(scope, a, ctx));
+                case Replace r -> edited(replace(scope, r, ctx));
+                case Create c -> edited(create(scope, c, ctx));
+                case Rewrite r -> edited(rewrite(scope, r, ctx));
+                case Delete d -> edited(delete(scope, d, ctx));
+                case Rename r -> edited(rename(scope, r, ctx));
+                case Archive a -> edited(archive(scope, a, ctx));
+                case Load l -> edited(load(scope, l));
+                case Swap s -> edited(swap(scope, s, ctx));
+                case View v -> ToolOutput.of(view(access.require(scope, v.label())));
+                case ListBlocks l -> ToolOutput.of(list(scope));
             };
         } catch (MemoryException | IllegalArgumentException e) {
             // Limits, versions, missing items and invalid text: the store's sentence is for the model too.
             throw new ToolException(e.getMessage());
         }
+    }
+
+    private static ToolOutput edited(String text) {
+        return ToolOutput.of(text, ToolEffect.MEMORY_EDITED);
     }
 
     private String append(Scope scope, Append a, ToolContext ctx) {

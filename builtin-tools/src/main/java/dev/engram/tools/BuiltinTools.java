@@ -31,14 +31,14 @@ import java.util.Objects;
  */
 public final class BuiltinTools {
     /**
-     * The name of the tool that hands a message to the user (or another agent) and ends the agent's
-     * turn: an agent loop yields after a successful call to it.
+     * The name of the tool that hands a message to the user (or another agent); its result says which
+     * ({@link dev.engram.framework.ToolEffect#MESSAGE_TO_USER}).
      */
     public static final String SEND_MESSAGE = SendMessageTool.NAME;
 
     /**
-     * The tools whose successful call changes the agent's memory, whatever their arguments (Engram's note
-     * tools and Letta's memory tools; {@code block} edits too, except its {@code view} and {@code list}).
+     * The tools whose calls change only the user's and agent's memory (Engram's note tools and Letta's memory tools),
+     * for approval policies. What a call did, an agent loop reads from its result ({@link dev.engram.framework.ToolEffect}).
      */
     public static final List<String> MEMORY_EDITS = List.of("memory_save", "memory_update", "memory_delete",
             "core_memory_append", "core_memory_replace", "memory_insert", "memory_replace", "memory_rethink", "memory",

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolEffect;
 import dev.engram.framework.ToolException;
+import dev.engram.framework.ToolOutput;
 import dev.engram.memory.Block;
 import dev.engram.memory.MemoryException;
 import dev.engram.memory.NewBlock;
@@ -79,27 +81,27 @@ final class LettaMemoryTools {
 
     static List<AiTool<?, ?>> all(BlockAccess access) {
         return List.of(
-                tool("core_memory_append", "Append to the contents of core memory.", CoreAppend.class, (in, ctx) -> {
+                edit("core_memory_append", "Append to the contents of core memory.", CoreAppend.class, (in, ctx) -> {
                     Block b = access.append(ToolScopes.of(ctx), in.label(), in.content(), ctx);
                     return "Appended to block '" + in.label() + "'; it now holds " + BlockAccess.size(b) + ".";
                 }),
-                tool("core_memory_replace", "Replace the contents of core memory. To delete memories, use an empty string "
+                edit("core_memory_replace", "Replace the contents of core memory. To delete memories, use an empty string "
                         + "for new_content.", CoreReplace.class, (in, ctx) -> {
                     Block b = access.replaceAll(ToolScopes.of(ctx), in.label(), in.oldContent(), in.newContent(), ctx);
                     return "Replaced text in block '" + in.label() + "'; it now holds " + BlockAccess.size(b) + ".";
                 }),
-                tool("memory_insert", "The memory_insert command allows you to insert text at a specific location in a memory "
+                edit("memory_insert", "The memory_insert command allows you to insert text at a specific location in a memory "
                         + "block.", Insert.class, (in, ctx) -> {
                     Block b = access.insert(ToolScopes.of(ctx), in.label(), in.newStr(), in.insertLine().orElse(-1), ctx);
                     return "Inserted into block '" + in.label() + "'; it now holds " + BlockAccess.size(b) + ".";
                 }),
-                tool("memory_replace", "The memory_replace command allows you to replace a specific string in a memory block "
+                edit("memory_replace", "The memory_replace command allows you to replace a specific string in a memory block "
                         + "with a new string. This is used for making precise edits. old_str must occur exactly once.",
                         Replace.class, (in, ctx) -> {
                     Block b = access.replaceOnce(ToolScopes.of(ctx), in.label(), in.oldStr(), in.newStr(), "old_str", ctx);
                     return "Replaced text in block '" + in.label() + "'; it now holds " + BlockAccess.size(b) + ".";
                 }),
-                tool("memory_rethink", "The memory_rethink command allows you to completely rewrite the contents of a memory "
+                edit("memory_rethink", "The memory_rethink command allows you to completely rewrite the contents of a memory "
                         + "block. Use it to make large sweeping changes, e.g. to reorganise a block; a block that does not "
                         + "exist yet is created.", Rethink.class, (in, ctx) -> {
                     var scope = ToolScopes.of(ctx);
@@ -111,9 +113,9 @@ final class LettaMemoryTools {
                     return "Rewrote block '" + in.label() + "'; it now holds " + BlockAccess.size(b) + ".";
                 }),
                 tool("memory_finish_edits", "Call the memory_finish_edits command when you are finished making edits "
-                        + "(integrating all new information) into the memory blocks.", Finish.class,
+                        + "(integrating all new information) into the memory blocks.", SafetyTier.SIDE_EFFECTING, Finish.class,
                         (in, ctx) -> "Finished editing memory."),
-                tool("memory", "Memory management tool with sub-commands for memory block operations: create a block, "
+                edit("memory", "Memory management tool with sub-commands for memory block operations: create a block, "
                         + "str_replace text in it, insert text at a line, delete it, or rename it. Paths are /memories/LABEL.",
                         Omni.class, (in, ctx) -> omni(access, in, ctx)));
     }
@@ -169,8 +171,10 @@ final class LettaMemoryTools {
         return p;
     }
 
-    private static <I> AiTool<I, String> tool(String name, String description, Class<I> input, AiTool.Function<I, String> body) {
-        return tool(name, description, SafetyTier.SIDE_EFFECTING, input, body);
+    /** A tool whose successful call edits memory, and says so ({@link ToolEffect#MEMORY_EDITED}). */
+    private static <I> AiTool<I, ToolOutput> edit(String name, String description, Class<I> input, AiTool.Function<I, String> body) {
+        return tool(name, description, SafetyTier.SIDE_EFFECTING, input,
+                (in, ctx) -> ToolOutput.of(body.apply(in, ctx), ToolEffect.MEMORY_EDITED));
     }
 
     /** A tool ({@link AiTool#of}) whose store and argument errors reach the model as tool errors. */

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
+import dev.engram.framework.ToolEffect;
 import dev.engram.framework.ToolException;
+import dev.engram.framework.ToolOutput;
 import dev.engram.memory.Acl;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Fusion;
@@ -100,7 +102,8 @@ final class LettaRecallTools {
                     }
                     ArchivalEntry e = store.archival().insert(ToolScopes.of(ctx),
                             new NewArchivalEntry(Optional.empty(), in.content(), in.tags().orElse(List.of())));
-                    return "Stored in archival memory (" + e.content().length() + " characters, id " + e.id() + ").";
+                    return ToolOutput.of("Stored in archival memory (" + e.content().length() + " characters, id " + e.id() + ").",
+                            ToolEffect.MEMORY_EDITED);
                 }),
                 LettaMemoryTools.tool("archival_memory_search", "Search archival memory using semantic similarity and keywords at once.",
                         SafetyTier.READ_ONLY, ArchivalSearch.class, (in, ctx) -> {

@@ -5,7 +5,9 @@ import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
 import dev.engram.framework.ToolInfo;
+import dev.engram.framework.ToolEffect;
 import dev.engram.framework.ToolException;
+import dev.engram.framework.ToolOutput;
 import dev.engram.memory.Fusion;
 import dev.engram.memory.MemoryException;
 import dev.engram.memory.MemorySearch;
@@ -75,7 +77,7 @@ final class NoteTools {
                     return hits.stream().map(h -> new Result(h.text(), h.domain() == SearchDomain.NOTES ? "notes" : "conversations",
                             Math.round(h.score() * 10_000) / 10_000.0, h.domain() == SearchDomain.NOTES ? h.id() : null)).toList();
                 });
-        AiTool<SaveInput, Map<String, String>> save = new Base<>(SAVE,
+        AiTool<SaveInput, ToolOutput> save = new Base<>(SAVE,
                 "Save a note about the user that should be remembered across sessions and agents: a preference, a fact, "
                         + "a commitment. Returns {note_id, message}; keep the id to update or delete the note later.",
                 SaveInput.class, SafetyTier.SIDE_EFFECTING, (in, ctx) -> {
@@ -83,26 +85,31 @@ final class NoteTools {
                         throw new ToolException("content is empty; write the note.");
                     }
                     Note n = store.notes().save(ctx.requireUserId(), in.content());
-                    return ordered("note_id", n.id(), "message", "Note saved.");
+                    return edited("note_id", n.id(), "message", "Note saved.");
                 });
-        AiTool<UpdateInput, Map<String, String>> update = new Base<>(UPDATE,
+        AiTool<UpdateInput, ToolOutput> update = new Base<>(UPDATE,
                 "Replace the text of one of the user's notes, keeping its id. Returns {note_id, message}.",
                 UpdateInput.class, SafetyTier.SIDE_EFFECTING, (in, ctx) -> {
                     if (in.content().isBlank()) {
                         throw new ToolException("content is empty; write the note's new text, or use memory_delete.");
                     }
                     Note n = store.notes().update(ctx.requireUserId(), in.noteId(), in.content());
-                    return ordered("note_id", n.id(), "message", "Note updated.");
+                    return edited("note_id", n.id(), "message", "Note updated.");
                 });
-        AiTool<DeleteInput, Map<String, String>> delete = new Base<>(DELETE,
+        AiTool<DeleteInput, ToolOutput> delete = new Base<>(DELETE,
                 "Delete one of the user's notes, and its search entries. Returns {note_id, message}.",
                 DeleteInput.class, SafetyTier.SIDE_EFFECTING, (in, ctx) -> {
                     if (!store.notes().delete(ctx.requireUserId(), in.noteId())) {
                         throw new ToolException("There is no note '" + in.noteId() + "' for this user; find ids with memory_search.");
                     }
-                    return ordered("note_id", in.noteId(), "message", "Note deleted.");
+                    return edited("note_id", in.noteId(), "message", "Note deleted.");
                 });
         return List.of(searchTool, save, update, delete);
+    }
+
+    /** A note tool's answer: its change is a memory edit ({@link ToolEffect#MEMORY_EDITED}). */
+    private static ToolOutput edited(String k1, String v1, String k2, String v2) {
+        return ToolOutput.of(ordered(k1, v1, k2, v2), ToolEffect.MEMORY_EDITED);
     }
 
     private static Map<String, String> ordered(String k1, String v1, String k2, String v2) {

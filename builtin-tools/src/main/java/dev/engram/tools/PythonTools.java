@@ -158,7 +158,7 @@ public final class PythonTools {
 
             @Override
             public String execute(String argumentsJson, ToolContext context) throws Exception {
-                return run(name, source, argumentsJson);
+                return PythonTools.this.run(name, source, argumentsJson);
             }
         };
     }

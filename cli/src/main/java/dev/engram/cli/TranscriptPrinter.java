@@ -4,6 +4,7 @@ import dev.engram.agents.AgentEvent;
 import dev.engram.agents.AgentListener;
 import dev.engram.agents.AgentStreamEvent;
 import dev.engram.agents.AgentStreamListener;
+import dev.engram.framework.ToolEffect;
 import dev.engram.framework.ToolStatus;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -13,8 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Prints an agent's turn as a readable transcript: each tool call on one collapsed line when it
  * succeeds, expanded with its error when it fails, and every message the agent sends. As a stream
- * listener it prints the agent's words as they arrive: its text (a plain-text answer is a reply too)
- * and the message a {@code send_message} call is writing.
+ * listener it prints the agent's words: its text as it arrives (a plain-text answer is a reply too), and a
+ * message a call wrote for the user once the call's result says it reached the user
+ * ({@link ToolEffect#MESSAGE_TO_USER}); a message refused, denied or sent to another agent shows as the call it is.
  */
 final class TranscriptPrinter implements AgentListener, AgentStreamListener {
     private static final int ARGS_WIDTH = 90;
@@ -23,7 +25,7 @@ final class TranscriptPrinter implements AgentListener, AgentStreamListener {
     private final Map<String, String> arguments = new ConcurrentHashMap<>();
     /** Whether replies reach this printer as a stream (then they are not printed again when sent). */
     private volatile boolean streaming;
-    /** What the open line is printing ("text", or "reply N" for call N's message), or null when no line is open. */
+    /** What the open line is printing ("text"), or null when no line is open. */
     private String openLine;
 
     TranscriptPrinter(PrintWriter out, String agentLabel) {
@@ -36,7 +38,10 @@ final class TranscriptPrinter implements AgentListener, AgentStreamListener {
         streaming = true;
         switch (event) {
             case AgentStreamEvent.Text t -> write("text", t.delta());
-            case AgentStreamEvent.ReplyDelta r -> write("reply " + r.index(), r.delta());
+            case AgentStreamEvent.ToolReturn r -> r.result().userMessage().ifPresent(text -> {
+                endLine();
+                out.println(agentLabel + " > " + text);
+            });
             case AgentStreamEvent.StepFinished f -> endLine();
             case AgentStreamEvent.Completed c -> endLine();
             default -> {
@@ -75,7 +80,7 @@ final class TranscriptPrinter implements AgentListener, AgentStreamListener {
             case AgentEvent.ToolCallFinished f -> {
                 String args = compact(arguments.getOrDefault(f.result().callId(), ""));
                 if (f.result().status() == ToolStatus.SUCCESS) {
-                    if (!f.result().toolName().equals("send_message")) {
+                    if (!f.result().has(ToolEffect.MESSAGE_TO_USER)) {
                         out.printf(Locale.ROOT, "  - %s %s  (%d ms)%n", f.result().toolName(), args,
                                 f.result().duration().toMillis());
                     }

@@ -329,6 +329,19 @@ class CliCommandsTest {
         assertThat(r.out()).contains("Created agent 'assistant' for user 'ana'").contains("assistant > Hello Ana, nice to meet you.");
     }
 
+    @Test
+    void chatShowsAMessageThatNeverReachedTheUserAsTheFailedCallItIs() throws Exception {
+        Path script = Files.writeString(work.resolve("chat-refused.json"), """
+                {"turns": [
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "Psst, secret plan", "target_agent_id": "nobody"}}]},
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "I could not reach that agent."}}]}
+                ]}""");
+        ChatCommand.testInput = new ByteArrayInputStream("Tell nobody\n/exit\n".getBytes(StandardCharsets.UTF_8));
+        Cli.Run r = ok("chat", "--user", "ana", "--model", "script:" + script);
+        assertThat(r.out()).contains("x send_message").contains("There is no agent 'nobody'")
+                .contains("assistant > I could not reach that agent.").doesNotContain("assistant > Psst");
+    }
+
     /**
      * A real model often answers in plain text, without send_message: the reply is printed (streamed)
      * all the same. An OpenAI-compatible server on loopback answers "Hello" in its SSE format.

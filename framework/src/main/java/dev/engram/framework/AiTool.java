@@ -37,7 +37,11 @@ import java.util.Optional;
  * }</pre>
  *
  * @param <I> the input type
- * @param <O> the output type; a {@code String} is given to the model as is, anything else as JSON
+ * <p>A tool whose calls deliver a message to the user, edit memory or are answered by another agent says so by
+ * returning a {@link ToolOutput} (its value is what the model reads, its {@link ToolEffect}s what the call did).
+ *
+ * @param <O> the output type; a {@code String} is given to the model as is, a {@link ToolOutput} as its value with
+ *            its effects, anything else as JSON
  */
 public interface AiTool<I, O> {
     /** The tool's fixed facts: name, description, safety tier, timeout and truncation. */
@@ -91,6 +95,14 @@ public interface AiTool<I, O> {
      * tool. See {@link DynamicTool#approvalScope}.
      */
     default Optional<String> approvalScope(I input) {
+        return Optional.empty();
+    }
+
+    /**
+     * The input field whose text the user reads when a call delivers a message to the user (see
+     * {@link DynamicTool#userMessageArgument()}); empty, the default, for tools that never do.
+     */
+    default Optional<String> userMessageArgument() {
         return Optional.empty();
     }
 

@@ -56,6 +56,25 @@ public interface DynamicTool {
      */
     String execute(String argumentsJson, ToolContext context) throws Exception;
 
+    /**
+     * Runs the tool as {@link #execute} does and says what the call did: the pipeline calls this. The default is
+     * {@link #execute}'s text with no {@link ToolEffect}s (a {@code null} text is {@code "OK"}); a tool whose calls
+     * deliver a message to the user, edit memory or are answered by another agent overrides it.
+     */
+    default ToolOutput run(String argumentsJson, ToolContext context) throws Exception {
+        String text = execute(argumentsJson, context);
+        return ToolOutput.of(text == null ? "OK" : text);
+    }
+
+    /**
+     * The argument whose text the user reads when a call delivers a message to the user ({@link ToolEffect#MESSAGE_TO_USER}),
+     * like Letta's {@code assistant_message_tool_kwarg}; empty (the default) for tools that never do. A stream shows
+     * it while the model writes it; whether it reached the user only the call's result says.
+     */
+    default Optional<String> userMessageArgument() {
+        return Optional.empty();
+    }
+
     /** What the call will do, for a human asked to approve it; defaults to none. */
     default Optional<String> approvalPreview(String argumentsJson, ToolContext context) throws Exception {
         return Optional.empty();

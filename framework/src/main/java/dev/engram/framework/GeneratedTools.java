@@ -150,7 +150,23 @@ public final class GeneratedTools {
 
         @Override
         public String executeParsed(JsonNode arguments, ToolContext context) throws Exception {
-            return TypedTool.render(invoker.invoke(arguments, context));
+            return (String) runParsed(arguments, context).value();
+        }
+
+        @Override
+        public ToolOutput run(String argumentsJson, ToolContext context) throws Exception {
+            try {
+                return runParsed(Json.MAPPER.readTree(argumentsJson), context);
+            } catch (JacksonException e) {
+                throw new InvalidArgumentsException("arguments are not valid JSON: " + e.getOriginalMessage());
+            }
+        }
+
+        /** A method returning a {@link ToolOutput} states its effects; any other output has none. */
+        @Override
+        public ToolOutput runParsed(JsonNode arguments, ToolContext context) throws Exception {
+            Object output = invoker.invoke(arguments, context);
+            return output instanceof ToolOutput o ? o.withValue(TypedTool.render(o.value())) : ToolOutput.of(TypedTool.render(output));
         }
 
         @Override

@@ -7,6 +7,12 @@ import tools.jackson.databind.JsonNode;
 interface ParsedArgumentsTool {
     String executeParsed(JsonNode arguments, ToolContext context) throws Exception;
 
+    /** {@link DynamicTool#run} on parsed arguments; defaults to {@link #executeParsed} without effects. */
+    default ToolOutput runParsed(JsonNode arguments, ToolContext context) throws Exception {
+        String text = executeParsed(arguments, context);
+        return ToolOutput.of(text == null ? "OK" : text);
+    }
+
     default Optional<String> approvalPreviewParsed(JsonNode arguments, ToolContext context) throws Exception {
         return Optional.empty();
     }

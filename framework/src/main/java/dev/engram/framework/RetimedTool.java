@@ -52,6 +52,16 @@ record RetimedTool(DynamicTool tool, Duration timeout) implements DynamicTool, P
     }
 
     @Override
+    public ToolOutput run(String argumentsJson, ToolContext context) throws Exception {
+        return tool.run(argumentsJson, context);
+    }
+
+    @Override
+    public Optional<String> userMessageArgument() {
+        return tool.userMessageArgument();
+    }
+
+    @Override
     public Optional<String> approvalPreview(String argumentsJson, ToolContext context) throws Exception {
         return tool.approvalPreview(argumentsJson, context);
     }
@@ -71,6 +81,12 @@ record RetimedTool(DynamicTool tool, Duration timeout) implements DynamicTool, P
     public String executeParsed(JsonNode arguments, ToolContext context) throws Exception {
         return tool instanceof ParsedArgumentsTool parsed ? parsed.executeParsed(arguments, context)
                 : tool.execute(Json.MAPPER.writeValueAsString(arguments), context);
+    }
+
+    @Override
+    public ToolOutput runParsed(JsonNode arguments, ToolContext context) throws Exception {
+        return tool instanceof ParsedArgumentsTool parsed ? parsed.runParsed(arguments, context)
+                : tool.run(Json.MAPPER.writeValueAsString(arguments), context);
     }
 
     @Override

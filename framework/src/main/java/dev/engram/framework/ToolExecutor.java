@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -153,8 +154,7 @@ public final class ToolExecutor {
                 } catch (ExecutionException e) {
                     // execute() never throws; keep the contract even if it did.
                     LOG.error("Tool call {} failed unexpectedly", calls.get(k).id(), e.getCause());
-                    results[k] = new ToolResult(calls.get(k).id(), calls.get(k).name(),
-                            internalError(calls.get(k).name()), ToolStatus.FAILED, Duration.ZERO, false, 0);
+                    results[k] = ToolResult.withoutEffects(calls.get(k), ToolStatus.FAILED, internalError(calls.get(k).name()));
                 }
             }
         }
@@ -307,13 +307,13 @@ public final class ToolExecutor {
 
 
     private ToolResult invoke(ToolCall call, DynamicTool tool, JsonNode args, String raw, ToolContext context, long start) {
-        CompletableFuture<String> output = new CompletableFuture<>();
+        CompletableFuture<ToolOutput> output = new CompletableFuture<>();
         ToolContext ofCall = call.id().isBlank() ? context : context.toBuilder().callId(call.id()).build();
         Thread worker = Thread.ofVirtual().name("engram-tool-" + tool.name()).unstarted(() -> {
             try {
                 output.complete(tool instanceof ParsedArgumentsTool parsed
-                        ? parsed.executeParsed(args, ofCall)
-                        : tool.execute(raw, ofCall));
+                        ? parsed.runParsed(args, ofCall)
+                        : tool.run(raw, ofCall));
             } catch (Throwable t) {
                 output.completeExceptionally(t);
             }
@@ -325,8 +325,14 @@ public final class ToolExecutor {
         worker.start();
         Duration timeout = tool.timeout();
         try {
-            String content = output.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            return finish(call, start, ToolStatus.SUCCESS, content == null ? "OK" : content, tool.truncation());
+            ToolOutput out = output.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            if (out == null) {
+                out = ToolOutput.of("OK");
+            }
+            Truncator.Cut cut = Truncator.cut(TypedTool.render(out.value()), outputBudgetBytes, tool.truncation());
+            return new ToolResult(call.id(), call.name(), cut.content(), ToolStatus.SUCCESS,
+                    Duration.ofNanos(System.nanoTime() - start), cut.truncated(), cut.originalBytes(), out.effects(),
+                    out.userMessage());
         } catch (TimeoutException e) {
             worker.interrupt();
             return finish(call, start, ToolStatus.TIMED_OUT, "Tool '" + tool.name() + "' timed out after "
@@ -367,14 +373,13 @@ public final class ToolExecutor {
     }
 
     private static ToolResult cancelled(ToolCall call) {
-        return new ToolResult(call.id(), call.name(), "Tool call '" + call.name() + "' was cancelled.",
-                ToolStatus.CANCELLED, Duration.ZERO, false, 0);
+        return ToolResult.withoutEffects(call, ToolStatus.CANCELLED, "Tool call '" + call.name() + "' was cancelled.");
     }
 
     private ToolResult finish(ToolCall call, long start, ToolStatus status, String content, Truncation truncation) {
         Truncator.Cut cut = Truncator.cut(content, outputBudgetBytes, truncation);
         return new ToolResult(call.id(), call.name(), cut.content(), status,
-                Duration.ofNanos(System.nanoTime() - start), cut.truncated(), cut.originalBytes());
+                Duration.ofNanos(System.nanoTime() - start), cut.truncated(), cut.originalBytes(), Set.of(), Optional.empty());
     }
 
     /** Configures a {@link ToolExecutor}; every setter validates at once. */

@@ -12,6 +12,11 @@ public enum ToolStatus {
     INVALID_ARGUMENTS,
     /** Approval was required and was denied, timed out, or could not be asked for. Nothing ran. */
     APPROVAL_DENIED,
+    /**
+     * The caller refused to run the call before the pipeline saw it (an agent's tool rules, or its loop breaker after
+     * the same call came too often); the content says why. Nothing ran.
+     */
+    REFUSED,
     /** The tool ran past its timeout and was interrupted. */
     TIMED_OUT,
     /** The call was cancelled through the context's {@link CancellationToken} or by interrupting the caller. */

@@ -184,12 +184,28 @@ final class TypedTool<I, O> implements DynamicTool, ParsedArgumentsTool {
         return executeParsed(parse(argumentsJson), context);
     }
 
-    /** The fast path of the pipeline, which has parsed and validated the arguments already. */
+    @Override
+    public ToolOutput run(String argumentsJson, ToolContext context) throws Exception {
+        return runParsed(parse(argumentsJson), context);
+    }
+
+    @Override
+    public Optional<String> userMessageArgument() {
+        Optional<String> argument = tool.userMessageArgument();
+        return argument == null ? Optional.empty() : argument;
+    }
+
     @Override
     public String executeParsed(JsonNode arguments, ToolContext context) throws Exception {
+        return (String) runParsed(arguments, context).value();
+    }
+
+    /** The fast path of the pipeline, which has parsed and validated the arguments already. */
+    @Override
+    public ToolOutput runParsed(JsonNode arguments, ToolContext context) throws Exception {
         I input = toInput(arguments);
         O output = tool.execute(input, context);
-        return render(output);
+        return output instanceof ToolOutput o ? o.withValue(render(o.value())) : ToolOutput.of(render(output));
     }
 
     @Override

@@ -17,13 +17,20 @@ import java.util.Optional;
  * @param toolCallId for a tool message, the id of the call it answers
  * @param createdAt  when it was appended
  * @param inContext  whether it is still in the agent's context window (evicted messages stay in recall memory)
+ * @param toolOutcome for a tool message, how the call ended and what it did; empty for the other roles
  */
 public record ConversationMessage(long id, String agentId, String userId, String sessionId, MessageRole role,
         String content, List<MessageToolCall> toolCalls, Optional<String> toolCallId, Instant createdAt,
-        boolean inContext) {
+        boolean inContext, Optional<ToolOutcome> toolOutcome) {
     public ConversationMessage {
         toolCalls = List.copyOf(toolCalls);
         Checks.notNull(toolCallId, "toolCallId");
+        Checks.notNull(toolOutcome, "toolOutcome");
+    }
+
+    /** Whether this is the result of a tool call that did not end {@link ToolOutcome.Status#OK}. */
+    public boolean failedToolCall() {
+        return toolOutcome.map(ToolOutcome::failed).orElse(false);
     }
 
     public Scope scope() {

@@ -11,9 +11,11 @@ import java.util.Optional;
  * @param content    the text; may be empty (an assistant message that only calls tools)
  * @param toolCalls  for an assistant message, its tool calls
  * @param toolCallId for a tool message, the call it answers (required for {@link MessageRole#TOOL})
+ * @param toolOutcome for a tool message, how the call ended and what it did (required for {@link MessageRole#TOOL},
+ *                    absent for the others)
  */
 public record NewMessage(String sessionId, MessageRole role, String content, List<MessageToolCall> toolCalls,
-        Optional<String> toolCallId) {
+        Optional<String> toolCallId, Optional<ToolOutcome> toolOutcome) {
     public NewMessage {
         Checks.id(sessionId, "session id");
         Checks.notNull(role, "role");
@@ -23,24 +25,36 @@ public record NewMessage(String sessionId, MessageRole role, String content, Lis
         if (role == MessageRole.TOOL && toolCallId.isEmpty()) {
             throw new IllegalArgumentException("a tool message needs the id of the tool call it answers");
         }
+        Checks.notNull(toolOutcome, "toolOutcome");
+        if ((role == MessageRole.TOOL) != toolOutcome.isPresent()) {
+            throw new IllegalArgumentException(role == MessageRole.TOOL ? "a tool message needs the outcome of the call it answers"
+                    : "only tool messages carry a tool outcome, not " + role);
+        }
         if (role != MessageRole.ASSISTANT && !toolCalls.isEmpty()) {
             throw new IllegalArgumentException("only assistant messages carry tool calls, not " + role);
         }
     }
 
     public static NewMessage user(String sessionId, String content) {
-        return new NewMessage(sessionId, MessageRole.USER, content, List.of(), Optional.empty());
+        return new NewMessage(sessionId, MessageRole.USER, content, List.of(), Optional.empty(), Optional.empty());
     }
 
     public static NewMessage system(String sessionId, String content) {
-        return new NewMessage(sessionId, MessageRole.SYSTEM, content, List.of(), Optional.empty());
+        return new NewMessage(sessionId, MessageRole.SYSTEM, content, List.of(), Optional.empty(), Optional.empty());
     }
 
     public static NewMessage assistant(String sessionId, String content, List<MessageToolCall> toolCalls) {
-        return new NewMessage(sessionId, MessageRole.ASSISTANT, content, toolCalls, Optional.empty());
+        return new NewMessage(sessionId, MessageRole.ASSISTANT, content, toolCalls, Optional.empty(), Optional.empty());
     }
 
+    /** The result of a call that ran and did nothing more than answer ({@link ToolOutcome#OK}). */
     public static NewMessage tool(String sessionId, String toolCallId, String content) {
-        return new NewMessage(sessionId, MessageRole.TOOL, content, List.of(), Optional.of(toolCallId));
+        return tool(sessionId, toolCallId, content, ToolOutcome.OK);
+    }
+
+    /** The result of a call, with how it ended and what it did. */
+    public static NewMessage tool(String sessionId, String toolCallId, String content, ToolOutcome outcome) {
+        return new NewMessage(sessionId, MessageRole.TOOL, content, List.of(), Optional.of(toolCallId),
+                Optional.of(Checks.notNull(outcome, "outcome")));
     }
 }

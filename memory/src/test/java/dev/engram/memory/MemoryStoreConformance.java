@@ -692,11 +692,41 @@ public abstract class MemoryStoreConformance {
 
         @Test
         void malformedMessagesAreRejected() {
-            assertThatThrownBy(() -> new NewMessage("s", MessageRole.TOOL, "x", List.of(), Optional.empty()))
+            assertThatThrownBy(() -> new NewMessage("s", MessageRole.TOOL, "x", List.of(), Optional.empty(), Optional.of(ToolOutcome.OK)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessage("a tool message needs the id of the tool call it answers");
             assertThatThrownBy(() -> new NewMessage("s", MessageRole.USER, "x", List.of(new MessageToolCall("1", "t", "{}")),
-                    Optional.empty())).isInstanceOf(IllegalArgumentException.class);
+                    Optional.empty(), Optional.empty())).isInstanceOf(IllegalArgumentException.class);
             assertThatThrownBy(() -> NewMessage.user(" ", "x")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> new NewMessage("s", MessageRole.TOOL, "x", List.of(), Optional.of("c1"), Optional.empty()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessage("a tool message needs the outcome of the call it answers");
+            assertThatThrownBy(() -> new NewMessage("s", MessageRole.USER, "x", List.of(), Optional.empty(), Optional.of(ToolOutcome.OK)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessage("only tool messages carry a tool outcome, not USER");
+            assertThat(store.messages().list(ANA, MessageQuery.all())).isEmpty();
+        }
+
+        @Test
+        void aToolMessageKeepsItsCallsStatusAndEffectsWhateverItsText() {
+            store.messages().append(ANA, NewMessage.assistant("s", "", List.of(new MessageToolCall("c1", "grep", "{}"),
+                    new MessageToolCall("c2", "say", "{}"), new MessageToolCall("c3", "edit", "{}"), new MessageToolCall("c4", "x", "{}"))));
+            store.messages().appendAll(ANA, List.of(
+                    NewMessage.tool("s", "c1", "Error: a line of the log, returned as data"),
+                    NewMessage.tool("s", "c2", "{\"success\": true}", ToolOutcome.of(ToolOutcome.Status.OK,
+                            ToolOutcome.Effect.MESSAGE_TO_USER)),
+                    NewMessage.tool("s", "c3", "Block edited", ToolOutcome.of(ToolOutcome.Status.OK, ToolOutcome.Effect.MEMORY_EDITED,
+                            ToolOutcome.Effect.AGENT_ANSWERED)),
+                    NewMessage.tool("s", "c4", "Not allowed by the tool rules", ToolOutcome.of(ToolOutcome.Status.REFUSED))));
+
+            List<ConversationMessage> stored = store.messages().list(ANA, MessageQuery.all());
+
+            assertThat(stored.getFirst().toolOutcome()).isEmpty();
+            assertThat(stored.subList(1, 5)).extracting(m -> m.toolOutcome().orElseThrow()).containsExactly(
+                    ToolOutcome.OK,
+                    ToolOutcome.of(ToolOutcome.Status.OK, ToolOutcome.Effect.MESSAGE_TO_USER),
+                    ToolOutcome.of(ToolOutcome.Status.OK, ToolOutcome.Effect.MEMORY_EDITED, ToolOutcome.Effect.AGENT_ANSWERED),
+                    ToolOutcome.of(ToolOutcome.Status.REFUSED));
+            assertThat(stored.subList(1, 5)).extracting(ConversationMessage::failedToolCall).containsExactly(false, false, false, true);
+            assertThat(store.messages().get(ANA, stored.get(4).id()).orElseThrow().toolOutcome())
+                    .contains(ToolOutcome.of(ToolOutcome.Status.REFUSED));
         }
     }
 

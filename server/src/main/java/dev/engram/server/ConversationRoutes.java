@@ -218,7 +218,7 @@ final class ConversationRoutes {
         Conversation fork = api.store.inTransaction(tx -> {
             Conversation c = tx.conversations().create(t.agent().scope(), summary);
             tx.messages().appendAll(t.agent().scope(), messages.stream().map(m -> new NewMessage(c.id(), m.role(),
-                    m.content(), m.toolCalls(), m.toolCallId())).toList());
+                    m.content(), m.toolCalls(), m.toolCallId(), m.toolOutcome())).toList());
             return c;
         });
         Api.json(res, view(fork));

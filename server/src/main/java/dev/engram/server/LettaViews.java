@@ -11,21 +11,30 @@ import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryPermission;
+import dev.engram.memory.MessageRole;
 import dev.engram.memory.MessageToolCall;
+import dev.engram.memory.ToolOutcome;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** Engram's values as Letta's API shows them ({@code AgentState}, {@code Block}, {@code Passage}, {@code Tool}, messages). */
 final class LettaViews {
-    /** What Engram prefixes a failed tool's result with, in the history the model sees. */
-    private static final String ERROR_PREFIX = "Error: ";
+    /**
+     * The argument of a call that delivered a message to the user whose text an {@code assistant_message} shows:
+     * Letta's {@code assistant_message_tool_kwarg}, whose default this is (Engram's {@code send_message} writes there).
+     */
+    static final String MESSAGE_ARGUMENT = "message";
 
     private LettaViews() {
     }
@@ -167,23 +176,33 @@ final class LettaViews {
 
     /**
      * Stored messages as Letta's message union: a user message; a system message; an assistant message
-     * whose text, beside tool calls, is the model's reasoning ({@code reasoning_message}), whose
-     * {@code send_message} call is what it said ({@code assistant_message}) and whose other calls are
-     * {@code tool_call_message}s; a tool's result ({@code tool_return_message}, without those of
-     * {@code send_message}). The Letta messages of one stored message share its id, as in Letta. With
-     * {@code assistantMessages} false, {@code send_message} shows as the tool call it is, with its return.
+     * whose text, beside tool calls, is the model's reasoning ({@code reasoning_message}), whose calls that
+     * delivered a message to the user (their stored {@link ToolOutcome.Effect#MESSAGE_TO_USER}) are what it said
+     * ({@code assistant_message}, the text of their {@value #MESSAGE_ARGUMENT} argument) and whose other calls are
+     * {@code tool_call_message}s, including a {@code send_message} that was refused, denied or sent to another agent;
+     * a tool's result ({@code tool_return_message}, its status from the stored outcome, without those of calls shown
+     * as an {@code assistant_message}). The Letta messages of one stored message share its id, as in Letta. With
+     * {@code assistantMessages} false, every call shows as the tool call it is, with its return.
      */
     static List<ObjectNode> messages(List<ConversationMessage> stored, boolean assistantMessages) {
-        return messages(stored, assistantMessages, callId -> java.util.Optional.empty());
+        return messages(stored, assistantMessages, callId -> Optional.empty(), callId -> Optional.empty());
     }
 
     /**
-     * As {@link #messages(List, boolean)}, with {@code callName} naming the tool of a call made before the
-     * first of {@code stored} (a page of a listing may begin with a tool's result).
+     * As {@link #messages(List, boolean)}, for a page of a longer history: {@code earlierCall} names the tool of a call
+     * made before the first of {@code stored} (a page may begin with a tool's result), {@code laterOutcome} gives the
+     * outcome of a call whose result is stored after the last (a page may end with the call). A result whose call is
+     * neither in {@code stored} nor before it (a stream that showed the call before it ran) shows as a return.
      */
     static List<ObjectNode> messages(List<ConversationMessage> stored, boolean assistantMessages,
-            java.util.function.Function<String, java.util.Optional<String>> callName) {
-        Map<String, String> callNames = new HashMap<>();
+            Function<String, Optional<String>> earlierCall, Function<String, Optional<ToolOutcome>> laterOutcome) {
+        Map<String, ToolOutcome> outcomes = new HashMap<>();
+        for (ConversationMessage m : stored) {
+            if (m.role() == MessageRole.TOOL) {
+                m.toolCallId().ifPresent(id -> outcomes.put(id, m.toolOutcome().orElse(ToolOutcome.OK)));
+            }
+        }
+        Set<String> callsInPage = new HashSet<>();
         List<ObjectNode> out = new ArrayList<>();
         for (ConversationMessage m : stored) {
             String id = Ids.message(m.id());
@@ -197,17 +216,21 @@ final class LettaViews {
                                         .put("source", "reasoner_model").putNull("signature"));
                     }
                     for (MessageToolCall call : m.toolCalls()) {
-                        callNames.put(call.id(), call.name());
-                        out.add(toolCall(id, m, call, assistantMessages));
+                        callsInPage.add(call.id());
+                        Optional<ToolOutcome> outcome = outcomes.containsKey(call.id()) ? Optional.of(outcomes.get(call.id()))
+                                : laterOutcome.apply(call.id());
+                        boolean toUser = outcome.map(o -> o.has(ToolOutcome.Effect.MESSAGE_TO_USER)).orElse(false);
+                        out.add(toolCall(id, m, call, assistantMessages && toUser));
                     }
                 }
                 case TOOL -> {
                     String callId = m.toolCallId().orElse("");
-                    String tool = callNames.containsKey(callId) ? callNames.get(callId) : callName.apply(callId).orElse("");
-                    if (!assistantMessages || !"send_message".equals(tool)) {
+                    ToolOutcome outcome = m.toolOutcome().orElse(ToolOutcome.OK);
+                    boolean callShown = callsInPage.contains(callId) || earlierCall.apply(callId).isPresent();
+                    if (!(assistantMessages && outcome.has(ToolOutcome.Effect.MESSAGE_TO_USER) && callShown)) {
                         ObjectNode o = message(id, m, "tool_return_message");
                         o.put("tool_return", m.content());
-                        o.put("status", m.content().startsWith(ERROR_PREFIX) ? "error" : "success");
+                        o.put("status", outcome.failed() ? "error" : "success");
                         o.put("tool_call_id", callId);
                         o.putNull("stdout");
                         o.putNull("stderr");
@@ -219,12 +242,9 @@ final class LettaViews {
         return out;
     }
 
-    private static ObjectNode toolCall(String id, ConversationMessage m, MessageToolCall call, boolean assistantMessages) {
-        if (assistantMessages && call.name().equals("send_message")) {
-            JsonNode args = parseOrEmpty(call.arguments());
-            if (args.path("target_agent_id").isMissingNode() || args.path("target_agent_id").isNull()) {
-                return message(id, m, "assistant_message").put("content", args.path("message").asString(""));
-            }
+    private static ObjectNode toolCall(String id, ConversationMessage m, MessageToolCall call, boolean asMessage) {
+        if (asMessage) {
+            return message(id, m, "assistant_message").put("content", parseOrEmpty(call.arguments()).path(MESSAGE_ARGUMENT).asString(""));
         }
         ObjectNode o = message(id, m, "tool_call_message");
         ObjectNode tc = o.putObject("tool_call");

@@ -8,6 +8,8 @@ import dev.engram.agents.Agent;
 import dev.engram.agents.AgentResponse;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MessageQuery;
+import dev.engram.memory.Scope;
+import dev.engram.memory.ToolOutcome;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -87,7 +89,8 @@ final class MessageRoutes {
                 break;
             }
             List<ConversationMessage> kept = stored.stream().filter(keep).toList();
-            List<ObjectNode> letta = new ArrayList<>(view.of(kept, callId -> callName(api, agent, stored.getFirst().id(), callId)));
+            List<ObjectNode> letta = new ArrayList<>(view.of(kept, callId -> callName(api, agent, stored.getFirst().id(), callId),
+                    callId -> laterOutcome(api, agent.scope(), stored.getLast().id(), callId)));
             if (newest) {
                 upper = stored.getFirst().id();
             } else {
@@ -109,6 +112,12 @@ final class MessageRoutes {
     private static Optional<String> callName(Api api, Agent agent, long before, String callId) {
         return api.store.messages().list(agent.scope(), MessageQuery.all().withIdRange(0, before).newest(50)).stream()
                 .flatMap(m -> m.toolCalls().stream()).filter(c -> c.id().equals(callId)).map(c -> c.name()).findFirst();
+    }
+
+    /** The outcome of a call, from the tool results shortly after message {@code after}. */
+    static Optional<ToolOutcome> laterOutcome(Api api, Scope scope, long after, String callId) {
+        return api.store.messages().list(scope, MessageQuery.all().withIdRange(after, Long.MAX_VALUE).withLimit(50)).stream()
+                .filter(m -> m.toolCallId().filter(callId::equals).isPresent()).findFirst().flatMap(ConversationMessage::toolOutcome);
     }
 
     private void cancel(Agent agent, ServerRequest req, ServerResponse res) {

@@ -3,6 +3,8 @@ package dev.engram.server;
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentStreamEvent;
+import dev.engram.framework.ToolEffect;
+import dev.engram.framework.ToolResult;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
@@ -10,9 +12,11 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code stream_tokens} each message is sent whole once it is stored (ids are the stored ones); with it,
  * fragments are sent as the model produces them (reasoning, assistant text and the reply being written,
  * tool-call arguments), each message's fragments sharing an id of the stream's own, and tool returns once
- * stored. {@code include_pings} adds a {@code ping} message every ping interval while the turn runs. A failed
+ * stored. A call that writes a message for the user ({@link AgentStreamEvent.ReplyDelta}) is held back until its
+ * result says what became of it: an {@code assistant_message} when it reached the user, else its tool call and
+ * return (refused by a rule, denied, or sent to another agent). {@code include_pings} adds a {@code ping} message every ping interval while the turn runs. A failed
  * model ends the stream with an {@code error} event. A client that goes away cancels the turn.
  */
 final class SseTurn {
@@ -36,7 +42,8 @@ final class SseTurn {
     private final boolean tokens;
     private final boolean pings;
     private final String streamId = UUID.randomUUID().toString().substring(0, 8);
-    private final Map<Integer, String> callNames = new HashMap<>();
+    /** The calls of the current step that write a message for the user, by index, held until their result. */
+    private final Map<Integer, HeldCall> held = new HashMap<>();
     private ServerResponse res;
     private OutputStream out;
     private Turns.Running turn;
@@ -118,39 +125,78 @@ final class SseTurn {
         }
         Instant now = Instant.now();
         switch (event) {
-            case AgentStreamEvent.StepStarted s -> callNames.clear();
+            case AgentStreamEvent.StepStarted s -> held.clear();
             case AgentStreamEvent.Reasoning r -> emit(fragment(id(r.step(), "reasoning"), "reasoning_message", now)
                     .put("reasoning", r.delta()).put("source", "reasoner_model"));
             case AgentStreamEvent.Text t -> emit(fragment(id(t.step(), "text"), "assistant_message", now).put("content", t.delta()));
-            case AgentStreamEvent.ReplyDelta d -> emit(fragment(id(d.step(), "reply-" + d.index()), "assistant_message", now)
-                    .put("content", d.delta()));
-            case AgentStreamEvent.ToolCallDelta c -> {
-                if (!c.toolName().isEmpty()) {
-                    callNames.put(c.index(), c.toolName());
+            case AgentStreamEvent.ReplyDelta d -> {
+                if (view.assistantMessages()) {
+                    HeldCall h = held.computeIfAbsent(d.index(), i -> new HeldCall());
+                    if (!d.delta().isEmpty()) {
+                        h.reply.add(d.delta());
+                    }
                 }
-                String name = callNames.getOrDefault(c.index(), "");
-                if (!(view.assistantMessages() && name.equals("send_message"))) {
-                    ObjectNode o = fragment(id(c.step(), "call-" + c.index()), "tool_call_message", now);
-                    ObjectNode call = o.putObject("tool_call");
-                    if (!c.toolName().isEmpty()) {
-                        call.put("name", c.toolName());
-                    }
-                    call.put("arguments", c.argumentsDelta());
-                    if (!c.callId().isEmpty()) {
-                        call.put("tool_call_id", c.callId());
-                    }
-                    emit(o);
+            }
+            case AgentStreamEvent.ToolCallDelta c -> {
+                HeldCall h = held.get(c.index());
+                if (h != null) {
+                    h.add(c);
+                } else {
+                    emit(callFragment(c.step(), c.index(), c.toolName(), c.argumentsDelta(), c.callId(), now));
                 }
             }
             case AgentStreamEvent.ToolReturn r -> {
-                if (!(view.assistantMessages() && r.result().toolName().equals("send_message"))) {
-                    emit(fragment(id(r.step(), "return-" + r.result().callId()), "tool_return_message", now)
-                            .put("tool_return", r.result().content()).put("status", r.result().isError() ? "error" : "success")
-                            .put("tool_call_id", r.result().callId()));
+                ToolResult result = r.result();
+                Optional<Map.Entry<Integer, HeldCall>> h = held.entrySet().stream()
+                        .filter(e -> e.getValue().callId.equals(result.callId())).findFirst();
+                if (h.isPresent()) {
+                    held.remove(h.get().getKey());
+                    if (result.has(ToolEffect.MESSAGE_TO_USER)) {
+                        for (String piece : h.get().getValue().reply) {
+                            emit(fragment(id(r.step(), "reply-" + h.get().getKey()), "assistant_message", now).put("content", piece));
+                        }
+                        return;
+                    }
+                    HeldCall call = h.get().getValue();
+                    emit(callFragment(r.step(), h.get().getKey(), call.name, call.arguments.toString(), call.callId, now));
                 }
+                emit(fragment(id(r.step(), "return-" + result.callId()), "tool_return_message", now)
+                        .put("tool_return", result.content()).put("status", result.isError() ? "error" : "success")
+                        .put("tool_call_id", result.callId()));
             }
             default -> {
             }
+        }
+    }
+
+    private ObjectNode callFragment(int step, int index, String name, String arguments, String callId, Instant at) {
+        ObjectNode o = fragment(id(step, "call-" + index), "tool_call_message", at);
+        ObjectNode call = o.putObject("tool_call");
+        if (!name.isEmpty()) {
+            call.put("name", name);
+        }
+        call.put("arguments", arguments);
+        if (!callId.isEmpty()) {
+            call.put("tool_call_id", callId);
+        }
+        return o;
+    }
+
+    /** The fragments of a call that writes a message for the user, and the pieces of the message decoded so far. */
+    private static final class HeldCall {
+        String name = "";
+        String callId = "";
+        final StringBuilder arguments = new StringBuilder();
+        final List<String> reply = new ArrayList<>();
+
+        void add(AgentStreamEvent.ToolCallDelta c) {
+            if (!c.toolName().isEmpty()) {
+                name = c.toolName();
+            }
+            if (!c.callId().isEmpty()) {
+                callId = c.callId();
+            }
+            arguments.append(c.argumentsDelta());
         }
     }
 

@@ -60,7 +60,8 @@ final class StartupRoutes {
                 Optional<ConversationMessage> found = api.store.messages().get(record.scope(), stored);
                 if (found.isPresent() && visible(record.scope())) {
                     Api.json(res, LettaViews.messages(List.of(found.get()), true,
-                            callId -> callName(record.scope(), stored, callId)));
+                            callId -> callName(record.scope(), stored, callId),
+                            callId -> MessageRoutes.laterOutcome(api, record.scope(), stored, callId)));
                     return;
                 }
             }

@@ -3,10 +3,12 @@ package dev.engram.server;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentStopReason;
 import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.ToolOutcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -20,11 +22,13 @@ final class TurnViews {
     /** The display options of a request ({@code use_assistant_message}, {@code include_return_message_types}). */
     record View(boolean assistantMessages, Optional<Set<String>> types) {
         List<ObjectNode> of(List<ConversationMessage> messages) {
-            return of(messages, callId -> Optional.empty());
+            return of(messages, callId -> Optional.empty(), callId -> Optional.empty());
         }
 
-        List<ObjectNode> of(List<ConversationMessage> messages, java.util.function.Function<String, Optional<String>> callName) {
-            List<ObjectNode> out = LettaViews.messages(messages, assistantMessages, callName);
+        /** See {@link LettaViews#messages(List, boolean, Function, Function)}. */
+        List<ObjectNode> of(List<ConversationMessage> messages, Function<String, Optional<String>> callName,
+                Function<String, Optional<ToolOutcome>> laterOutcome) {
+            List<ObjectNode> out = LettaViews.messages(messages, assistantMessages, callName, laterOutcome);
             return types.map(t -> out.stream().filter(o -> t.contains(o.path("message_type").asString())).toList()).orElse(out);
         }
     }
@@ -69,9 +73,17 @@ final class TurnViews {
         return out;
     }
 
+    /**
+     * Letta's {@code StopReasonType} for why a turn stopped: {@code end_turn} only when the agent answered (a message to
+     * the user, or a final text); {@code no_tool_call} when a MemGPT-style loop stopped after a call that neither asked
+     * for a heartbeat nor messaged the user, so the turn ended without the call that answers; {@code tool_rule} for a
+     * terminal tool; {@code max_steps} for the step cap and the repeated-call breaker; {@code invalid_tool_call} when the
+     * model's calls kept failing; {@code cancelled}.
+     */
     static String stopReason(AgentStopReason reason) {
         return switch (reason) {
-            case YIELDED, END_TURN, NO_HEARTBEAT -> "end_turn";
+            case YIELDED, END_TURN -> "end_turn";
+            case NO_HEARTBEAT -> "no_tool_call";
             case TERMINAL_TOOL -> "tool_rule";
             case STEP_CAP, LOOP_BREAKER -> "max_steps";
             case TOO_MANY_ERRORS -> "invalid_tool_call";

@@ -15,7 +15,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A scripted model for the server's tests, driven by the user's words so that any number of agents can use it:
  * {@code call {"name": T, "arguments": {...}}} makes it call tool T (with a heartbeat) and then say
- * {@code done: RESULT}; {@code sleep N} makes it wait N ms first; {@code fail} makes it throw; {@code thread} names the thread that
+ * {@code done: RESULT}; {@code quiet {"name": T, "arguments": {...}}} makes it call T without a heartbeat;
+ * {@code sleep N} makes it wait N ms first; {@code fail} makes it throw; {@code thread} names the thread that
  * runs the turn; anything else it
  * answers with {@code send_message("You said: ...")}. It streams its answer in small pieces (reasoning, then the
  * call's arguments 8 characters at a time).
@@ -54,6 +55,11 @@ final class EchoModel implements ChatModel {
         }
         if (text.equals("fail")) {
             throw new dev.engram.framework.model.ModelException("the scripted model was told to fail");
+        }
+        if (text.startsWith("quiet ")) {
+            JsonNode spec = JSON.readTree(text.substring(6));
+            return new ChatResponse(new ChatMessage.Assistant("", List.of(new ToolCall(id, spec.path("name").asString(),
+                    spec.path("arguments").toString()))), new ChatResponse.Usage(10, 5), ChatResponse.StopReason.TOOL_CALLS);
         }
         if (text.startsWith("call ")) {
             JsonNode spec = JSON.readTree(text.substring(5));

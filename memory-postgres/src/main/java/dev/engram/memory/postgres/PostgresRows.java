@@ -14,6 +14,7 @@ import dev.engram.memory.MessageRole;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Note;
 import dev.engram.memory.Scope;
+import dev.engram.memory.ToolOutcome;
 import dev.engram.memory.UserUsage;
 import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.NewChange;
@@ -73,7 +74,8 @@ record PostgresRows(Handle h) implements PostgresOptionalRows {
         return new ConversationMessage(rs.getLong("id"), rs.getString("agent_id"), rs.getString("user_id"),
                 rs.getString("session_id"), MessageRole.valueOf(rs.getString("role")), rs.getString("content"),
                 Columns.toolCalls(rs.getString("tool_calls")),
-                Optional.ofNullable(rs.getString("tool_call_id")), Columns.instant(rs.getLong("created_at")), rs.getBoolean("in_context"));
+                Optional.ofNullable(rs.getString("tool_call_id")), Columns.instant(rs.getLong("created_at")), rs.getBoolean("in_context"),
+                Columns.toolOutcome(rs.getString("tool_status"), rs.getString("tool_effects")));
     }
 
     private static AgentRecord agent(ResultSet rs) throws SQLException {
@@ -217,9 +219,11 @@ record PostgresRows(Handle h) implements PostgresOptionalRows {
         List<ConversationMessage> out = new ArrayList<>();
         for (NewMessage m : messages) {
             out.addAll(query("INSERT INTO messages (user_id, agent_id, session_id, role, content, tool_calls, tool_call_id, "
-                    + "created_at, in_context) VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE) RETURNING *", (rs, c) -> message(rs),
-                    s.userId(), s.agentId(), m.sessionId(), m.role().name(), m.content(),
-                    Columns.toolCallsJson(m.toolCalls()), m.toolCallId().orElse(null), Columns.micros(at)));
+                    + "created_at, in_context, tool_status, tool_effects) VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE, ?, ?) RETURNING *",
+                    (rs, c) -> message(rs), s.userId(), s.agentId(), m.sessionId(), m.role().name(), m.content(),
+                    Columns.toolCallsJson(m.toolCalls()), m.toolCallId().orElse(null), Columns.micros(at),
+                    m.toolOutcome().map(o -> o.status().code()).orElse(null),
+                    m.toolOutcome().map(ToolOutcome::effectCodes).orElse(null)));
         }
         return out;
     }

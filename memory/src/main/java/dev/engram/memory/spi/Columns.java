@@ -2,11 +2,13 @@ package dev.engram.memory.spi;
 
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.ScheduleTiming;
+import dev.engram.memory.ToolOutcome;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -80,6 +82,14 @@ public final class Columns {
             out.add(new MessageToolCall(n.path("id").asString(), n.path("name").asString(), n.path("arguments").asString()));
         }
         return out;
+    }
+
+    /**
+     * A tool message's outcome from its {@code tool_status} and {@code tool_effects} columns; empty when the status is
+     * {@code null} (not a tool message).
+     */
+    public static Optional<ToolOutcome> toolOutcome(String status, String effects) {
+        return status == null ? Optional.empty() : Optional.of(ToolOutcome.fromCodes(status, effects));
     }
 
     /** A schedule's timing as JSON: {@code {"once": micros}} or {@code {"cron": expression, "zone": zone id}}. */

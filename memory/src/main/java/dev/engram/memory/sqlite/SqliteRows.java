@@ -14,6 +14,7 @@ import dev.engram.memory.MessageRole;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Note;
 import dev.engram.memory.Scope;
+import dev.engram.memory.ToolOutcome;
 import dev.engram.memory.UserUsage;
 import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.NewChange;
@@ -242,7 +243,8 @@ final class SqliteRows implements SqliteOptionalRows {
         return new ConversationMessage(rs.getLong("id"), rs.getString("agent_id"), rs.getString("user_id"),
                 rs.getString("session_id"), MessageRole.valueOf(rs.getString("role")), rs.getString("content"),
                 Columns.toolCalls(rs.getString("tool_calls")), Optional.ofNullable(rs.getString("tool_call_id")),
-                Columns.instant(rs.getLong("created_at")), rs.getInt("in_context") != 0);
+                Columns.instant(rs.getLong("created_at")), rs.getInt("in_context") != 0,
+                Columns.toolOutcome(rs.getString("tool_status"), rs.getString("tool_effects")));
     }
 
     @Override
@@ -251,13 +253,15 @@ final class SqliteRows implements SqliteOptionalRows {
         for (NewMessage m : messages) {
             long id = h.createQuery("""
                     INSERT INTO messages (user_id, agent_id, session_id, role, content, tool_calls, tool_call_id,
-                                          created_at, in_context)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1) RETURNING id""")
+                                          created_at, in_context, tool_status, tool_effects)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id""")
                     .bind(0, scope.userId()).bind(1, scope.agentId()).bind(2, m.sessionId()).bind(3, m.role().name())
                     .bind(4, m.content()).bind(5, Columns.toolCallsJson(m.toolCalls()))
-                    .bind(6, m.toolCallId().orElse(null)).bind(7, Columns.micros(at)).mapTo(Long.class).one();
+                    .bind(6, m.toolCallId().orElse(null)).bind(7, Columns.micros(at))
+                    .bind(8, m.toolOutcome().map(o -> o.status().code()).orElse(null))
+                    .bind(9, m.toolOutcome().map(ToolOutcome::effectCodes).orElse(null)).mapTo(Long.class).one();
             out.add(new ConversationMessage(id, scope.agentId(), scope.userId(), m.sessionId(), m.role(), m.content(),
-                    m.toolCalls(), m.toolCallId(), at, true));
+                    m.toolCalls(), m.toolCallId(), at, true, m.toolOutcome()));
         }
         return out;
     }

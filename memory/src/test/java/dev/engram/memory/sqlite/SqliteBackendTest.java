@@ -2,8 +2,10 @@ package dev.engram.memory.sqlite;
 
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.BlockStore;
+import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryException;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MessageQuery;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.NewMessage;
@@ -11,6 +13,7 @@ import dev.engram.memory.Note;
 import dev.engram.memory.SchemaVersionException;
 import dev.engram.memory.Scope;
 import dev.engram.memory.SqliteOptions;
+import dev.engram.memory.ToolOutcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -115,7 +118,34 @@ class SqliteBackendTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT count(*) FROM " + SqliteBackend.HISTORY_TABLE)) {
             rs.next();
-            assertThat(rs.getInt(1)).isEqualTo(11); // versions 1 to 10, and the newer one
+            assertThat(rs.getInt(1)).isEqualTo(12); // versions 1 to 11, and the newer one
+        }
+    }
+
+    @Test
+    void toolMessagesOfAnOlderSchemaGetTheirStatusAndTheirMessagesToTheUser() throws Exception {
+        Path file = dir.resolve("v7.db");
+        org.flywaydb.core.Flyway.configure(SqliteBackend.class.getClassLoader()).dataSource("jdbc:sqlite:" + file, null, null)
+                .locations(SqliteBackend.MIGRATIONS).table(SqliteBackend.HISTORY_TABLE).target("7").load().migrate();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            String insert = "INSERT INTO messages (user_id, agent_id, session_id, role, content, tool_calls, tool_call_id, "
+                    + "created_at, in_context) VALUES ";
+            s.execute(insert + "('ana', 'a1', 's', 'ASSISTANT', '', '[{\"id\":\"c1\",\"name\":\"send_message\","
+                    + "\"arguments\":\"{\\\"message\\\":\\\"hi\\\"}\"},{\"id\":\"c2\",\"name\":\"send_message\","
+                    + "\"arguments\":\"{\\\"message\\\":\\\"psst\\\",\\\"target_agent_id\\\":\\\"a2\\\"}\"},"
+                    + "{\"id\":\"c3\",\"name\":\"block\",\"arguments\":\"not json\"}]', NULL, 1, 1)");
+            s.execute(insert + "('ana', 'a1', 's', 'TOOL', '{\"success\": true}', NULL, 'c1', 2, 1)");
+            s.execute(insert + "('ana', 'a1', 's', 'TOOL', '{\"success\": true}', NULL, 'c2', 2, 1)");
+            s.execute(insert + "('ana', 'a1', 's', 'TOOL', 'Error: no block named x', NULL, 'c3', 2, 1)");
+        }
+
+        try (MemoryStore store = MemoryStore.sqlite(file)) {
+            List<ConversationMessage> stored = store.messages().list(Scope.of("ana", "a1"), MessageQuery.all());
+            assertThat(stored.getFirst().toolOutcome()).isEmpty();
+            assertThat(stored.subList(1, 4)).extracting(m -> m.toolOutcome().orElseThrow()).containsExactly(
+                    ToolOutcome.of(ToolOutcome.Status.OK, ToolOutcome.Effect.MESSAGE_TO_USER),
+                    ToolOutcome.OK,
+                    ToolOutcome.of(ToolOutcome.Status.ERROR));
         }
     }
 
