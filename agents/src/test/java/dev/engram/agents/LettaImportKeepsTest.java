@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.engram.framework.model.ChatOptions;
+import dev.engram.framework.model.ScriptedChatModel;
 import dev.engram.memory.Block;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,6 +112,26 @@ class LettaImportKeepsTest {
         AgentDefinition again = importJson(out.toString(), "again.af").agents().getFirst().definition();
         assertThat(again.modelSettings()).isEqualTo(expected);
         assertThat(again.metadata()).isEqualTo(d.metadata());
+    }
+
+    @Test
+    void anImportedAgentsModelSettingsAreSentWithEveryModelRequest() {
+        String file = """
+                {"agents": [{"name": "Tuned", "system": "s",
+                  "llm_config": {"model": "gpt-4o-mini", "model_endpoint_type": "openai", "temperature": 0.3, "max_tokens": 900,
+                    "frequency_penalty": 1.0, "parallel_tool_calls": false, "reasoning_effort": "low"}}],
+                 "blocks": [], "tools": []}""";
+        ScriptedChatModel model = ScriptedChatModel.fromJson("{\"turns\": [{\"text\": \"Hello.\"}]}");
+        fx = new AgentFixture(dir).open(b -> b.model("script:tuned", model));
+        Agent agent = fx.runtime.importLettaAgentFile(AgentImport.json(file, "tuned.af").user("ana").model("script:tuned"))
+                .agents().getFirst();
+        agent.send("Hi");
+        ChatOptions sent = model.requests().getFirst().options();
+        assertThat(sent.temperature()).contains(0.3);
+        assertThat(sent.maxTokens()).contains(900);
+        assertThat(sent.frequencyPenalty()).contains(1.0);
+        assertThat(sent.effort()).contains("low");
+        assertThat(sent.parallelToolCalls()).isFalse();
     }
 
     @Test
