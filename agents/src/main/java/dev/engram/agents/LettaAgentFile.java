@@ -202,7 +202,7 @@ final class LettaAgentFile {
             JsonNode st = engram.path("sleeptime");
             // The caller's model replaces the companion's too; a file's own companion model is checked as its main one is.
             String sleeper = model.orElseGet(() -> st.path("model").asString(spec));
-            if (model.isEmpty()) {
+            if (model.isEmpty() && !sleeper.equals(spec)) {
                 grants.modelRefusal(sleeper).ifPresent(problem -> {
                     throw error(at + ".metadata.engram.sleeptime.model", problem);
                 });
@@ -368,6 +368,14 @@ final class LettaAgentFile {
         String type = llm.path("model_endpoint_type").asString("");
         String name = llm.path("model").asString("");
         String provider = LettaNames.PROVIDERS.get(type);
+        if (provider == null && !name.isBlank() && type.matches("[a-z][a-z0-9_-]*")) {
+            // A provider Engram has no adapter for: the agent keeps Letta's handle (nothing is ever sent to it), and
+            // its turns say how to give it a model Engram runs.
+            String handle = type + ":" + name;
+            warnings.add(config + " names model '" + handle + "' at provider '" + type + "', which Engram cannot run; the agent "
+                    + "keeps it, and until it is given another model its turns say how");
+            return handle;
+        }
         if (provider == null || name.isBlank()) {
             throw error(config, "has model endpoint type '" + type + "' (model '" + name + "'), which Engram does not map to a "
                     + "provider: import it with a model of your choice (--model SPEC)");

@@ -135,6 +135,23 @@ class LettaImportKeepsTest {
     }
 
     @Test
+    void aModelAtAProviderEngramCannotRunIsKeptAndTheFirstTurnSaysHowToGiveItOne() {
+        String file = """
+                {"agents": [{"name": "lettabot", "system": "s",
+                  "llm_config": {"model": "glm-4.6", "model_endpoint_type": "zai", "model_endpoint": "https://api.z.ai/api/paas/v4"}}],
+                 "blocks": [], "tools": []}""";
+        fx = new AgentFixture(dir).open(b -> { });
+        AgentFileImport imported = importJson(file, "lettabot.af");
+        Agent agent = imported.agents().getFirst();
+        assertThat(agent.definition().model()).isEqualTo("zai:glm-4.6");
+        assertThat(imported.warnings()).anySatisfy(w -> assertThat(w).contains("'zai:glm-4.6'", "which Engram cannot run"));
+        assertThatThrownBy(() -> agent.send("Hi")).isInstanceOf(AgentException.class)
+                .hasMessageContaining("Cannot use model 'zai:glm-4.6'")
+                .hasMessageContaining("PATCH /v1/agents/{agent_id}").hasMessageContaining("--model SPEC");
+        assertThat(fx.runtime.agent("ana", agent.id()).definition().model()).isEqualTo("zai:glm-4.6");
+    }
+
+    @Test
     void whatTheFileHoldsThatEngramDoesNotImportIsListedInTheReport() {
         String file = """
                 {"agents": [{"name": "Env", "system": "s", "llm_config": {"model": "m", "model_endpoint_type": "openai"},
