@@ -176,13 +176,17 @@ final class AgentTransfer {
      *
      * @param agentId the Engram id, for a file of one agent; by default each agent's id comes from its name
      */
-    AgentFileImport importLetta(String json, String source, String userId, Optional<String> agentId, Optional<String> model) {
-        return inOneUnit(() -> importLettaWhole(json, source, userId, agentId, model), AgentFileImport::agents);
+    AgentFileImport importLetta(AgentImport options) {
+        return inOneUnit(() -> importLettaWhole(options), AgentFileImport::agents);
     }
 
-    private AgentFileImport importLettaWhole(String json, String source, String userId, Optional<String> agentId,
-            Optional<String> model) {
-        LettaAgentFile file = LettaAgentFile.parse(json, source);
+    private AgentFileImport importLettaWhole(AgentImport options) {
+        String source = options.source();
+        String userId = options.user();
+        Optional<String> agentId = options.agentId();
+        Optional<String> model = options.model();
+        LettaAgentFile file = LettaAgentFile.parse(options.json(), source);
+        file.apply(options);
         int n = file.agentCount();
         if (n == 0) {
             throw new AgentException("Agent file " + source + " holds no agents. Nothing was stored.");

@@ -85,6 +85,25 @@ final class LettaAgentFile {
         }
     }
 
+    /**
+     * Applies Letta's import options to the file before it is mapped: a name for every agent, {@code _copy} after
+     * each name, no messages.
+     */
+    void apply(AgentImport options) {
+        for (JsonNode a : root.path("agents")) {
+            if (a instanceof ObjectNode agent) {
+                options.name().ifPresent(n -> agent.put("name", n));
+                if (options.copySuffix()) {
+                    agent.put("name", agent.path("name").asString("") + "_copy");
+                }
+                if (options.strippingMessages()) {
+                    agent.putArray("messages");
+                    agent.putArray("in_context_message_ids");
+                }
+            }
+        }
+    }
+
     List<String> warnings() {
         return List.copyOf(warnings);
     }
