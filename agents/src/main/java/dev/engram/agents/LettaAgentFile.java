@@ -281,7 +281,8 @@ final class LettaAgentFile {
                 : Heartbeats.JSON.createObjectNode().put("type", "object");
         try {
             declared.add(new DeclaredTool(name, t.path("description").asString(schema.path("description").asString("")),
-                    parameters.toString(), kind, t.path("source_type").asString(""), t.path("source_code").asString("")));
+                    parameters.toString(), kind, t.path("source_type").asString(""), t.path("source_code").asString(""),
+                    Math.max(0, t.path("return_char_limit").asInt(0))));
         } catch (IllegalArgumentException e) {
             throw error(at, e.getMessage());
         }

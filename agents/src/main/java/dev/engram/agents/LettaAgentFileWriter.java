@@ -114,6 +114,9 @@ final class LettaAgentFileWriter {
         if (declared != null) {
             t.put("tool_type", declared.kind()).put("description", declared.description()).put("source_type", declared.sourceType())
                     .put("name", name).put("source_code", declared.sourceCode());
+            if (declared.returnCharLimit() > 0) {
+                t.put("return_char_limit", declared.returnCharLimit());
+            }
             schema.put("name", name).put("description", declared.description());
             schema.set("parameters", Heartbeats.JSON.readTree(declared.parameters()));
         } else {

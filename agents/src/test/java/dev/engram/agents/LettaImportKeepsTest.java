@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.engram.framework.DynamicTool;
+import dev.engram.framework.ToolContext;
 import dev.engram.framework.model.ChatOptions;
 import dev.engram.framework.model.ScriptedChatModel;
 import dev.engram.memory.Block;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A Letta Agent File's import keeps what Engram can hold (model settings, description, metadata, time zone, sleep-time
@@ -149,6 +152,43 @@ class LettaImportKeepsTest {
                 .hasMessageContaining("Cannot use model 'zai:glm-4.6'")
                 .hasMessageContaining("PATCH /v1/agents/{agent_id}").hasMessageContaining("--model SPEC");
         assertThat(fx.runtime.agent("ana", agent.id()).definition().model()).isEqualTo("zai:glm-4.6");
+    }
+
+    @Test
+    void aToolsReturnCharLimitIsKeptExportedAndCutsItsOutput() throws Exception {
+        String file = """
+                {"agents": [{"name": "Limited", "system": "s", "tool_ids": ["tool-0"],
+                  "llm_config": {"model": "gpt-4o-mini", "model_endpoint_type": "openai"}}],
+                 "blocks": [],
+                 "tools": [{"id": "tool-0", "name": "note", "tool_type": "custom", "return_char_limit": 12,
+                   "source_type": "python", "source_code": "def note():\\n    return 'x' * 100",
+                   "json_schema": {"name": "note", "parameters": {"type": "object"}}}]}""";
+        fx = new AgentFixture(dir).open(b -> { });
+        AgentDefinition d = importJson(file, "limited.af").agents().getFirst().definition();
+        assertThat(d.declaredTools()).singleElement().satisfies(t -> assertThat(t.returnCharLimit()).isEqualTo(12));
+        JsonNode out = Heartbeats.JSON.readTree(fx.runtime.exportLettaAgentFile("ana", List.of(d.id())));
+        assertThat(out.at("/tools/0/return_char_limit").asInt()).isEqualTo(12);
+        assertThat(fx.runtime.agent("ana", d.id()).definition().declaredTools().getFirst().returnCharLimit()).isEqualTo(12);
+        DynamicTool chatty = new DynamicTool() {
+            public String name() {
+                return "note";
+            }
+
+            public String description() {
+                return "d";
+            }
+
+            public ObjectNode parametersSchema() {
+                return Heartbeats.JSON.createObjectNode().put("type", "object");
+            }
+
+            public String execute(String argumentsJson, ToolContext context) {
+                return "x".repeat(100);
+            }
+        };
+        String cut = CharLimitedTool.of(chatty, 12).execute("{}", null);
+        assertThat(cut).startsWith("x".repeat(12) + "\n").contains("return limit of 12 characters, from 100");
+        assertThatThrownBy(() -> CharLimitedTool.of(chatty, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
