@@ -192,6 +192,19 @@ class LettaImportKeepsTest {
     }
 
     @Test
+    void theTimesThePromptShowsAreInTheAgentsTimezone() {
+        String file = """
+                {"agents": [{"name": "Local", "system": "s", "timezone": "Asia/Tokyo",
+                  "llm_config": {"model": "gpt-4o-mini", "model_endpoint_type": "openai"}}], "blocks": [], "tools": []}""";
+        ScriptedChatModel model = ScriptedChatModel.fromJson("{\"turns\": [{\"text\": \"Hello.\"}]}");
+        fx = new AgentFixture(dir).open(b -> b.model("script:local", model));
+        Agent agent = fx.runtime.importLettaAgentFile(AgentImport.json(file, "local.af").user("ana").model("script:local"))
+                .agents().getFirst();
+        agent.send("Hi");
+        assertThat(agent.compilePrompt().systemText()).containsPattern("Last message: \\d{4}-\\d\\d-\\d\\dT[0-9:]{8}\\+09:00\\[Asia/Tokyo\\]");
+    }
+
+    @Test
     void whatTheFileHoldsThatEngramDoesNotImportIsListedInTheReport() {
         String file = """
                 {"agents": [{"name": "Env", "system": "s", "llm_config": {"model": "m", "model_endpoint_type": "openai"},
