@@ -12,6 +12,7 @@ import dev.engram.memory.Scope;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Agents in and out of files: Engram's own agent file ({@link AgentFiles}) and Letta's Agent File
@@ -206,10 +207,10 @@ final class AgentTransfer {
         java.util.Set<String> taken = new java.util.HashSet<>();
         store.agents().list(userId).forEach(r -> taken.add(r.scope().agentId()));
         file.names().forEach(name -> {
-            String base = agentId.orElse(LettaAgentFile.slug(name));
-            String id = base;
+            String base = agentId.or(() -> options.newIds().map(Supplier::get)).orElse(LettaAgentFile.slug(name));
+            String id = AgentDefinition.checkId(base, "agent id");
             for (int k = 2; agentId.isEmpty() && (taken.contains(id) || hasMemory(Scope.of(userId, id))); k++) {
-                id = base + "-" + k;
+                id = options.newIds().isPresent() ? AgentDefinition.checkId(options.newIds().get().get(), "agent id") : base + "-" + k;
             }
             taken.add(id);
             ids.add(id);

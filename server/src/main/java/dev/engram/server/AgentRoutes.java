@@ -323,8 +323,7 @@ final class AgentRoutes {
             String user = caller.user().orElse(Api.DEFAULT_USER);
             api.quotas.room(user);
             AgentImport file = options(upload, AgentImport.json(upload.file(), upload.fileName()).user(user));
-            AgentFileImport imported = api.runtime.importLettaAgentFile(upload.agentCount() == 1
-                    ? file.agentId(Ids.newAgentId()) : file);
+            AgentFileImport imported = api.runtime.importLettaAgentFile(file.newIds(Ids::newAgentId));
             ObjectNode out = Body.JSON.createObjectNode();
             imported.agents().forEach(a -> out.withArray("agent_ids").add(a.id()));
             out.withArray("agent_ids");

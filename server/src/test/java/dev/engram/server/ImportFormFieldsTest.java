@@ -90,6 +90,18 @@ class ImportFormFieldsTest {
     }
 
     @Test
+    void everyAgentOfAFileOfSeveralGetsANewAgentId() {
+        String team = """
+                {"agents": [{"name": "planner", "id": "agent-0", "system": "s", "llm_config": {"model": "gpt-4o-mini", "model_endpoint_type": "openai"}},
+                            {"name": "doer", "id": "agent-1", "system": "s", "llm_config": {"model": "gpt-4o-mini", "model_endpoint_type": "openai"}}],
+                 "blocks": [], "tools": []}""";
+        ServerFixture.Response r = upload(team, Map.of());
+        assertThat(r.status()).as(r.text()).isEqualTo(200);
+        assertThat(r.json().path("agent_ids")).hasSize(2).allSatisfy(id -> assertThat(id.asString()).startsWith("agent-")
+                .isNotIn("agent-0", "agent-1", "planner", "doer"));
+    }
+
+    @Test
     void secretsAndEnvironmentVariablesAreRefusedWithAReasonAndNothingIsImported() {
         for (String field : new String[] {"secrets", "env_vars_json"}) {
             ServerFixture.Response r = upload(FILE, Map.of(field, "{\"TOKEN\": \"t\"}"));
