@@ -363,7 +363,7 @@ public final class Agent {
      * turn has a listener.
      */
     private ChatResponse ask(ChatModel model, Turn turn, int step, CompiledPrompt prompt) {
-        ChatOptions options = ChatOptions.defaults();
+        ChatOptions options = definition.modelSettings().chatOptions();
         List<ToolDefinition> tools = prompt.tools();
         if (!definition.toolRules().isEmpty()) {
             ToolRuleSolver.Allowed allowed = turn.rules.allowed(this.tools.names());

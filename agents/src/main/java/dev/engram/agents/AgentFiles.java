@@ -93,6 +93,7 @@ final class AgentFiles {
             for (DeclaredTool t : d.declaredTools()) {
                 declared.addObject().put("name", t.name()).put("description", t.description()).put("kind", t.kind())
                         .put("source_type", t.sourceType()).put("source_code", t.sourceCode())
+                        .put("return_char_limit", t.returnCharLimit())
                         .set("parameters", Heartbeats.JSON.readTree(t.parameters()));
             }
         }
@@ -129,7 +130,7 @@ final class AgentFiles {
             for (JsonNode t : o.path("declared_tools")) {
                 declared.add(new DeclaredTool(t.path("name").asString(""), t.path("description").asString(""),
                         t.path("parameters").toString(), t.path("kind").asString(""), t.path("source_type").asString(""),
-                        t.path("source_code").asString("")));
+                        t.path("source_code").asString(""), t.path("return_char_limit").asInt(0)));
             }
             b.declaredTools(declared);
             List<BlockAttachment> shared = new ArrayList<>();

@@ -313,11 +313,16 @@ final class AgentRegistry {
         return out;
     }
 
-    /** A declared tool: the local Python runner where enabled and the source is Python, else an explanation. */
+    /**
+     * A declared tool: the local Python runner where enabled and the source is Python (its output cut to the tool's
+     * {@code returnCharLimit}), else an explanation.
+     */
     private DynamicTool declared(DeclaredTool t) {
         if (t.isPython() && settings.pythonRunner().isPresent()) {
             ImportedTool shape = new ImportedTool(t);
-            return settings.pythonRunner().get().tool(t.name(), shape.description(), shape.parametersSchema(), t.sourceCode());
+            DynamicTool python = settings.pythonRunner().get().tool(t.name(), shape.description(), shape.parametersSchema(),
+                    t.sourceCode());
+            return t.returnCharLimit() > 0 ? CharLimitedTool.of(python, t.returnCharLimit()) : python;
         }
         return new ImportedTool(t);
     }

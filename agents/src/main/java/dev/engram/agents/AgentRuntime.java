@@ -229,7 +229,7 @@ public final class AgentRuntime implements AutoCloseable {
     public AgentFileImport importLettaAgentFile(AgentImport file) {
         checkOpen();
         Objects.requireNonNull(file, "import must not be null");
-        return transfer.importLetta(file.json(), file.source(), file.user(), file.agentId(), file.model());
+        return transfer.importLetta(file);
     }
 
     /** The agents (of one user) as one Letta Agent File, blocks they share written once. */

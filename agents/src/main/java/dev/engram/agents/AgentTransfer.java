@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Agents in and out of files: Engram's own agent file ({@link AgentFiles}) and Letta's Agent File
@@ -183,13 +184,17 @@ final class AgentTransfer {
      *
      * @param agentId the Engram id, for a file of one agent; by default each agent's id comes from its name
      */
-    AgentFileImport importLetta(String json, String source, String userId, Optional<String> agentId, Optional<String> model) {
-        return inOneUnit(() -> importLettaWhole(json, source, userId, agentId, model), AgentFileImport::agents);
+    AgentFileImport importLetta(AgentImport options) {
+        return inOneUnit(() -> importLettaWhole(options), AgentFileImport::agents);
     }
 
-    private AgentFileImport importLettaWhole(String json, String source, String userId, Optional<String> agentId,
-            Optional<String> model) {
-        LettaAgentFile file = LettaAgentFile.parse(json, source);
+    private AgentFileImport importLettaWhole(AgentImport options) {
+        String source = options.source();
+        String userId = options.user();
+        Optional<String> agentId = options.agentId();
+        Optional<String> model = options.model();
+        LettaAgentFile file = LettaAgentFile.parse(options.json(), source);
+        file.apply(options);
         int n = file.agentCount();
         if (n == 0) {
             throw new AgentException("Agent file " + source + " holds no agents. Nothing was stored.");
@@ -200,7 +205,8 @@ final class AgentTransfer {
         }
         List<String> ids = new ArrayList<>();
         for (String name : file.names()) {
-            ids.add(agentId.orElseGet(() -> freeId(userId, LettaAgentFile.slug(name), Set.copyOf(ids))));
+            ids.add(agentId.or(() -> options.newIds().map(Supplier::get))
+                    .orElseGet(() -> freeId(userId, LettaAgentFile.slug(name), Set.copyOf(ids))));
         }
         ImportGrants grants = grants();
         List<DroppedGrant> dropped = new ArrayList<>();

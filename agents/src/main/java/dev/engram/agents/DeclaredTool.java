@@ -17,10 +17,21 @@ import tools.jackson.databind.JsonNode;
  * @param kind        where it came from: Letta's {@code tool_type}, e.g. {@code custom}, {@code letta_builtin}
  * @param sourceType  the language of {@code sourceCode}, e.g. {@code python}; empty if none
  * @param sourceCode  its source, as the file had it; empty if none
+ * @param returnCharLimit the most characters of its output the model sees (Letta's {@code return_char_limit}); 0 for
+ *                    the runtime's output budget only
  */
 public record DeclaredTool(String name, String description, String parameters, String kind, String sourceType,
-        String sourceCode) {
+        String sourceCode, int returnCharLimit) {
+    /** A declared tool without a limit of its own. */
+    public DeclaredTool(String name, String description, String parameters, String kind, String sourceType, String sourceCode) {
+        this(name, description, parameters, kind, sourceType, sourceCode, 0);
+    }
+
     public DeclaredTool {
+        if (returnCharLimit < 0) {
+            throw new IllegalArgumentException("the return character limit of tool '" + name + "' must not be negative, got "
+                    + returnCharLimit);
+        }
         if (name == null || !name.matches("[a-zA-Z0-9_-]{1,64}")) {
             throw new IllegalArgumentException("a declared tool's name must be 1 to 64 letters, digits, '_' or '-', got '"
                     + name + "'");

@@ -7,8 +7,11 @@ import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.ToolOutcome;
+import java.time.DateTimeException;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -16,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Reads Letta's Agent File ({@code .af}, the {@code AgentFileSchema} of Letta's V1 API) into Engram
@@ -33,10 +37,26 @@ final class LettaAgentFile {
     private final String source;
     private final JsonNode root;
     private final List<String> warnings = new ArrayList<>();
+    /** The positions in the file of the agents to import: all but sleep-time companions, which become settings. */
+    private final List<Integer> imported = new ArrayList<>();
+    private final List<LettaFileParts.SleeptimeGroup> sleeptimeGroups;
 
     private LettaAgentFile(String source, JsonNode root) {
         this.source = source;
         this.root = root;
+        this.sleeptimeGroups = LettaFileParts.sleeptimeGroups(root, source);
+        Set<String> companions = new HashSet<>();
+        sleeptimeGroups.forEach(g -> companions.addAll(g.companionIds()));
+        JsonNode agents = root.path("agents");
+        for (int i = 0; i < agents.size(); i++) {
+            String id = agents.get(i).path("id").asString("");
+            if (companions.contains(id)) {
+                warnings.add("agent '" + agents.get(i).path("name").asString(id) + "' is a sleep-time companion; it became its "
+                        + "agent's sleep-time companion (sleeptime settings), not an agent of its own");
+            } else {
+                imported.add(i);
+            }
+        }
     }
 
     /** Parses the file (also when it is a JSON string holding the document, as some published files are). */
@@ -66,18 +86,37 @@ final class LettaAgentFile {
         }
     }
 
+    /**
+     * Applies Letta's import options to the file before it is mapped: a name for every agent, {@code _copy} after
+     * each name, no messages.
+     */
+    void apply(AgentImport options) {
+        for (JsonNode a : root.path("agents")) {
+            if (a instanceof ObjectNode agent) {
+                options.name().ifPresent(n -> agent.put("name", n));
+                if (options.copySuffix()) {
+                    agent.put("name", agent.path("name").asString("") + "_copy");
+                }
+                if (options.strippingMessages()) {
+                    agent.putArray("messages");
+                    agent.putArray("in_context_message_ids");
+                }
+            }
+        }
+    }
+
     List<String> warnings() {
         return List.copyOf(warnings);
     }
 
     int agentCount() {
-        return root.path("agents").size();
+        return imported.size();
     }
 
     /** The agents' names, in file order. */
     List<String> names() {
         List<String> names = new ArrayList<>();
-        root.path("agents").forEach(a -> names.add(a.path("name").asString("")));
+        imported.forEach(i -> names.add(root.path("agents").get(i).path("name").asString("")));
         return names;
     }
 
@@ -102,11 +141,12 @@ final class LettaAgentFile {
         }
         Map<String, String> blockOwner = new HashMap<>(); // block id -> Engram agent id
         List<Mapped> out = new ArrayList<>();
-        for (int i = 0; i < agentCount(); i++) {
-            JsonNode a = root.path("agents").get(i);
-            String at = "agents[" + i + "]";
+        for (int k = 0; k < agentCount(); k++) {
+            JsonNode a = root.path("agents").get(imported.get(k));
+            String at = "agents[" + imported.get(k) + "]";
             try {
-                Mapped m = agent(a, at, userId, ids.get(i), model, runtimeTools, blocksById, toolsById, blockOwner, grants);
+                Mapped m = agent(a, at, userId, ids.get(k), model, runtimeTools, blocksById, toolsById, blockOwner, grants);
+                LettaFileParts.notImported(a, m.definition().name(), at, dropped);
                 List<NewBlock> blocks = new ArrayList<>();
                 for (NewBlock nb : m.blocks()) {
                     blocks.add(grants.limit(nb, m.definition().name(), at + " block '" + nb.label() + "' metadata.engram_permission",
@@ -117,6 +157,9 @@ final class LettaAgentFile {
             } catch (IllegalArgumentException | NullPointerException e) {
                 throw error(at, e.getMessage());
             }
+        }
+        if (!out.isEmpty()) {
+            LettaFileParts.notImported(root, out.getFirst().definition().name(), dropped);
         }
         return out;
     }
@@ -131,6 +174,27 @@ final class LettaAgentFile {
                 .model(spec)
                 // Letta's agent file schema makes a file without a type a letta_v1_agent, as Letta's create does.
                 .agentType(a.hasNonNull("agent_type") ? agentType(a.get("agent_type").asString(), at) : AgentType.LETTA_V1_AGENT);
+        try {
+            b.modelSettings(LettaFileParts.modelSettings(a));
+        } catch (IllegalArgumentException e) {
+            throw error(at + ".llm_config", e.getMessage());
+        }
+        if (!a.path("description").asString("").isBlank()) {
+            b.description(a.get("description").asString());
+        }
+        if (a.path("metadata").isObject()) {
+            ObjectNode metadata = ((ObjectNode) a.get("metadata")).deepCopy();
+            metadata.remove("engram");
+            b.metadata(metadata.toString());
+        }
+        if (!a.path("timezone").asString("").isBlank()) {
+            try {
+                b.timezone(ZoneId.of(a.get("timezone").asString()));
+            } catch (DateTimeException e) {
+                throw error(at + ".timezone", "is '" + a.get("timezone").asString() + "', which is not a time zone (use e.g. "
+                        + "UTC or Europe/Lisbon)");
+            }
+        }
         int window = a.path("llm_config").path("context_window").asInt(AgentDefinition.DEFAULT_CONTEXT_WINDOW);
         b.contextWindowTokens(ContextWindows.clamp(spec, Math.max(window, AgentDefinition.MIN_CONTEXT_WINDOW)));
         if (engram.isObject()) {
@@ -152,20 +216,28 @@ final class LettaAgentFile {
             tool(t, at + ".tools", runtimeTools, tools, declared);
         }
         b.tools(tools).declaredTools(declared).tags(strings(a.path("tags")));
-        if (a.path("enable_sleeptime").asBoolean(false)) {
+        String fileId = a.path("id").asString("");
+        Optional<LettaFileParts.SleeptimeGroup> group = sleeptimeGroups.stream().filter(g -> g.mainId().equals(fileId)).findFirst();
+        if (group.isPresent() || a.path("enable_sleeptime").asBoolean(false)) {
             JsonNode st = engram.path("sleeptime");
             // The caller's model replaces the companion's too; a file's own companion model is checked as its main one is.
             String sleeper = model.orElseGet(() -> st.path("model").asString(spec));
-            if (model.isEmpty()) {
+            if (model.isEmpty() && !sleeper.equals(spec)) {
                 grants.modelRefusal(sleeper).ifPresent(problem -> {
                     throw error(at + ".metadata.engram.sleeptime.model", problem);
                 });
             }
-            b.sleeptime(new SleeptimeSettings(st.path("every_messages").asInt(SleeptimeSettings.DEFAULT_EVERY), Optional.empty(),
+            int every = group.map(LettaFileParts.SleeptimeGroup::frequency)
+                    .orElseGet(() -> st.path("every_messages").asInt(SleeptimeSettings.DEFAULT_EVERY));
+            b.sleeptime(new SleeptimeSettings(every, Optional.empty(),
                     sleeper, st.path("max_steps").asInt(SleeptimeSettings.DEFAULT_MAX_STEPS)));
         }
         try {
-            b.toolRules(ToolRules.parse(a.path("tool_rules")));
+            Set<String> toolNames = new HashSet<>(tools);
+            declared.forEach(t -> toolNames.add(t.name()));
+            tools.forEach(t -> toolNames.add(LettaTools.lettaName(t)));
+            ToolRules.parse(a.path("tool_rules")); // every rule is checked, also one that is then dropped
+            b.toolRules(ToolRules.parse(LettaFileParts.attachedRules(a.path("tool_rules"), toolNames, name, warnings)));
         } catch (IllegalArgumentException e) {
             throw error(at + ".tool_rules", e.getMessage());
         }
@@ -210,7 +282,8 @@ final class LettaAgentFile {
                 : Heartbeats.JSON.createObjectNode().put("type", "object");
         try {
             declared.add(new DeclaredTool(name, t.path("description").asString(schema.path("description").asString("")),
-                    parameters.toString(), kind, t.path("source_type").asString(""), t.path("source_code").asString("")));
+                    parameters.toString(), kind, t.path("source_type").asString(""), t.path("source_code").asString(""),
+                    Math.max(0, t.path("return_char_limit").asInt(0))));
         } catch (IllegalArgumentException e) {
             throw error(at, e.getMessage());
         }
@@ -326,6 +399,14 @@ final class LettaAgentFile {
         String type = llm.path("model_endpoint_type").asString("");
         String name = llm.path("model").asString("");
         String provider = LettaNames.PROVIDERS.get(type);
+        if (provider == null && !name.isBlank() && type.matches("[a-z][a-z0-9_-]*")) {
+            // A provider Engram has no adapter for: the agent keeps Letta's handle (nothing is ever sent to it), and
+            // its turns say how to give it a model Engram runs.
+            String handle = type + ":" + name;
+            warnings.add(config + " names model '" + handle + "' at provider '" + type + "', which Engram cannot run; the agent "
+                    + "keeps it, and until it is given another model its turns say how");
+            return handle;
+        }
         if (provider == null || name.isBlank()) {
             throw error(config, "has model endpoint type '" + type + "' (model '" + name + "'), which Engram does not map to a "
                     + "provider: import it with a model of your choice (--model SPEC)");

@@ -71,7 +71,14 @@ final class LettaAgentFileWriter {
             a.put("agent_type", d.agentType().lettaName());
             a.put("include_base_tools", false);
             a.set("llm_config", llmConfig(d));
-            ObjectNode engram = a.putObject("metadata").putObject("engram");
+            LettaFileParts.writeLlmConfig(d.modelSettings(), (ObjectNode) a.get("llm_config"));
+            a.set("model_settings", LettaFileParts.modelSettingsJson(d.modelSettings(),
+                    d.model().contains(":") ? d.model().substring(0, d.model().indexOf(':')) : ""));
+            d.description().ifPresent(text -> a.put("description", text));
+            d.timezone().ifPresent(zone -> a.put("timezone", zone.getId()));
+            ObjectNode metadata = (ObjectNode) Heartbeats.JSON.readTree(d.metadata());
+            a.set("metadata", metadata);
+            ObjectNode engram = metadata.putObject("engram");
             engram.put("approval_mode", d.approvalMode().name().toLowerCase(Locale.ROOT));
             engram.put("max_steps", d.maxSteps());
             engram.put("model", d.model());
@@ -107,6 +114,9 @@ final class LettaAgentFileWriter {
         if (declared != null) {
             t.put("tool_type", declared.kind()).put("description", declared.description()).put("source_type", declared.sourceType())
                     .put("name", name).put("source_code", declared.sourceCode());
+            if (declared.returnCharLimit() > 0) {
+                t.put("return_char_limit", declared.returnCharLimit());
+            }
             schema.put("name", name).put("description", declared.description());
             schema.set("parameters", Heartbeats.JSON.readTree(declared.parameters()));
         } else {

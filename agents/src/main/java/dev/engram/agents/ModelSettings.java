@@ -1,5 +1,6 @@
 package dev.engram.agents;
 
+import dev.engram.framework.model.ChatOptions;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -104,6 +105,19 @@ public final class ModelSettings {
     /** Whether every setting is the provider's default. */
     public boolean isProviderDefaults() {
         return equals(PROVIDER_DEFAULTS);
+    }
+
+    /** The options of a model request with these settings (every other option the defaults). */
+    ChatOptions chatOptions() {
+        ChatOptions o = ChatOptions.defaults();
+        o = temperature.map(o::withTemperature).orElse(o);
+        o = maxTokens.map(o::withMaxTokens).orElse(o);
+        o = parallelToolCalls.map(o::withParallelToolCalls).orElse(o);
+        o = reasoning.map(o::withReasoning).orElse(o);
+        o = reasoningBudgetTokens.map(o::withReasoningBudgetTokens).orElse(o);
+        o = effort.map(o::withEffort).orElse(o);
+        o = frequencyPenalty.map(o::withFrequencyPenalty).orElse(o);
+        return responseFormat.map(o::withResponseFormat).orElse(o);
     }
 
     /** The settings as stored: one field per setting that is set, in Letta's snake_case. */

@@ -9,11 +9,16 @@ import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.MessageToolCall;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /** Compiles an agent's prompt: the system message with its memory, then the in-context messages. */
 final class Prompts {
@@ -36,7 +41,7 @@ final class Prompts {
         StringBuilder blockText = new StringBuilder(4096);
         renderBlocks(blockText, blocks, memory.agentId());
         StringBuilder statsText = new StringBuilder(256);
-        renderStats(statsText, stats);
+        renderStats(statsText, stats, agent.definition().timezone());
         StringBuilder system = new StringBuilder(instructions.length() + blockText.length() + statsText.length() + 512)
                 .append(instructions).append(blockText).append(statsText);
         // Instructions and blocks rarely change between steps: their counts are cached by text. The
@@ -116,15 +121,22 @@ final class Prompts {
         out.append("</memory_blocks>\n\n");
     }
 
-    static void renderStats(StringBuilder out, MemoryStats stats) {
+    /** The statistics, times in the agent's time zone (Letta's {@code timezone}) when it has one, else in UTC. */
+    static void renderStats(StringBuilder out, MemoryStats stats, Optional<ZoneId> zone) {
         long earlier = stats.messages() - stats.messagesInContext();
         out.append("<memory_statistics>\n")
                 .append("- Recall memory: ").append(stats.messages()).append(" messages, ")
                 .append(earlier).append(" of them no longer in this context (find them with search or recall).\n")
                 .append("- Archival memory: ").append(stats.archivalEntries()).append(" entries.\n")
                 .append("- Notes about this user: ").append(stats.notes()).append(".\n")
-                .append("- Last message: ").append(stats.lastMessageAt().map(Object::toString).orElse("none yet")).append(".\n")
+                .append("- Last message: ").append(stats.lastMessageAt().map(t -> time(t, zone)).orElse("none yet")).append(".\n")
                 .append("</memory_statistics>\n\n");
+    }
+
+    /** An instant as the prompt shows it: in UTC ({@code 2026-01-02T03:04:05Z}), or in the zone, named ({@code ...+01:00[Europe/Lisbon]}). */
+    static String time(Instant t, Optional<ZoneId> zone) {
+        Instant seconds = t.truncatedTo(ChronoUnit.SECONDS);
+        return zone.map(z -> seconds.atZone(z).format(DateTimeFormatter.ISO_ZONED_DATE_TIME)).orElse(seconds.toString());
     }
 
     /** A plain transcript of messages, for the summariser. */

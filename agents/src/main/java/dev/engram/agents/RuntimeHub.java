@@ -14,6 +14,11 @@ final class RuntimeHub {
     private static final Logger LOG = LoggerFactory.getLogger(RuntimeHub.class);
 
     private final Map<String, ChatModel> models = new ConcurrentHashMap<>();
+    /** How to give an agent whose model cannot be used another one, over the API and on the command line. */
+    static final String GIVE_A_MODEL = "Give the agent a model Engram runs (e.g. openai:gpt-4o-mini): over the API with "
+            + "PATCH /v1/agents/{agent_id} and a \"model\", or import its file again with a model (engram agent import FILE "
+            + "--model SPEC).";
+
     private final Function<String, ChatModel> resolver;
     private final List<AgentListener> listeners = new CopyOnWriteArrayList<>();
 
@@ -33,7 +38,7 @@ final class RuntimeHub {
             try {
                 return resolver.apply(s);
             } catch (RuntimeException e) {
-                throw new AgentException("Cannot use model '" + s + "': " + e.getMessage(), e);
+                throw new AgentException("Cannot use model '" + s + "': " + e.getMessage() + ". " + GIVE_A_MODEL, e);
             }
         });
     }

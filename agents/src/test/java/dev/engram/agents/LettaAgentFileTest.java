@@ -363,7 +363,7 @@ class LettaAgentFileTest {
                 "{\"agents\": [{\"name\": \"A\", \"llm_config\": {\"model\": \"m\", \"model_endpoint_type\": \"openai\", "
                         + "\"model_endpoint\": \"http://10.0.0.5:8000/v1\"}}]}",
                 "agents[0].llm_config sends requests to its own endpoint (http://10.0.0.5:8000/v1)",
-                "{\"agents\": [{\"name\": \"A\", \"llm_config\": {\"model\": \"m\", \"model_endpoint_type\": \"bedrock\"}}]}",
+                "{\"agents\": [{\"name\": \"A\", \"llm_config\": {\"model\": \"\", \"model_endpoint_type\": \"bedrock\"}}]}",
                 "has model endpoint type 'bedrock'",
                 "{\"agents\": [{\"name\": \"Ok\", \"llm_config\": {\"model\": \"m\", \"model_endpoint_type\": \"openai\"}}, "
                         + "{\"name\": \"Bad\", \"llm_config\": {\"model\": \"m\", \"model_endpoint_type\": \"openai\"}, \"messages\": "

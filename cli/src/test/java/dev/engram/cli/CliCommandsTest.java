@@ -105,7 +105,13 @@ class CliCommandsTest {
         ok("agent", "export", "memgpt_agent", "--user", "ana", "--format", "af", "-o", out.toString());
         assertThat(Files.readString(out)).contains("\"agents\"", "\"block_ids\"", "\"model_endpoint_type\" : \"openai\"");
         assertThat(ok("agent", "import", out.toString(), "--user", "ben").out()).contains("for user 'ben'");
-        Path bad = Files.writeString(work.resolve("bad.af"), "{\"agents\": [{\"name\": \"x\", \"llm_config\": {\"model\": \"m\", "
+        // A provider Engram cannot run is kept with a warning; a model without a name is refused.
+        Path zai = Files.writeString(work.resolve("zai.af"), "{\"agents\": [{\"name\": \"z\", \"llm_config\": {\"model\": \"glm-4.6\", "
+                + "\"model_endpoint_type\": \"zai\"}, \"secrets\": {\"TOKEN\": \"t\"}}]}");
+        var zaiImport = ok("agent", "import", zai.toString(), "--user", "ana");
+        assertThat(zaiImport.err()).contains("engram: warning: agents[0].llm_config names model 'zai:glm-4.6'",
+                "engram: dropped: agent 'z': agents[0].secrets TOKEN was dropped");
+        Path bad = Files.writeString(work.resolve("bad.af"), "{\"agents\": [{\"name\": \"x\", \"llm_config\": {\"model\": \"\", "
                 + "\"model_endpoint_type\": \"bedrock\"}}]}");
         oneLineError(Cli.run(home, "agent", "import", bad.toString(), "--user", "ana"), 1, "has model endpoint type 'bedrock'");
         oneLineError(Cli.run(home, "agent", "export", "memgpt_agent", "helper", "--user", "ana", "-o", out.toString()), 2,

@@ -26,6 +26,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
@@ -317,9 +319,8 @@ final class AgentRoutes {
         void handle(Caller caller, ServerRequest req, ServerResponse res) {
             Upload upload = Upload.read(req);
             String user = caller.user().orElse(Api.DEFAULT_USER);
-            AgentImport file = AgentImport.json(upload.file(), upload.fileName()).user(user);
-            AgentFileImport imported = api.runtime.importLettaAgentFile(upload.agentCount() == 1
-                    ? file.agentId(Ids.newAgentId()) : file);
+            AgentImport file = options(upload, AgentImport.json(upload.file(), upload.fileName()).user(user));
+            AgentFileImport imported = api.runtime.importLettaAgentFile(file.newIds(Ids::newAgentId));
             ObjectNode out = Body.JSON.createObjectNode();
             imported.agents().forEach(a -> out.withArray("agent_ids").add(a.id()));
             out.withArray("agent_ids");
@@ -328,6 +329,53 @@ final class AgentRoutes {
             imported.dropped().forEach(d -> out.withArray("dropped_grants").addObject().put("agent", d.agent())
                     .put("field", d.field()).put("asked", d.asked()).put("reason", d.reason()));
             Api.json(res, out);
+        }
+
+        /**
+         * Letta's import form fields: a model and a name instead of the file's, {@code _copy} after names, no messages.
+         * Environment variables and secrets are refused (a request never sets them for the runtime's tools);
+         * {@code override_existing_tools} changes nothing here, since an import never touches another agent's tools.
+         */
+        private AgentImport options(Upload upload, AgentImport file) {
+            Map<String, String> f = upload.fields();
+            for (String field : List.of("secrets", "env_vars_json")) {
+                String value = f.getOrDefault(field, "").strip();
+                if (!value.isEmpty() && !value.equals("{}") && !value.equals("null")) {
+                    throw ApiException.invalid("value_error", "Engram does not take environment variables or secrets with an "
+                            + "import: the runtime's tools get them from the server's configuration; leave '" + field
+                            + "' out", "body", field);
+                }
+            }
+            String handle = firstOf(f, "model", "override_model_handle");
+            if (!handle.isEmpty()) {
+                String spec = LettaModels.spec(handle).orElseThrow(() -> ApiException.invalid("value_error", "'" + handle
+                        + "' is not a model handle (provider/model, e.g. openai/gpt-4o-mini)", "body", "model"));
+                file = file.model(spec);
+            }
+            String name = firstOf(f, "name", "override_name");
+            if (!name.isEmpty()) {
+                file = file.name(name);
+            }
+            if (isTrue(f, "append_copy_suffix")) {
+                file = file.appendCopySuffix();
+            }
+            if (isTrue(f, "strip_messages")) {
+                file = file.stripMessages();
+            }
+            return file;
+        }
+
+        private static String firstOf(Map<String, String> f, String name, String legacy) {
+            String v = f.getOrDefault(name, "").strip();
+            return v.isEmpty() ? f.getOrDefault(legacy, "").strip() : v;
+        }
+
+        private static boolean isTrue(Map<String, String> f, String field) {
+            String v = f.getOrDefault(field, "false").strip().toLowerCase(Locale.ROOT);
+            if (!v.equals("true") && !v.equals("false")) {
+                throw ApiException.invalid("bool_parsing", "'" + field + "' must be true or false, got '" + v + "'", "body", field);
+            }
+            return v.equals("true");
         }
     }
 }

@@ -5,6 +5,8 @@ import io.helidon.webserver.http.ServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.james.mime4j.dom.Entity;
 import org.apache.james.mime4j.dom.Message;
 import org.apache.james.mime4j.dom.Multipart;
@@ -20,9 +22,10 @@ import tools.jackson.databind.JsonNode;
  *
  * @param file       the file's text (UTF-8)
  * @param fileName   the name the client gave it, for messages
- * @param agentCount how many agents the file holds
+ * @param agentCount how many agents the file holds (also when it is a JSON string holding the document)
+ * @param fields     the form's other text fields, by name
  */
-record Upload(String file, String fileName, int agentCount) {
+record Upload(String file, String fileName, int agentCount, Map<String, String> fields) {
     static Upload read(ServerRequest req) {
         String contentType = req.headers().first(HeaderNames.CONTENT_TYPE).orElse("");
         if (!contentType.toLowerCase(java.util.Locale.ROOT).startsWith("multipart/form-data")) {
@@ -45,6 +48,19 @@ record Upload(String file, String fileName, int agentCount) {
         if (!(message.getBody() instanceof Multipart parts)) {
             throw ApiException.invalid("missing", "Field required", "body", "file");
         }
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (Entity part : parts.getBodyParts()) {
+            if (part.getHeader().getField("Content-Disposition") instanceof ContentDispositionField cd
+                    && cd.getParameter("name") != null && !"file".equals(cd.getParameter("name"))
+                    && part.getBody() instanceof SingleBody body) {
+                try (InputStream in = body.getInputStream()) {
+                    fields.put(cd.getParameter("name"), new String(in.readAllBytes(), StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                    throw ApiException.badRequest("The form field '" + cd.getParameter("name") + "' cannot be read: "
+                            + Incidents.clientText(e, "an upload"));
+                }
+            }
+        }
         for (Entity part : parts.getBodyParts()) {
             if (part.getHeader().getField("Content-Disposition") instanceof ContentDispositionField cd
                     && "file".equals(cd.getParameter("name")) && part.getBody() instanceof SingleBody body) {
@@ -58,10 +74,13 @@ record Upload(String file, String fileName, int agentCount) {
                 JsonNode json;
                 try {
                     json = Body.JSON.readTree(text);
+                    if (json.isString()) {
+                        json = Body.JSON.readTree(json.asString());
+                    }
                 } catch (RuntimeException e) {
                     throw ApiException.invalid("json_invalid", "The file '" + name + "' is not JSON", "body", "file");
                 }
-                return new Upload(text, name, json.path("agents").size());
+                return new Upload(text, name, json.path("agents").size(), Map.copyOf(fields));
             }
         }
         throw ApiException.invalid("missing", "Field required", "body", "file");

@@ -21,6 +21,8 @@ final class AnthropicChatModel implements ChatModel {
     static final String VERSION = "2023-06-01";
     /** Anthropic requires max_tokens; this is used when the request sets none. */
     static final int DEFAULT_MAX_TOKENS = 4_096;
+    /** The smallest thinking budget Anthropic takes. */
+    static final int MIN_THINKING_BUDGET = 1_024;
 
     private final ModelSpec spec;
     private final ModelHttp http;
@@ -114,7 +116,20 @@ final class AnthropicChatModel implements ChatModel {
                 tc.put("disable_parallel_tool_use", true);
             }
         }
-        request.options().temperature().ifPresent(t -> body.put("temperature", Math.min(1.0, t)));
+        ChatOptions options = request.options();
+        boolean thinking = options.reasoning().orElse(false);
+        if (thinking) {
+            // Anthropic's budget is at least 1024 tokens and below max_tokens, and thinking takes no temperature.
+            int budget = Math.max(MIN_THINKING_BUDGET, options.reasoningBudgetTokens().orElse(MIN_THINKING_BUDGET));
+            body.putObject("thinking").put("type", "enabled").put("budget_tokens", budget);
+            if (body.path("max_tokens").asInt() <= budget) {
+                body.put("max_tokens", budget + DEFAULT_MAX_TOKENS);
+            }
+        } else {
+            options.temperature().ifPresent(t -> body.put("temperature", Math.min(1.0, t)));
+        }
+        options.effort().filter(e -> List.of("low", "medium", "high", "max").contains(e))
+                .ifPresent(e -> body.putObject("output_config").put("effort", e));
         if (stream) {
             body.put("stream", true);
         }

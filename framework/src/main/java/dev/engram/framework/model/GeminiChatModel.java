@@ -109,6 +109,20 @@ final class GeminiChatModel implements ChatModel {
         ObjectNode generation = ModelJson.object();
         request.options().temperature().ifPresent(t -> generation.put("temperature", t));
         request.options().maxTokens().ifPresent(t -> generation.put("maxOutputTokens", t));
+        request.options().frequencyPenalty().ifPresent(p -> generation.put("frequencyPenalty", p));
+        request.options().reasoning().ifPresent(on -> {
+            ObjectNode thinking = generation.putObject("thinkingConfig").put("includeThoughts", on);
+            thinking.put("thinkingBudget", on ? request.options().reasoningBudgetTokens().orElse(-1) : 0);
+        });
+        request.options().responseFormat().map(ModelJson.MAPPER::readTree).ifPresent(f -> {
+            String type = f.path("type").asString("text");
+            if (!type.equals("text")) {
+                generation.put("responseMimeType", "application/json");
+            }
+            if (f.path("json_schema").path("schema").isObject()) {
+                generation.set("responseJsonSchema", f.path("json_schema").path("schema"));
+            }
+        });
         if (!generation.isEmpty()) {
             body.set("generationConfig", generation);
         }

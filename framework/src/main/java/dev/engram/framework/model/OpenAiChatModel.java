@@ -81,6 +81,11 @@ final class OpenAiChatModel implements ChatModel {
         }
         request.options().temperature().ifPresent(t -> body.put("temperature", t));
         request.options().maxTokens().ifPresent(t -> body.put("max_tokens", t));
+        // OpenAI's format has no reasoning switch or budget; an effort is sent only when one was set, since a model
+        // that does not reason refuses the field.
+        request.options().effort().ifPresent(e -> body.put("reasoning_effort", e.equals("max") ? "high" : e));
+        request.options().frequencyPenalty().ifPresent(p -> body.put("frequency_penalty", p));
+        request.options().responseFormat().ifPresent(f -> body.set("response_format", ModelJson.MAPPER.readTree(f)));
         if (stream) {
             body.put("stream", true);
             body.putObject("stream_options").put("include_usage", true);
