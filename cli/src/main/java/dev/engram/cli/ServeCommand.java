@@ -5,7 +5,9 @@ import dev.engram.memory.MemorySearch;
 import dev.engram.memory.postgres.PostgresLocks;
 import dev.engram.server.EngramServer;
 import dev.engram.server.TurnLock;
+import dev.engram.tools.SearchProviders;
 import dev.engram.tools.ShellOptions;
+import dev.engram.tools.WebFetcher;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +48,10 @@ final class ServeCommand extends BaseCommand {
                     + "lock on a connection of its own; default ${DEFAULT-VALUE}).")
     int maxTurns;
 
+    @Option(names = "--web", description = "Let API users give agents web_fetch (Letta's fetch_webpage), and web_search "
+            + "when BRAVE_API_KEY, TAVILY_API_KEY or SEARXNG_URL is set; off by default.")
+    boolean web;
+
     @Mixin
     LimitOptions limits;
 
@@ -63,6 +69,9 @@ final class ServeCommand extends BaseCommand {
                     .modelPolicy(ModelPolicy.providersOnly().allow(allowModels)).runtime(rb -> {
                         engine.configure(rb);
                         limits.configure(rb);
+                        if (web) {
+                            rb.web(WebFetcher.http(), SearchProviders.fromEnvironment(root().environment()));
+                        }
                     });
             limits.apply(b);
             if (engine.onPostgres()) {

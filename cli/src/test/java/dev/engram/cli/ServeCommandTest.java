@@ -36,8 +36,10 @@ class ServeCommandTest {
         // Standard error goes to a file: what the shutdown hook writes arrives after the JVM began to exit, which a
         // Process pipe may not deliver.
         Path errFile = home.resolve("serve.err");
-        Process server = new ProcessBuilder(engram("serve", "--port", "0", "--allow-model", "http://127.0.0.1:9/*")).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(errFile.toFile()).start();
+        ProcessBuilder serve = new ProcessBuilder(engram("serve", "--port", "0", "--web", "--allow-model", "http://127.0.0.1:9/*"))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(errFile.toFile());
+        List.of("BRAVE_API_KEY", "TAVILY_API_KEY", "SEARXNG_URL").forEach(serve.environment()::remove); // no search provider
+        Process server = serve.start();
         try {
             Pattern listening = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
             int p = -1;
@@ -72,6 +74,19 @@ class ServeCommandTest {
                     .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"local\", \"model\": \"http://127.0.0.1:9/v1#m\"}"))
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(allowed.statusCode()).as(allowed.body()).isEqualTo(200);
+            // --web: Letta's fetch_webpage is Engram's web_fetch; web_search needs a search provider, not set here.
+            HttpResponse<String> web = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p + "/v1/agents/"))
+                    .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"web\", \"tools\": [\"fetch_webpage\"]}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(web.statusCode()).as(web.body()).isEqualTo(200);
+            assertThat(web.body()).contains("\"name\":\"web_fetch\"");
+            HttpResponse<String> search = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p + "/v1/agents/"))
+                    .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"search\", \"tools\": [\"web_search\"]}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(search.statusCode()).as(search.body()).isEqualTo(400);
+            assertThat(search.body()).contains("Tools not found by name: {'web_search'}");
             HttpResponse<String> unauthorized = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p + "/v1/agents/"))
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(unauthorized.statusCode()).isEqualTo(401);

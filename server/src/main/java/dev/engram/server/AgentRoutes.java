@@ -71,8 +71,9 @@ final class AgentRoutes {
         body.strings("tags").ifPresent(b::tags);
         body.raw("tool_rules").ifPresent(rules -> b.toolRules(toolRules(body, rules)));
         List<String> tools = new ArrayList<>(body.bool("include_base_tools").orElse(true) ? AgentDefinition.DEFAULT_TOOLS : List.of());
-        body.strings("tools").ifPresent(tools::addAll);
-        body.strings("tool_ids").ifPresent(ids -> ids.forEach(t -> tools.add(Ids.toolName(t))));
+        Set<String> offered = Set.copyOf(api.runtime.availableTools());
+        body.strings("tools").ifPresent(names -> tools.addAll(RequestedTools.resolve(names, offered, "")));
+        body.strings("tool_ids").ifPresent(ids -> tools.addAll(RequestedTools.resolve(toolNames(ids), offered, "tool-")));
         b.tools(List.copyOf(new LinkedHashSet<>(tools)));
         for (Body block : body.objects("memory_blocks").orElse(List.of())) {
             b.block(newBlock(block));
@@ -242,7 +243,7 @@ final class AgentRoutes {
         AgentFields.refuseUnsupported(body);
         AgentFields.modelSettings(body, agent.definition().modelSettings()); // checked before anything changes
         Optional<String> model = model(body, api.runtime.modelPolicy());
-        Optional<List<String>> toolIds = body.strings("tool_ids");
+        Optional<List<String>> tools = requestedTools(body, agent.definition());
         Optional<JsonNode> rules = body.raw("tool_rules");
         Optional<List<String>> blockIds = body.strings("block_ids");
         List<Block> attach = new ArrayList<>();
@@ -261,7 +262,7 @@ final class AgentRoutes {
             body.strings("tags").ifPresent(b::tags);
             model.ifPresent(b::model);
             body.integer("context_window_limit").ifPresent(b::contextWindowTokens);
-            toolIds.ifPresent(ids -> b.tools(ids.stream().map(Ids::toolName).distinct().toList()));
+            tools.ifPresent(b::tools);
             rules.ifPresent(r -> b.toolRules(toolRules(body, r)));
             AgentFields.apply(body, b, d.modelSettings());
             body.bool("enable_sleeptime").ifPresent(on -> {
@@ -277,6 +278,31 @@ final class AgentRoutes {
             setSharedBlocks(agent, attach);
         }
         Api.json(res, api.agentState(agent));
+    }
+
+    /**
+     * The tools a modify names in {@code tools} and {@code tool_ids} (together, in that order), as Engram's names; empty
+     * when it names none. A 400 in Letta's wording, before anything changes, for a name neither the server nor the
+     * agent itself (its own workspace, shell and web tools, its imported tools) offers.
+     */
+    private Optional<List<String>> requestedTools(Body body, AgentDefinition d) {
+        Optional<List<String>> names = body.strings("tools");
+        Optional<List<String>> ids = body.strings("tool_ids");
+        if (names.isEmpty() && ids.isEmpty()) {
+            return Optional.empty();
+        }
+        Set<String> offered = new LinkedHashSet<>(api.runtime.availableTools());
+        offered.addAll(d.tools());
+        offered.addAll(d.toolAccess().toolNames());
+        d.declaredTools().forEach(t -> offered.add(t.name()));
+        Set<String> out = new LinkedHashSet<>();
+        names.ifPresent(n -> out.addAll(RequestedTools.resolve(n, offered, "")));
+        ids.ifPresent(i -> out.addAll(RequestedTools.resolve(toolNames(i), offered, "tool-")));
+        return Optional.of(List.copyOf(out));
+    }
+
+    private static List<String> toolNames(List<String> toolIds) {
+        return toolIds.stream().map(Ids::toolName).toList();
     }
 
     /** Makes {@code wanted} the blocks of other agents this agent sees: attaches the new ones, detaches the rest. */
