@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Letta's official TypeScript client, {@code @letta-ai/letta-client} 1.12.1 from npm, against a live server: the
  * script {@code letta-client/check.mjs} creates an agent with blocks, sends and streams messages, reads and modifies
  * a block, inserts and searches passages, exports and imports agent files, and checks that a second user's key
- * sees none of it. The client is installed with npm into {@code target/letta-client} once. Skipped, with a message,
+ * sees none of it; {@code letta-client/agents.mjs} checks issue #28's agent behaviours (create and modify fields,
+ * agent types, shared names, imports with {@code override_name}, schedules, the v1 loop). The client is installed with npm into {@code target/letta-client} once. Skipped, with a message,
  * when node or npm is missing; a failed install (the npm registry unreachable) fails the test.
  */
 class LettaClientTest {
@@ -58,14 +59,19 @@ class LettaClientTest {
         if (!Files.exists(home.resolve("node_modules/@letta-ai/letta-client/package.json"))) {
             run(home, java.util.Map.of(), 5, "npm", "install", "--no-audit", "--no-fund", "--no-save", "--prefix", home.toString(), CLIENT);
         }
-        try (InputStream script = LettaClientTest.class.getResourceAsStream("/letta-client/check.mjs")) {
-            Files.copy(script, home.resolve("check.mjs"), StandardCopyOption.REPLACE_EXISTING);
+        for (String name : List.of("check.mjs", "agents.mjs")) {
+            try (InputStream script = LettaClientTest.class.getResourceAsStream("/letta-client/" + name)) {
+                Files.copy(script, home.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+            }
         }
         return home;
     }
 
-    @Test
-    void lettasOwnClientWorksAgainstTheServerAndASecondUsersKeySeesNothing() throws Exception {
+    /**
+     * Runs one script of the client against a live server; asserts ALL OK and at least {@code minChecks} ok lines,
+     * {@code fileChecks} fewer when the Letta agent file is absent (its import checks are then skipped).
+     */
+    private void runScript(String script, int minChecks, int fileChecks) throws Exception {
         assumeTrue(runs("node", "--version") && runs("npm", "--version"),
                 "skipped: node and npm are needed to run Letta's TypeScript client (apt-get install nodejs npm)");
         Path client = installedClient();
@@ -73,13 +79,24 @@ class LettaClientTest {
             java.util.Map<String, String> env = new java.util.HashMap<>(java.util.Map.of("ENGRAM_URL", fx.url(""),
                     "KEY_A", fx.ana, "KEY_B", fx.ben));
             Path af = Path.of("").toAbsolutePath().getParent().getParent().resolve("shared/data/agent-files/customer_service.af");
-            if (Files.exists(af)) {
+            boolean withFile = Files.exists(af);
+            if (withFile) {
                 env.put("AF_FILE", af.toString());
             }
-            String out = run(client, env, 3, "node", "check.mjs");
+            String out = run(client, env, 3, "node", script);
             assertThat(out).contains("ALL OK").doesNotContain("FAIL");
             List<String> checks = out.lines().filter(l -> l.startsWith("ok ")).toList();
-            assertThat(checks).hasSizeGreaterThanOrEqualTo(25);
+            assertThat(checks).as(out).hasSizeGreaterThanOrEqualTo(minChecks - (withFile ? 0 : fileChecks));
         }
+    }
+
+    @Test
+    void lettasOwnClientWorksAgainstTheServerAndASecondUsersKeySeesNothing() throws Exception {
+        runScript("check.mjs", 25, 0);
+    }
+
+    @Test
+    void lettasOwnClientCreatesImportsSchedulesAndRunsAgentsAsInLetta() throws Exception {
+        runScript("agents.mjs", 25, 3);
     }
 }
