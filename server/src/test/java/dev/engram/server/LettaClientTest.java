@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +43,7 @@ class LettaClientTest {
         }
     }
 
-    private static String run(Path cwd, java.util.Map<String, String> env, long minutes, String... command) throws Exception {
+    private static String run(Path cwd, Map<String, String> env, long minutes, String... command) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).directory(cwd.toFile()).redirectErrorStream(true);
         pb.environment().putAll(env);
         Process p = pb.start();
@@ -57,7 +59,7 @@ class LettaClientTest {
         Path home = Path.of("target", "letta-client").toAbsolutePath();
         Files.createDirectories(home);
         if (!Files.exists(home.resolve("node_modules/@letta-ai/letta-client/package.json"))) {
-            run(home, java.util.Map.of(), 5, "npm", "install", "--no-audit", "--no-fund", "--no-save", "--prefix", home.toString(), CLIENT);
+            run(home, Map.of(), 5, "npm", "install", "--no-audit", "--no-fund", "--no-save", "--prefix", home.toString(), CLIENT);
         }
         for (String name : List.of("check.mjs", "agents.mjs")) {
             try (InputStream script = LettaClientTest.class.getResourceAsStream("/letta-client/" + name)) {
@@ -76,7 +78,7 @@ class LettaClientTest {
                 "skipped: node and npm are needed to run Letta's TypeScript client (apt-get install nodejs npm)");
         Path client = installedClient();
         try (ServerFixture fx = new ServerFixture(dir)) {
-            java.util.Map<String, String> env = new java.util.HashMap<>(java.util.Map.of("ENGRAM_URL", fx.url(""),
+            Map<String, String> env = new HashMap<>(Map.of("ENGRAM_URL", fx.url(""),
                     "KEY_A", fx.ana, "KEY_B", fx.ben));
             Path af = Path.of("").toAbsolutePath().getParent().getParent().resolve("shared/data/agent-files/customer_service.af");
             boolean withFile = Files.exists(af);
