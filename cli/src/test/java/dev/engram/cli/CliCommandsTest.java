@@ -349,6 +349,27 @@ class CliCommandsTest {
     }
 
     /**
+     * An imported Letta agent of type {@code letta_v1_agent} goes on after a tool call without a heartbeat and its
+     * plain answer is the reply, in {@code engram chat} as over the API.
+     */
+    @Test
+    void chatWithAnImportedLettaV1AgentAnswersAfterAToolCallWithoutAHeartbeat() throws Exception {
+        Path af = Path.of("../../shared/data/agent-files/customer_service.af");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(af),
+                "the shared agent files are absent (../shared exists only on the project's machines); skipping");
+        Path script = Files.writeString(work.resolve("v1.json"), """
+                {"turns": [
+                  {"tool_calls": [{"name": "check_order_status", "arguments": {"order_number": 42}}]},
+                  {"text": "I looked up order 42 for you."}
+                ]}""");
+        ok("agent", "import", af.toString(), "--user", "ana", "--model", "script:" + script);
+        ChatCommand.testInput = new ByteArrayInputStream("Where is order 42?\n/exit\n".getBytes(StandardCharsets.UTF_8));
+        Cli.Run r = ok("chat", "--user", "ana", "--agent", "customer_service");
+        assertThat(r.out()).contains("check_order_status").contains("I looked up order 42 for you.");
+        assertThat(r.out() + r.err()).doesNotContain("no_heartbeat").doesNotContain("without a reply");
+    }
+
+    /**
      * A real model often answers in plain text, without send_message: the reply is printed (streamed)
      * all the same. An OpenAI-compatible server on loopback answers "Hello" in its SSE format.
      */
