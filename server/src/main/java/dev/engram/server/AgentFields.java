@@ -44,8 +44,6 @@ final class AgentFields {
         REFUSED.put("include_multi_agent_tools", "Engram does not add Letta's multi-agent tools; an agent messages "
                 + "another with send_message and its target_agent_id (name send_message_to_agent_and_wait_for_reply in "
                 + "tools for it)");
-        REFUSED.put("compaction_settings", "Engram compacts the context window with its own summariser; its settings "
-                + "are the server's");
         String template = "templates and projects are deprecated in Letta and not used; leave it out";
         for (String f : new String[] {"from_template", "template", "project", "project_id", "template_id",
                 "base_template_id", "memory_variables", "hidden"}) {
@@ -87,6 +85,34 @@ final class AgentFields {
             Optional<JsonNode> v = body.raw(f.getKey());
             if (v.isPresent() && !nothing(v.get())) {
                 throw body.problem("value_error", f.getKey() + " is not supported: " + f.getValue(), f.getKey());
+            }
+        }
+        compaction(body);
+    }
+
+    /**
+     * Letta's {@code compaction_settings} asks how the context window is summarised. Engram compacts with its own
+     * summariser on the agent's model, which is what Letta's {@code "model": "letta/auto"} (or no model) leaves to the
+     * server, so that is accepted (Letta Code sends it); any other setting is a 422 naming it, since Engram would not
+     * honour it.
+     */
+    private static void compaction(Body body) {
+        Optional<ObjectNode> settings = body.object("compaction_settings");
+        if (settings.isEmpty()) {
+            Optional<JsonNode> raw = body.raw("compaction_settings");
+            if (raw.isPresent() && !raw.get().isNull()) {
+                throw body.problem("model_attributes_type", "Input should be an object", "compaction_settings");
+            }
+            return;
+        }
+        Body s = Body.of(settings.get(), body.location("compaction_settings"));
+        for (String field : (Iterable<String>) () -> settings.get().propertyNames().iterator()) {
+            JsonNode v = settings.get().get(field);
+            boolean serversChoice = v.isNull() || (field.equals("model") && v.isString() && v.asString().equals("letta/auto"));
+            if (!serversChoice) {
+                throw s.problem("value_error", "compaction_settings." + field + " is not supported: Engram compacts the context "
+                        + "window with its own summariser on the agent's model; leave it out, or give \"model\": \"letta/auto\"",
+                        field);
             }
         }
     }

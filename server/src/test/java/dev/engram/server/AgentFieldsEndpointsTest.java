@@ -128,6 +128,7 @@ class AgentFieldsEndpointsTest {
         bad.put("source_ids", List.of("source-1"));
         bad.put("message_buffer_autoclear", true);
         bad.put("embedding", "openai/text-embedding-3-small");
+        bad.put("compaction_settings", obj("model", "openai/gpt-4o-mini"));
         bad.forEach((field, value) -> {
             ServerFixture.Response r = fx.patch(fx.ana, "/v1/agents/" + id, obj("description", "Changed", field, value));
             assertThat(r.status()).as(field + ": " + r.text()).isEqualTo(422);
@@ -138,6 +139,20 @@ class AgentFieldsEndpointsTest {
                 "initial_message_sequence", List.of(obj("role", "user", "content", "hi"))));
         assertThat(create.status()).isEqualTo(422);
         assertThat(create.text()).contains("initial_message_sequence is not supported");
+        assertThat(fx.get(fx.ana, "/v1/agents/count").json().asInt()).isEqualTo(1);
+    }
+
+    /** Letta Code creates its agents with {@code "compaction_settings": {"model": "letta/auto"}}: the server's choice. */
+    @Test
+    void compactionLeftToTheServerIsAcceptedAndAnyOtherIsA422() {
+        ServerFixture.Response auto = fx.post(fx.ana, "/v1/agents/", obj("name", "coder",
+                "compaction_settings", obj("model", "letta/auto")));
+        assertThat(auto.status()).as(auto.text()).isEqualTo(200);
+        ServerFixture.Response mode = fx.post(fx.ana, "/v1/agents/", obj("name", "other",
+                "compaction_settings", obj("mode", "all")));
+        assertThat(mode.status()).isEqualTo(422);
+        assertThat(mode.text()).contains("compaction_settings.mode is not supported");
+        assertThat(fx.post(fx.ana, "/v1/agents/", obj("name", "other", "compaction_settings", "auto")).status()).isEqualTo(422);
         assertThat(fx.get(fx.ana, "/v1/agents/count").json().asInt()).isEqualTo(1);
     }
 }
