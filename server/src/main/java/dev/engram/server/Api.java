@@ -105,8 +105,14 @@ final class Api {
                 .orElseThrow(() -> ApiException.notFound("Agent '" + d.id() + "' not found."));
         List<String> inContext = store.messages().list(agent.scope(), MessageQuery.inContext().withLimit(100_000)).stream()
                 .map(m -> Ids.message(m.id())).toList();
-        return LettaViews.agent(d, store.blocks().list(agent.scope()), tools(d), inContext, record.createdAt(),
+        ObjectNode state = LettaViews.agent(d, store.blocks().list(agent.scope()), tools(d), inContext, record.createdAt(),
                 record.updatedAt());
+        // The call a turn of this agent waits to have approved, as Letta shows it (so a client that reconnects finds it)
+        turns.running(agent.scope()).flatMap(Turns.Running::pending).ifPresentOrElse(
+                p -> state.set("pending_approval", LettaViews.approvalRequest("approval-" + p.callId(), p.at(),
+                        p.toolName(), p.arguments(), p.callId())),
+                () -> state.putNull("pending_approval"));
+        return state;
     }
 
     /** The Letta views of an agent's tools, in the order of its definition. */

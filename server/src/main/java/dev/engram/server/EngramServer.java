@@ -106,6 +106,7 @@ public final class EngramServer implements AutoCloseable {
         HttpRouting.Builder routing = routingBuilder.join();
         routing.addFilter(new Authentication(new VerifiedKeys(b.store.keys(), b.keyCacheTtl), routes));
         Route.register(routing, routes);
+        new ConsoleAssets().register(routing);
         routing.any("/v1/*", (req, res) -> {
             throw ApiException.of(Status.NOT_IMPLEMENTED_501, req.prologue().method().text() + " " + req.path().path()
                     + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
@@ -131,6 +132,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new ProviderRoutes(api, providers).routes());
         routes.addAll(new ScheduleRoutes(api).routes());
         routes.addAll(new StartupRoutes(api).routes());
+        routes.addAll(new ContextRoutes(api).routes());
         return List.copyOf(routes);
     }
 

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -101,6 +102,8 @@ final class LettaViews {
         o.put("limit", b.limit());
         o.put("description", b.description());
         o.put("read_only", b.permission() == MemoryPermission.READ_ONLY);
+        // Engram's own: the agent's permission on the block (read_only, partner, human, append, read_write)
+        o.put("permission", b.permission().name().toLowerCase(Locale.ROOT));
         o.putObject("metadata");
         o.put("is_template", false);
         o.putNull("template_name");

@@ -22,7 +22,11 @@ import java.util.Optional;
 import java.util.Set;
 import tools.jackson.databind.node.ObjectNode;
 
-/** An agent's archival memory ({@code /v1/agents/{id}/archival-memory}): Letta's passages, listed, added, searched, deleted. */
+/**
+ * An agent's archival memory ({@code /v1/agents/{id}/archival-memory}): Letta's passages, listed, added, searched, deleted.
+ * A search result also carries Engram's {@code score} (the fused score) and {@code retrievers}: the rank and raw score
+ * of the hit in each retriever's list that found it ({@code bm25}, {@code vector}).
+ */
 final class PassageRoutes {
     private final Api api;
 
@@ -104,6 +108,11 @@ final class PassageRoutes {
             o.put("content", entry.get().content());
             entry.get().tags().forEach(o.withArray("tags")::add);
             o.withArray("tags");
+            // Engram's own fields: the fused score and each retriever's rank and raw score for this hit
+            o.put("score", hit.score());
+            ObjectNode retrievers = o.putObject("retrievers");
+            hit.bm25().ifPresent(c -> retrievers.putObject("bm25").put("rank", c.rank()).put("score", c.score()));
+            hit.vector().ifPresent(c -> retrievers.putObject("vector").put("rank", c.rank()).put("score", c.score()));
             results.add(o);
         }
         ObjectNode out = Body.JSON.createObjectNode();
