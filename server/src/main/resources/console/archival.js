@@ -26,13 +26,14 @@ export async function archivalTab(el, agent) {
     if (!query.value.trim()) return;
     try {
       const r = await get(`${base}/search?query=${enc(query.value.trim())}&top_k=20`);
-      mount(results, r.results.length === 0 ? h('p', {class: 'muted'}, 'No hits.') : h('table', {class: 'hits'},
+      const rows = r.results.map(hit => h('tr', {class: 'hit'},
+        h('td', {class: 'num'}, hit.score === undefined ? '' : hit.score.toFixed(4)),
+        h('td', {class: 'retrievers'}, Object.entries(hit.retrievers || {}).map(([name, c]) =>
+          h('span', {class: 'badge', title: `raw score ${c.score.toFixed(4)}`}, `${name} #${c.rank}`))),
+        h('td', {}, hit.content, (hit.tags || []).length ? h('span', {class: 'muted'}, ` [${hit.tags.join(', ')}]`) : '')));
+      mount(results, rows.length === 0 ? h('p', {class: 'muted'}, 'No hits.') : h('table', {class: 'hits'},
         h('thead', {}, h('tr', {}, h('th', {class: 'num'}, 'score'), h('th', {}, 'found by'), h('th', {}, 'passage'))),
-        h('tbody', {}, r.results.map(hit => h('tr', {class: 'hit'},
-          h('td', {class: 'num'}, hit.score === undefined ? '' : hit.score.toFixed(4)),
-          h('td', {class: 'retrievers'}, Object.entries(hit.retrievers || {}).map(([name, c]) =>
-            h('span', {class: 'badge', title: `raw score ${c.score.toFixed(4)}`}, `${name} #${c.rank}`))),
-          h('td', {}, hit.content, (hit.tags || []).length ? h('span', {class: 'muted'}, ` [${hit.tags.join(', ')}]`) : '')))));
+        h('tbody', {}, rows)));
     } catch (err) {
       mount(results, problem(err));
     }

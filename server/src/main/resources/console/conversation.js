@@ -60,7 +60,10 @@ export async function conversationTab(el, agent) {
         else if (m.message_type === 'usage_statistics') usage = m;
         else if (m.message_type === 'ping') return;
         else {
-          if (m.message_type === 'approval_request_message') request = m;
+          if (m.message_type === 'approval_request_message') {
+            request = m;
+            drop(`tool_call_message`, (m.tool_call || {}).tool_call_id); // the call streamed before it had to wait
+          }
           show(m);
         }
       });
@@ -76,6 +79,16 @@ export async function conversationTab(el, agent) {
     }
   }
 
+  /** Removes the shown message of a type whose tool call is callId. */
+  function drop(type, callId) {
+    for (const [k, entry] of items) {
+      if (entry.message.message_type === type && (entry.message.tool_call || {}).tool_call_id === callId) {
+        entry.el.remove();
+        items.delete(k);
+      }
+    }
+  }
+
   history.forEach(show);
   pending(agent.pending_approval);
   const form = h('form', {class: 'chat', id: 'chat', onsubmit: e => {
@@ -83,12 +96,14 @@ export async function conversationTab(el, agent) {
     const text = input.value.trim();
     if (!text) return;
     input.value = '';
+    // the stream carries the agent's messages, not the user's: show it as sent
+    show({id: `sent-${Date.now()}`, message_type: 'user_message', date: new Date().toISOString(), content: text});
     turn({messages: [{role: 'user', content: text}]});
   }}, input, send);
   input.addEventListener('keydown', e => {
     if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); }
   });
-  mount(el, timeline, approvals, form, status);
+  mount(el, timeline, h('div', {class: 'composer'}, approvals, form, status));
 }
 
 function merge(a, b) {
