@@ -69,7 +69,8 @@ export async function conversationTab(el, agent) {
       });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       mount(status, h('span', {class: 'muted', id: 'turn-done'}, `${stop || 'done'} · ${seconds} s`,
-        usage ? ` · ${usage.prompt_tokens} tokens in, ${usage.completion_tokens} out, ${usage.step_count} steps` : ''));
+        usage && usage.step_count > 0
+          ? ` · ${usage.prompt_tokens} tokens in, ${usage.completion_tokens} out, ${usage.step_count} steps` : ''));
       pending(stop === 'requires_approval' ? request : null);
     } catch (err) {
       timeline.append(h('li', {class: 'msg error'}, h('span', {class: 'kind'}, 'error'), err.message));
