@@ -1,10 +1,11 @@
-// One agent: a header and a tab per view (memory, conversation, context, archival, schedules, tools).
+// One agent: a header and a tab per view (memory, conversation, context, archival, notes, schedules, tools).
 import {enc, get} from './api.js';
 import {h, mount} from './dom.js';
 import {memoryTab} from './memory.js';
 import {conversationTab} from './conversation.js';
 import {contextTab} from './context.js';
 import {archivalTab} from './archival.js';
+import {notesTab} from './notes.js';
 import {schedulesTab} from './schedules.js';
 import {toolsTab} from './tools.js';
 
@@ -13,6 +14,7 @@ const TABS = [
   ['conversation', 'Conversation', conversationTab],
   ['context', 'Context window', contextTab],
   ['archival', 'Archival', archivalTab],
+  ['notes', 'Notes', notesTab],
   ['schedules', 'Schedules', schedulesTab],
   ['tools', 'Tools', toolsTab],
 ];

@@ -133,6 +133,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new ScheduleRoutes(api).routes());
         routes.addAll(new StartupRoutes(api).routes());
         routes.addAll(new ContextRoutes(api).routes());
+        routes.addAll(new NoteRoutes(api).routes());
         return List.copyOf(routes);
     }
 

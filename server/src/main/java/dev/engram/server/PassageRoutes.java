@@ -108,17 +108,21 @@ final class PassageRoutes {
             o.put("content", entry.get().content());
             entry.get().tags().forEach(o.withArray("tags")::add);
             o.withArray("tags");
-            // Engram's own fields: the fused score and each retriever's rank and raw score for this hit
-            o.put("score", hit.score());
-            ObjectNode retrievers = o.putObject("retrievers");
-            hit.bm25().ifPresent(c -> retrievers.putObject("bm25").put("rank", c.rank()).put("score", c.score()));
-            hit.vector().ifPresent(c -> retrievers.putObject("vector").put("rank", c.rank()).put("score", c.score()));
+            scores(o, hit);
             results.add(o);
         }
         ObjectNode out = Body.JSON.createObjectNode();
         out.set("results", Body.JSON.createArrayNode().addAll(results));
         out.put("count", results.size());
         Api.json(res, out);
+    }
+
+    /** Engram's own fields of a search result: the fused {@code score} and each retriever's rank and raw score. */
+    static void scores(ObjectNode o, SearchHit hit) {
+        o.put("score", hit.score());
+        ObjectNode retrievers = o.putObject("retrievers");
+        hit.bm25().ifPresent(c -> retrievers.putObject("bm25").put("rank", c.rank()).put("score", c.score()));
+        hit.vector().ifPresent(c -> retrievers.putObject("vector").put("rank", c.rank()).put("score", c.score()));
     }
 
     private static Optional<Instant> time(ServerRequest req, String name) {

@@ -67,6 +67,8 @@ class ConsoleBrowserTest {
         bens = fx.agent(fx.ben, "bens-private-agent");
         fx.post(fx.ana, "/v1/agents/" + agent + "/archival-memory", obj("text", "Ana's cat Miso likes the balcony", "tags", List.of("pets")));
         fx.post(fx.ana, "/v1/agents/" + agent + "/archival-memory", obj("text", "The team meets on Mondays in Lisbon"));
+        fx.store.notes().save("ana", "Ana prefers green tea in the afternoon");
+        fx.store.notes().save("ben", "Ben's private note");
         Files.createDirectories(SHOTS);
 
         ChromeOptions options = new ChromeOptions();
@@ -119,6 +121,7 @@ class ConsoleBrowserTest {
         conversation();
         context();
         archival();
+        notes();
         browser.get(fx.url("/#/agents/" + agent + "/schedules"));
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("schedules"), "Nothing scheduled."));
         shot("10-schedules");
@@ -219,6 +222,16 @@ class ConsoleBrowserTest {
         assertThat(hit.getText()).contains("Ana's cat Miso likes the balcony").contains("bm25 #1").contains("vector #");
         assertThat(hit.findElement(By.className("num")).getText()).matches("[01]\\.\\d{4}");
         shot("09-archival-search");
+    }
+
+    private void notes() {
+        browser.findElement(By.id("tablink-notes")).click();
+        WebElement notes = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("notes")));
+        assertThat(notes.getText()).contains("Ana prefers green tea in the afternoon").doesNotContain("Ben's private note");
+        browser.findElement(By.id("note-query")).sendKeys("tea", Keys.ENTER);
+        WebElement hit = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#note-results .hit")));
+        assertThat(hit.getText()).contains("green tea").contains("bm25 #1");
+        shot("09-notes-search");
     }
 
     private boolean horizontalOverflow() {

@@ -132,6 +132,28 @@ class ConsoleEndpointsTest {
     }
 
     @Test
+    void theNotesOfTheAgentsUserAreListedAndSearchedWithScores() {
+        fx.store.notes().save("ana", "Ana prefers tea to coffee");
+        fx.store.notes().save("ana", "Ana's sister lives in Porto");
+        fx.store.notes().save("ben", "Ben's secret note about tea");
+        JsonNode list = fx.get(fx.ana, "/v1/agents/" + agent + "/notes").json();
+        assertThat(list).extracting(n -> n.path("content").asString())
+                .containsExactlyInAnyOrder("Ana prefers tea to coffee", "Ana's sister lives in Porto");
+        assertThat(fx.get(fx.ana, "/v1/agents/" + agent + "/notes?limit=1").json()).hasSize(1);
+        JsonNode hits = fx.get(fx.ana, "/v1/agents/" + agent + "/notes/search?query=tea").json().path("results");
+        assertThat(hits.get(0).path("content").asString()).isEqualTo("Ana prefers tea to coffee");
+        assertThat(hits.get(0).path("retrievers").path("bm25").path("rank").asInt()).isEqualTo(1);
+        assertThat(hits.toString()).doesNotContain("Ben's secret");
+
+        ServerFixture.Response missing = fx.get(fx.ana, "/v1/agents/" + agent + "/notes/search");
+        assertThat(missing.status()).isEqualTo(422);
+        assertThat(fx.get(fx.ana, "/v1/agents/" + agent + "/notes?limit=0").status()).isEqualTo(422);
+        assertThat(fx.get(fx.ben, "/v1/agents/" + agent + "/notes").status()).isEqualTo(404);
+        assertThat(fx.get(fx.ben, "/v1/agents/" + agent + "/notes/search?query=tea").status()).isEqualTo(404);
+        assertThat(fx.store.notes().count("ana")).isEqualTo(2);
+    }
+
+    @Test
     void aCallWaitingForApprovalIsTheAgentsPendingApproval() {
         assertThat(fx.get(fx.ana, "/v1/agents/" + agent).json().path("pending_approval").isNull()).isTrue();
         fx.patch(fx.ana, "/v1/agents/" + agent + "/tools/approval/block?requires_approval=true", null);
