@@ -124,20 +124,20 @@ class ConsoleBrowserTest {
         notes();
         browser.get(fx.url("/#/agents/" + agent + "/schedules"));
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("schedules"), "Nothing scheduled."));
-        shot("10-schedules");
+        shot("11-schedules");
         browser.get(fx.url("/#/blocks"));
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#app h1"), "Shared blocks"));
-        shot("11-shared-blocks");
+        shot("12-shared-blocks");
 
         browser.manage().window().setSize(new Dimension(390, 844));
         browser.get(fx.url("/#/agents/" + agent + "/conversation"));
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("timeline"), "Miso the cat"));
         assertThat(horizontalOverflow()).as("the page fits a phone's width").isFalse();
-        shot("12-phone-conversation");
+        shot("13-phone-conversation");
         browser.get(fx.url("/#/agents/" + agent + "/memory"));
         wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(".block[data-label=human]")));
         assertThat(horizontalOverflow()).isFalse();
-        shot("13-phone-memory");
+        shot("14-phone-memory");
     }
 
     private void memory() {
@@ -231,7 +231,7 @@ class ConsoleBrowserTest {
         browser.findElement(By.id("note-query")).sendKeys("tea", Keys.ENTER);
         WebElement hit = wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#note-results .hit")));
         assertThat(hit.getText()).contains("green tea").contains("bm25 #1");
-        shot("09-notes-search");
+        shot("10-notes-search");
     }
 
     private boolean horizontalOverflow() {
