@@ -9,6 +9,7 @@ import dev.engram.memory.QuotaExceededException;
 import dev.engram.memory.StorageFullException;
 import dev.engram.memory.StorageUnavailableException;
 import dev.engram.memory.VersionConflictException;
+import io.helidon.http.HttpException;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ErrorHandler;
 import io.helidon.webserver.http.HttpRouting;
@@ -42,6 +43,9 @@ final class ErrorAnswers {
         on(routing, IllegalArgumentException.class, (req, e) -> ApiException.badRequest(text(req, e)));
         on(routing, StorageUnavailableException.class, (req, e) -> StoreFailures.answer(e).orElseThrow());
         on(routing, StorageFullException.class, (req, e) -> StoreFailures.answer(e).orElseThrow());
+        // Helidon's own refusals (no route for a path outside /v1, a malformed request) keep their status.
+        on(routing, HttpException.class, (req, e) -> ApiException.of(e.status(), e.status() == Status.NOT_FOUND_404
+                ? "Not found: " + req.prologue().method().text() + " " + req.path().path() + "." : text(req, e)));
         routing.error(Throwable.class, (req, res, e) -> RequestIds.during(req, () -> {
             String what = req.prologue().method().text() + " " + req.path().path();
             if (Incidents.isClientAbort(e)) {
