@@ -9,7 +9,10 @@ import dev.engram.memory.MemoryStore;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -77,6 +80,30 @@ class OpsEndpointsTest {
                 .isGreaterThanOrEqualTo(2);
         assertThat(value(text, "engram_http_requests_seconds_count", "method=\"GET\",status=\"4xx\",user=\"ana\""))
                 .isEqualTo(1);
+    }
+
+    @Test
+    void aTurnWaitingForItsAgentIsCountedUntilItRuns() throws Exception {
+        fx = new ServerFixture(dir);
+        String agent = fx.agent(fx.ana, "busy");
+        String messages = "/v1/agents/" + agent + "/messages";
+        CompletableFuture<ServerFixture.Response> first = CompletableFuture.supplyAsync(
+                () -> fx.post(fx.ana, messages, fx.userMessage("sleep 4000 one")));
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!fx.server.runtime().current("ana", agent).isBusy() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        CompletableFuture<ServerFixture.Response> second = CompletableFuture.supplyAsync(
+                () -> fx.post(fx.ana, messages, fx.userMessage("two")));
+        double waiting = 0;
+        while (waiting < 1 && System.nanoTime() < deadline && !first.isDone()) {
+            waiting = value(fx.get(fx.admin, "/metrics").text(), "engram_turns_waiting", "");
+            Thread.sleep(20);
+        }
+        assertThat(waiting).isEqualTo(1);
+        assertThat(first.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
+        assertThat(second.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
+        assertThat(value(fx.get(fx.admin, "/metrics").text(), "engram_turns_waiting", "")).isZero();
     }
 
     @Test
