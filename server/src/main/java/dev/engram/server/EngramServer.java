@@ -43,6 +43,10 @@ import tools.jackson.databind.node.ObjectNode;
  * }
  * }</pre>
  *
+ * For operators: {@code GET /metrics} (Prometheus' text format, admin keys only; on {@link Builder#managementPort} when
+ * set), {@code GET /livez} and {@code GET /readyz} (as Kubernetes means them), and a request id on every request
+ * ({@code X-Request-Id}, {@code request_id} in error bodies and in SLF4J's MDC while the request is handled).
+ *
  * The server builds and owns its runtime (it is the runtime's approval handler and permission broker, which is how
  * Letta's approval messages reach a waiting tool call, or a write to a {@code partner} or {@code human} block waiting
  * for consent); the store and the search stay the caller's to close.
@@ -413,6 +417,10 @@ public final class EngramServer implements AutoCloseable {
 
         /** Builds the runtime, starts listening, and starts delivering scheduled messages. */
         public EngramServer start() {
+            if (managementPort > 0 && managementPort == port) {
+                throw new IllegalArgumentException("The management port must differ from the server's port (both are "
+                        + port + "); leave it unset to serve /metrics on the server's port.");
+            }
             EngramServer server = new EngramServer(this);
             server.web.start();
             server.runtime.scheduler().start(scheduleInterval);

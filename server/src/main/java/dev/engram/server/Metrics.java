@@ -45,20 +45,20 @@ final class Metrics implements AgentListener {
     private final ConcurrentHashMap<Scope, Long> stepStarts = new ConcurrentHashMap<>();
     private final AtomicInteger turnsWaiting = new AtomicInteger();
 
+    /** Registers the gauges that do not depend on the server's parts. */
+    Metrics() {
+        gauge("engram.turns.waiting", "Turns waiting for their agent's turn lock (another turn of the agent runs)",
+                turnsWaiting, AtomicInteger::get);
+    }
+
     /** The registry's text in Prometheus' exposition format. */
     String scrape() {
         return registry.scrape();
     }
 
-    /** Gauges read at each scrape: turns waiting for an approval, and how far the search index is behind the store. */
-    <T> void gauge(String name, String description, T of, ToDoubleFunction<T> value) {
+    /** A gauge read at each scrape. */
+    private <T> void gauge(String name, String description, T of, ToDoubleFunction<T> value) {
         Gauge.builder(name, of, value).description(description).strongReference(true).register(registry);
-    }
-
-    /** Registers the gauges that do not depend on the server's parts. */
-    Metrics() {
-        gauge("engram.turns.waiting", "Turns waiting for their agent's turn lock (another turn of the agent runs)",
-                turnsWaiting, AtomicInteger::get);
     }
 
     /** Registers the gauges over the server's parts. */
@@ -113,6 +113,9 @@ final class Metrics implements AgentListener {
                 }
             }
             case AgentEvent.ModelCalled m -> {
+                if (m.failed()) {
+                    stepStarts.remove(m.scope()); // the step ends with the failure, without a StepFinished
+                }
                 String model = models.of(m.model());
                 Timer.builder("engram.model.calls").description("Calls to agents' models").tag("model", model)
                         .tag("outcome", m.failed() ? "failed" : "ok").register(registry).record(m.duration());

@@ -145,6 +145,8 @@ class OpsEndpointsTest {
             assertThatThrownBy(() -> b.managementPort(70_000)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("management port must be between 0 and 65535");
             assertThatThrownBy(() -> b.managementPort(-1)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> b.port(18_283).managementPort(18_283).start()).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("must differ from the server's port");
         }
     }
 
