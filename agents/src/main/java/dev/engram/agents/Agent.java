@@ -376,8 +376,17 @@ public final class Agent {
             }
         }
         ChatRequest request = new ChatRequest(prompt.messages(), tools, options);
-        return turn.streaming() ? model.stream(request, new StepStream(turn, step, this.tools.userMessageArguments()))
-                : model.chat(request);
+        long start = System.nanoTime();
+        ChatResponse response = null;
+        try {
+            response = turn.streaming() ? model.stream(request, new StepStream(turn, step, this.tools.userMessageArguments()))
+                    : model.chat(request);
+            return response;
+        } finally {
+            ChatResponse.Usage usage = response == null ? ChatResponse.Usage.NONE : response.usage();
+            settings.events().accept(new AgentEvent.ModelCalled(scope, definition.model(),
+                    Duration.ofNanos(System.nanoTime() - start), usage.inputTokens(), usage.outputTokens(), response == null));
+        }
     }
 
     /** Compiles, compacting first when over the window (or when {@code forceCompaction}). */

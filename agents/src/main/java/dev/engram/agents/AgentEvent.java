@@ -5,6 +5,7 @@ import dev.engram.framework.ToolCall;
 import dev.engram.framework.ToolResult;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.Scope;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,6 +22,21 @@ public sealed interface AgentEvent {
 
     /** A step ended; {@code stopReason} is present when the agent stops after it. */
     record StepFinished(Scope scope, int step, Optional<AgentStopReason> stopReason) implements AgentEvent {
+    }
+
+    /**
+     * A step's call to the agent's model ended, answered or failed (a retry after compacting is a call of its own).
+     * For metrics: which model, how long the call took, and the tokens the provider reported (zero when it did not,
+     * or when the call failed).
+     *
+     * @param model        the agent's model spec, as its definition names it
+     * @param duration     wall time of the call
+     * @param inputTokens  prompt tokens the provider reported
+     * @param outputTokens completion tokens the provider reported
+     * @param failed       whether the call ended with an exception rather than an answer
+     */
+    record ModelCalled(Scope scope, String model, Duration duration, int inputTokens, int outputTokens, boolean failed)
+            implements AgentEvent {
     }
 
     /** The model asked for a tool call; it is about to run. */

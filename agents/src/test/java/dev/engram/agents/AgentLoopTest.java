@@ -260,9 +260,35 @@ class AgentLoopTest {
         agent(script("""
                 {"turns": [{"tool_calls": [{"name": "send_message", "arguments": {"message": "Hi"}}]}]}"""), 10).send("Hello");
         assertThat(fx.events).extracting(e -> e.getClass().getSimpleName()).containsExactly(
-                "MessagesStored", "StepStarted", "ToolCallStarted", "MessagesStored", "MessageSent", "MessagesStored",
+                "MessagesStored", "StepStarted", "ModelCalled", "ToolCallStarted", "MessagesStored", "MessageSent", "MessagesStored",
                 "ToolCallFinished", "StepFinished");
         assertThat(fx.events(AgentEvent.StepFinished.class).getFirst().stopReason()).contains(AgentStopReason.YIELDED);
+    }
+
+    @Test
+    void everyModelCallIsAnnouncedWithItsModelTimeAndTokens() {
+        agent(script("""
+                {"turns": [{"tool_calls": [{"name": "block", "arguments": {"operation": "append", "label": "human", "text": "Ana"}}]},
+                           {"tool_calls": [{"name": "send_message", "arguments": {"message": "Hi"}}]}]}"""), 10).send("Hello");
+        List<AgentEvent.ModelCalled> calls = fx.events(AgentEvent.ModelCalled.class);
+        assertThat(calls).hasSize(2).allSatisfy(c -> {
+            assertThat(c.scope()).isEqualTo(ANA);
+            assertThat(c.model()).isEqualTo("script:test");
+            assertThat(c.failed()).isFalse();
+            assertThat(c.inputTokens()).isPositive();
+            assertThat(c.duration().isNegative()).isFalse();
+        });
+    }
+
+    @Test
+    void aFailedModelCallIsAnnouncedAsFailedWithoutTokens() {
+        Agent agent = agent(script("{\"turns\": []}"), 10);
+        assertThatThrownBy(() -> agent.send("Hi")).isInstanceOf(AgentException.class);
+        assertThat(fx.events(AgentEvent.ModelCalled.class)).singleElement().satisfies(c -> {
+            assertThat(c.failed()).isTrue();
+            assertThat(c.inputTokens()).isZero();
+            assertThat(c.outputTokens()).isZero();
+        });
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.event.Level;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -52,12 +53,29 @@ final class ServeCommand extends BaseCommand {
             + "when BRAVE_API_KEY, TAVILY_API_KEY or SEARXNG_URL is set; off by default.")
     boolean web;
 
+    @Option(names = "--management-port", paramLabel = "N",
+            description = "Serve /metrics (Prometheus text, admin keys only) and the probes /livez, /readyz on this port "
+                    + "(0 picks one) instead of on --port; by default /metrics is on --port.")
+    Integer managementPort;
+
+    @Option(names = "--log-format", defaultValue = "text", paramLabel = "FORMAT",
+            description = "How log lines are written to standard error: text (default) or json (one object per line, "
+                    + "with the request_id of the request that wrote it; the start lines too).")
+    String logFormat;
+
     @Mixin
     LimitOptions limits;
 
     @Override
     int run() throws InterruptedException {
         long start = System.nanoTime();
+        LogLines.format(switch (logFormat.toLowerCase(Locale.ROOT)) {
+            case "text" -> LogLines.Format.TEXT;
+            case "json" -> LogLines.Format.JSON;
+            default -> throw usage("--log-format is text or json, not '" + logFormat + "'.");
+        });
+        // Helidon's and Lucene's java.util.logging through the same lines, WARNING and above: only Engram's start lines.
+        JulRoute.install();
         Engine engine = root().engine();
         PostgresLocks locks = null;
         EngramServer server;
@@ -74,6 +92,9 @@ final class ServeCommand extends BaseCommand {
                         }
                     });
             limits.apply(b);
+            if (managementPort != null) {
+                b.managementPort(managementPort);
+            }
             if (engine.onPostgres()) {
                 String url = root().postgresUrl().orElseThrow();
                 locks = PostgresLocks.open(url, root().environment().get("PGUSER"), root().environment().get("PGPASSWORD"),
@@ -91,8 +112,12 @@ final class ServeCommand extends BaseCommand {
         CountDownLatch closed = new CountDownLatch(1);
         PostgresLocks heldLocks = locks;
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            err().println("Stopping: turns in progress are cancelled.");
-            err().flush();
+            if (LogLines.format() == LogLines.Format.JSON) {
+                LogLines.write(Level.INFO, "dev.engram.serve", "Stopping: turns in progress are cancelled.", null);
+            } else {
+                err().println("Stopping: turns in progress are cancelled.");
+                err().flush();
+            }
             server.close();
             if (heldLocks != null) {
                 heldLocks.close();
@@ -100,16 +125,24 @@ final class ServeCommand extends BaseCommand {
             engine.close();
             closed.countDown();
         }, "engram-serve-shutdown"));
-        err().printf(Locale.ROOT, "Engram server listening on http://%s:%d (Letta V1 API) — started in %d ms%n", host,
-                server.port(), Duration.ofNanos(System.nanoTime() - start).toMillis());
-        err().println("  store:   " + engine.storeDescription());
-        err().println("  sandbox: " + ShellOptions.sandboxDescription(root().unsafeHostShell));
-        err().println("  model:   " + model + " (for agents created without one)");
-        err().println("  models:  provider models" + (allowModels.isEmpty() ? "" : ", " + String.join(", ", allowModels))
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "Engram server listening on http://%s:%d (Letta V1 API) — started in %d ms",
+                host, server.port(), Duration.ofNanos(System.nanoTime() - start).toMillis()));
+        lines.add("  store:   " + engine.storeDescription());
+        lines.add("  sandbox: " + ShellOptions.sandboxDescription(root().unsafeHostShell));
+        lines.add("  model:   " + model + " (for agents created without one)");
+        lines.add("  models:  provider models" + (allowModels.isEmpty() ? "" : ", " + String.join(", ", allowModels))
                 + " (what API users and agent files may name)");
-        err().println("  limits:  " + limits.describe());
+        lines.add("  limits:  " + limits.describe());
+        lines.add(String.format(Locale.ROOT, "  metrics: http://%s:%d/metrics (admin keys); probes /livez, /readyz", host,
+                server.managementPort().orElse(server.port())));
         if (engine.store().keys().list().isEmpty()) {
-            err().println("  No API keys yet: create one with 'engram keys create --user USER' (or --admin).");
+            lines.add("  No API keys yet: create one with 'engram keys create --user USER' (or --admin).");
+        }
+        if (LogLines.format() == LogLines.Format.JSON) {
+            lines.forEach(l -> LogLines.write(Level.INFO, "dev.engram.serve", l.strip(), null));
+        } else {
+            lines.forEach(err()::println);
         }
         err().flush();
         server.awaitShutdown();

@@ -1,25 +1,17 @@
 package dev.engram.server;
 
-import dev.engram.agents.AgentException;
-import dev.engram.agents.AgentNotFoundException;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.framework.ModelPolicy;
 import dev.engram.framework.model.ChatModel;
 import dev.engram.framework.model.ModelSpec;
-import dev.engram.memory.DuplicateException;
-import dev.engram.memory.LimitExceededException;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
-import dev.engram.memory.NotFoundException;
-import dev.engram.memory.QuotaExceededException;
-import dev.engram.memory.StorageFullException;
-import dev.engram.memory.StorageUnavailableException;
 import dev.engram.memory.UserQuotas;
 import dev.engram.memory.SearchHealth;
-import dev.engram.memory.VersionConflictException;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -28,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +43,10 @@ import tools.jackson.databind.node.ObjectNode;
  * }
  * }</pre>
  *
+ * For operators: {@code GET /metrics} (Prometheus' text format, admin keys only; on {@link Builder#managementPort} when
+ * set), {@code GET /livez} and {@code GET /readyz} (as Kubernetes means them), and a request id on every request
+ * ({@code X-Request-Id}, {@code request_id} in error bodies and in SLF4J's MDC while the request is handled).
+ *
  * The server builds and owns its runtime (it is the runtime's approval handler and permission broker, which is how
  * Letta's approval messages reach a waiting tool call, or a write to a {@code partner} or {@code human} block waiting
  * for consent); the store and the search stay the caller's to close.
@@ -67,6 +64,8 @@ public final class EngramServer implements AutoCloseable {
     public static final int DEFAULT_MAX_WAITING_PER_SERVER = 1_000;
     /** How often the server looks for due scheduled messages. */
     public static final Duration DEFAULT_SCHEDULE_INTERVAL = Duration.ofSeconds(1);
+    /** The name of the management listener. */
+    private static final String MANAGEMENT = "management";
 
     private final WebServer web;
     private final AgentRuntime runtime;
@@ -74,6 +73,8 @@ public final class EngramServer implements AutoCloseable {
     private final Turns turns;
     private final List<Route> routes;
     private final Duration shutdownGrace;
+    private final OpsRoutes ops;
+    private final boolean managed;
     private final Object stopped = new Object();
     private volatile boolean closed;
 
@@ -84,10 +85,13 @@ public final class EngramServer implements AutoCloseable {
                 java.util.concurrent.CompletableFuture.supplyAsync(HttpRouting::builder);
         // Every write the server makes (routes, agents' tools, imports) counts against the quotas inside its transaction.
         MemoryStore store = b.store.withQuotas(b.quotas);
-        this.turns = new Turns(store, b.turnLock, b.maxWaitingPerUser, b.maxWaitingPerServer);
+        Metrics metrics = new Metrics();
+        MeteredSearch metered = new MeteredSearch(b.search, metrics);
+        this.turns = new Turns(store, b.turnLock, b.maxWaitingPerUser, b.maxWaitingPerServer, metrics);
         this.search = b.search;
+        this.ops = new OpsRoutes(store, metrics);
         Providers providers = new Providers(store, ProviderSecrets.from(b.environment), b.environment);
-        AgentRuntime.Builder rb = AgentRuntime.builder(store, b.search);
+        AgentRuntime.Builder rb = AgentRuntime.builder(store, metered);
         // Specs resolve in the operator's environment with the registered providers' keys (the operator may replace it).
         rb.modelResolver(spec -> ChatModel.of(ModelSpec.parse(spec, providers.environment())));
         b.runtime.accept(rb);
@@ -97,14 +101,20 @@ public final class EngramServer implements AutoCloseable {
         // Consent to writes of partner and human blocks is asked of the client, as an approval of the call that writes.
         rb.permissionBroker(turns);
         rb.listener(turns);
+        rb.listener(metrics);
         this.runtime = rb.build();
+        metrics.bind(turns, store, metered);
         this.shutdownGrace = b.shutdownGrace;
         runtime.scheduler().runTurnsWith(turns::runScheduled);
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl));
         HelidonLog.install();
-        this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers));
+        this.managed = b.managementPort >= 0;
+        this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers), !managed);
+        VerifiedKeys keys = new VerifiedKeys(b.store.keys(), b.keyCacheTtl);
         HttpRouting.Builder routing = routingBuilder.join();
-        routing.addFilter(new Authentication(new VerifiedKeys(b.store.keys(), b.keyCacheTtl), routes));
+        // The request id first, so that authentication's refusals carry it too.
+        routing.addFilter(new RequestIds(metrics));
+        routing.addFilter(new Authentication(keys, routes));
         Route.register(routing, routes);
         new ConsoleAssets().register(routing);
         routing.any("/v1/*", (req, res) -> {
@@ -112,14 +122,28 @@ public final class EngramServer implements AutoCloseable {
                     + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
                     + "memory, tools, identities, conversations, models, providers and scheduled messages endpoints).");
         });
-        errors(routing);
-        this.web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
-                .shutdownGracePeriod(b.shutdownGrace).shutdownHook(false).routing(routing).build();
+        ErrorAnswers.register(routing);
+        WebServerConfig.Builder web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
+                .shutdownGracePeriod(b.shutdownGrace).shutdownHook(false).routing(routing);
+        if (managed) {
+            List<Route> management = new ArrayList<>(ops.probes());
+            management.add(ops.metrics());
+            HttpRouting.Builder mr = HttpRouting.builder().addFilter(new RequestIds(metrics))
+                    .addFilter(new Authentication(keys, management));
+            Route.register(mr, management);
+            ErrorAnswers.register(mr);
+            web.putSocket(MANAGEMENT, s -> s.host(b.host).port(b.managementPort).routing(mr));
+        }
+        this.web = web.build();
     }
 
     /** The server's route table: every endpoint, in the order Helidon matches them. */
-    private List<Route> routes(Api api, Providers providers, ModelCatalog models) {
+    private List<Route> routes(Api api, Providers providers, ModelCatalog models, boolean metricsHere) {
         List<Route> routes = new ArrayList<>(Route.table().twin(Route.open(Method.GET, "/v1/health", this::health)).list());
+        routes.addAll(ops.probes());
+        if (metricsHere) {
+            routes.add(ops.metrics());
+        }
         routes.addAll(new AgentRoutes(api).routes());
         routes.addAll(new MessageRoutes(api).routes());
         routes.addAll(new CoreMemoryRoutes(api).routes());
@@ -157,47 +181,6 @@ public final class EngramServer implements AutoCloseable {
         Api.json(res, body);
     }
 
-    /**
-     * Every failure as Letta's {@code {"detail": ...}}, whose text is Engram's own sentence (a message in Java's wording
-     * is replaced by an incident id, see {@link Incidents#clientText}); anything unexpected is logged (its trace once
-     * per kind per minute) and answered without its trace; a client that closed its connection is a debug line.
-     */
-    private static void errors(HttpRouting.Builder routing) {
-        routing.error(ApiException.class, (req, res, e) -> send(res, e));
-        routing.error(AgentNotFoundException.class, (req, res, e) -> send(res, ApiException.notFound(text(req, e))));
-        routing.error(NotFoundException.class, (req, res, e) -> send(res, ApiException.notFound(text(req, e))));
-        routing.error(DuplicateException.class, (req, res, e) -> send(res, ApiException.conflict(text(req, e))));
-        routing.error(VersionConflictException.class, (req, res, e) -> send(res, ApiException.conflict(text(req, e))));
-        // 403, not 429: a quota does not clear with time, so a client must not retry (Letta's clients retry 429)
-        routing.error(QuotaExceededException.class, (req, res, e) -> send(res, ApiException.forbidden(text(req, e))));
-        routing.error(LimitExceededException.class, (req, res, e) -> send(res, ApiException.badRequest(text(req, e))));
-        routing.error(AgentException.class, (req, res, e) -> send(res, ApiException.badRequest(text(req, e))));
-        routing.error(IllegalArgumentException.class, (req, res, e) -> send(res, ApiException.badRequest(text(req, e))));
-        routing.error(StorageUnavailableException.class, (req, res, e) -> send(res, StoreFailures.answer(e).orElseThrow()));
-        routing.error(StorageFullException.class, (req, res, e) -> send(res, StoreFailures.answer(e).orElseThrow()));
-        routing.error(Throwable.class, (req, res, e) -> {
-            String what = req.prologue().method().text() + " " + req.path().path();
-            if (Incidents.isClientAbort(e)) {
-                Incidents.clientAborted(what, e);
-                return;
-            }
-            String incident = Incidents.unexpected("Request " + what + " failed", e);
-            send(res, ApiException.of(Status.INTERNAL_SERVER_ERROR_500, "Internal server error (incident " + incident
-                    + "; the server's log has the details)."));
-        });
-    }
-
-    private static String text(ServerRequest req, Throwable e) {
-        return Incidents.clientText(e, req.prologue().method().text() + " " + req.path().path());
-    }
-
-    private static void send(ServerResponse res, ApiException e) {
-        if (res.isSent()) {
-            return;
-        }
-        Api.json(res, e.status(), e.body());
-    }
-
     /** A builder over the caller's store and search. */
     public static Builder builder(MemoryStore store, MemorySearch search) {
         return new Builder(store, search);
@@ -206,6 +189,14 @@ public final class EngramServer implements AutoCloseable {
     /** The port the server listens on (the chosen one when it was built with port 0). */
     public int port() {
         return web.port();
+    }
+
+    /**
+     * The management port ({@code /metrics} and the probes) when the server was built with {@link Builder#managementPort};
+     * empty when the metrics are on {@link #port()}.
+     */
+    public OptionalInt managementPort() {
+        return managed ? OptionalInt.of(web.port(MANAGEMENT)) : OptionalInt.empty();
     }
 
     /** The runtime the server runs its agents on. */
@@ -236,6 +227,8 @@ public final class EngramServer implements AutoCloseable {
             closed = true;
             stopped.notifyAll();
         }
+        // Not ready from now on, while the turns in progress stop: a load balancer sends no more traffic here.
+        ops.stopping();
         // No new scheduled turns; one in progress is cancelled with the others (or, not yet started, given back).
         runtime.scheduler().stop();
         turns.stop(shutdownGrace);
@@ -263,6 +256,7 @@ public final class EngramServer implements AutoCloseable {
         private int maxWaitingPerServer = DEFAULT_MAX_WAITING_PER_SERVER;
         private Map<String, String> environment = System.getenv();
         private Duration scheduleInterval = DEFAULT_SCHEDULE_INTERVAL;
+        private int managementPort = -1;
 
         private Builder(MemoryStore store, MemorySearch search) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -410,11 +404,30 @@ public final class EngramServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Serves {@code GET /metrics} (Prometheus' text format, admin keys only) on a port of its own, on the same host,
+         * with the probes {@code /livez} and {@code /readyz} (which the server's own port keeps too), instead of on
+         * the server's port; 0 chooses a free one ({@link EngramServer#managementPort()} tells which). By default the
+         * metrics are on the server's own port.
+         */
+        public Builder managementPort(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("management port must be between 0 and 65535, got " + port);
+            }
+            this.managementPort = port;
+            return this;
+        }
+
         /** Builds the runtime, starts listening, and starts delivering scheduled messages. */
         public EngramServer start() {
+            if (managementPort > 0 && managementPort == port) {
+                throw new IllegalArgumentException("The management port must differ from the server's port (both are "
+                        + port + "); leave it unset to serve /metrics on the server's port.");
+            }
             EngramServer server = new EngramServer(this);
             server.web.start();
             server.runtime.scheduler().start(scheduleInterval);
+            server.ops.started();
             LOG.info("Engram server listening on http://{}:{} (store {}, default model {})", host, server.port(),
                     store, defaultModel);
             return server;

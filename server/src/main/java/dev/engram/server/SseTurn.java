@@ -85,7 +85,7 @@ final class SseTurn {
                 case Turns.Pause.Failed f -> {
                     flushStored();
                     ApiException e = TurnFlow.turnFailed(f.error());
-                    write("error", Body.JSON.writeValueAsString(e.body()));
+                    write("error", Body.JSON.writeValueAsString(e.body().put("request_id", RequestIds.current())));
                     write(null, "[DONE]");
                 }
             }

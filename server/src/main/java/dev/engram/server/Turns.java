@@ -74,10 +74,12 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
     private final int maxWaitingPerUser;
     private final int maxWaitingPerServer;
     private final AtomicInteger waiting = new AtomicInteger();
+    private final Metrics metrics;
     private final ConcurrentHashMap<String, AtomicInteger> waitingByUser = new ConcurrentHashMap<>();
 
-    Turns(MemoryStore store, TurnLock lock, int maxWaitingPerUser, int maxWaitingPerServer) {
+    Turns(MemoryStore store, TurnLock lock, int maxWaitingPerUser, int maxWaitingPerServer, Metrics metrics) {
         this.store = store;
+        this.metrics = metrics;
         this.lock = lock;
         this.maxWaitingPerUser = maxWaitingPerUser;
         this.maxWaitingPerServer = maxWaitingPerServer;
@@ -86,6 +88,11 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
     /** How many turns wait for an approval now. */
     int waiting() {
         return waiting.get();
+    }
+
+    /** How many turns run on this server now. */
+    int runningCount() {
+        return running.size();
     }
 
     /** Where a turn stopped for the request waiting on it. */
@@ -192,9 +199,9 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         Running r = new Running(agent);
         r.listener = listener;
         if (agent.mayRequestApproval() || mayAskConsent(agent.scope())) {
-            approvalThreads.execute(() -> run(r, session, message, streamed));
+            approvalThreads.execute(RequestIds.carry(() -> run(r, session, message, streamed)));
         } else if (streamed) {
-            threads.execute(() -> run(r, session, message, streamed));
+            threads.execute(RequestIds.carry(() -> run(r, session, message, streamed)));
         } else {
             r.inline = true;
             run(r, session, message, false);
@@ -206,19 +213,22 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
 
     private void run(Running r, String session, String message, boolean streamed) {
         Scope scope = r.agent.scope();
-        try (TurnLock.Hold hold = lock.acquire(scope)) {
+        try (TurnLock.Hold hold = acquire(scope)) {
             if (stopping) {
                 r.pauses.add(new Pause.Failed(stoppingError()));
                 return;
             }
             running.put(scope, r);
             Pause end;
+            long start = System.nanoTime();
             try {
                 AgentResponse response = streamed
                         ? r.agent.stream(session, message, event -> forward(r, event))
                         : r.agent.send(session, message);
+                metrics.turn(Duration.ofNanos(System.nanoTime() - start), Metrics.outcome(response.stopReason()));
                 end = new Pause.Finished(response);
             } catch (RuntimeException e) {
+                metrics.turn(Duration.ofNanos(System.nanoTime() - start), "failed");
                 end = new Pause.Failed(e);
             } finally {
                 running.remove(scope, r);
@@ -253,19 +263,34 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         Running r = new Running(agent);
         r.scheduled = true;
         Scope scope = agent.scope();
-        try (TurnLock.Hold hold = lock.acquire(scope)) {
+        try (TurnLock.Hold hold = acquire(scope)) {
             if (stopping) {
                 throw new CancellationException("the server is stopping");
             }
             running.put(scope, r);
+            long start = System.nanoTime();
+            String outcome = "failed";
             try {
-                return agent.send(session, message);
+                AgentResponse response = agent.send(session, message);
+                outcome = Metrics.outcome(response.stopReason());
+                return response;
             } finally {
+                metrics.turn(Duration.ofNanos(System.nanoTime() - start), outcome);
                 running.remove(scope, r);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for the turn lock of agent " + scope);
+        }
+    }
+
+    /** Takes the agent's turn lock, counted as a turn waiting while it waits. */
+    private TurnLock.Hold acquire(Scope scope) throws InterruptedException {
+        Runnable waited = metrics.waitingForLock();
+        try {
+            return lock.acquire(scope);
+        } finally {
+            waited.run();
         }
     }
 

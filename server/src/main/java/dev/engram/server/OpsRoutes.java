@@ -1,0 +1,123 @@
+package dev.engram.server;
+
+import dev.engram.memory.MemoryStore;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * What an operator's tooling calls: probes that mean what Kubernetes means, and the metrics.
+ *
+ * <ul>
+ *   <li>{@code GET /livez}: the process is up and answers requests; 200 whenever it answers at all (it never asks the
+ *       store, so that a database outage does not make Kubernetes restart every server).</li>
+ *   <li>{@code GET /readyz}: the server should be sent traffic: 200 {@code {"status": "ready"}} once it has started and
+ *       while its memory store answers a read within {@link #PROBE_TIMEOUT}; 503 with {@code "starting"},
+ *       {@code "stopping"} (from the moment {@code close()} begins) or {@code "unavailable"} and the reason otherwise.</li>
+ *   <li>{@code GET /metrics}: the {@link Metrics} in Prometheus' text format, for an admin key only (401 without a key,
+ *       403 for a user's key).</li>
+ * </ul>
+ *
+ * The probes need no key (a kubelet has none) and tell nothing about users; Letta's {@code GET /v1/health/} stays as
+ * it was.
+ */
+final class OpsRoutes {
+    /** How long readiness waits for the store to answer before it says the store is unavailable. */
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+    /** Prometheus' text exposition format. */
+    static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
+    /** Where the server is in its life. */
+    enum State {
+        STARTING, READY, STOPPING
+    }
+
+    private final MemoryStore store;
+    private final Metrics metrics;
+    private volatile State state = State.STARTING;
+
+    OpsRoutes(MemoryStore store, Metrics metrics) {
+        this.store = store;
+        this.metrics = metrics;
+    }
+
+    /** The probes. */
+    List<Route> probes() {
+        return List.of(Route.open(Method.GET, "/livez", this::live), Route.open(Method.GET, "/readyz", this::ready));
+    }
+
+    /** The metrics route (on the server's port, or on the management port). */
+    Route metrics() {
+        return Route.caller(Method.GET, "/metrics", this::scrape);
+    }
+
+    /** The server started: ready while the store answers. */
+    void started() {
+        state = State.READY;
+    }
+
+    /** The server is stopping: not ready from now on. */
+    void stopping() {
+        state = State.STOPPING;
+    }
+
+    private void live(ServerRequest req, ServerResponse res) {
+        Api.json(res, Body.JSON.createObjectNode().put("status", "alive"));
+    }
+
+    private void ready(ServerRequest req, ServerResponse res) {
+        State now = state;
+        ObjectNode body = Body.JSON.createObjectNode();
+        if (now != State.READY) {
+            body.put("status", now.name().toLowerCase(java.util.Locale.ROOT));
+            body.putArray("reasons").add(now == State.STARTING ? "the server is starting" : "the server is stopping");
+            Api.json(res, Status.SERVICE_UNAVAILABLE_503, body);
+            return;
+        }
+        String problem = storeProblem();
+        if (problem.isEmpty()) {
+            Api.json(res, body.put("status", "ready"));
+        } else {
+            body.put("status", "unavailable").putArray("reasons").add(problem);
+            Api.json(res, Status.SERVICE_UNAVAILABLE_503, body);
+        }
+    }
+
+    /** Why the store cannot serve requests now (empty when it answered a read in time); details go to the log only. */
+    private String storeProblem() {
+        CompletableFuture<Long> read = CompletableFuture.supplyAsync(() -> store.changes().lastSeq(),
+                r -> Thread.ofVirtual().name("engram-readiness").start(r));
+        try {
+            read.get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return "";
+        } catch (TimeoutException e) {
+            read.cancel(true);
+            Incidents.warn("readiness-timeout", "Not ready: the memory store did not answer a read within " + PROBE_TIMEOUT);
+            return "the memory store did not answer within " + PROBE_TIMEOUT.toSeconds() + " s";
+        } catch (ExecutionException e) {
+            Incidents.warn("readiness-" + e.getCause().getClass().getName(), "Not ready: the memory store failed a read: "
+                    + e.getCause());
+            return "the memory store cannot be read";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "the server is stopping";
+        }
+    }
+
+    private void scrape(Caller caller, ServerRequest req, ServerResponse res) {
+        if (!caller.admin()) {
+            throw ApiException.forbidden("Reading /metrics needs an admin key (create one with 'engram keys create --admin').");
+        }
+        res.header(HeaderNames.CONTENT_TYPE, PROMETHEUS_TEXT);
+        res.send(metrics.scrape());
+    }
+}
