@@ -14,8 +14,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,6 +68,7 @@ class ProbesAndRequestIdsTest {
     @Test
     void aServerIsReadyOnceStartedAndNotReadyFromTheMomentItStops() throws Exception {
         // a model that does not stop when its turn is cancelled, so that closing takes a while
+        CountDownLatch release = new CountDownLatch(1);
         ChatModel stubborn = new ChatModel() {
             @Override
             public String name() {
@@ -74,8 +77,9 @@ class ProbesAndRequestIdsTest {
 
             @Override
             public ChatResponse chat(ChatRequest request) {
-                long until = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-                while (System.nanoTime() < until) {
+                // holds its turn (ignoring the cancel) until the test has probed the stopping server
+                long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+                while (release.getCount() > 0 && System.nanoTime() < until) {
                     Thread.onSpinWait();
                 }
                 return new ChatResponse(new ChatMessage.Assistant("done", List.of()), ChatResponse.Usage.NONE,
@@ -91,9 +95,12 @@ class ProbesAndRequestIdsTest {
                 () -> fx.post(fx.ana, "/v1/agents/" + agent + "/messages", fx.userMessage("hello")));
         waitFor(() -> fx.server.runtime().current("ana", agent).isBusy());
         CompletableFuture<Void> closing = CompletableFuture.runAsync(fx.server::close);
+        // close() runs on another thread: the probe turns 503 once it has begun, while the turn still holds it open
+        waitFor(() -> fx.get(null, "/readyz").status() != 200);
         ServerFixture.Response during = fx.get(null, "/readyz");
         assertThat(during.status()).as(during.text()).isEqualTo(503);
         assertThat(during.json().path("status").asString()).isEqualTo("stopping");
+        release.countDown();
         closing.get(30, TimeUnit.SECONDS);
         turn.get(30, TimeUnit.SECONDS);
     }
@@ -186,7 +193,7 @@ class ProbesAndRequestIdsTest {
         return fx.send(req.build());
     }
 
-    private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
+    private static void waitFor(BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
