@@ -30,6 +30,18 @@ public record ToolDefinition(String name, String description, ObjectNode paramet
         parameters = Objects.requireNonNull(parameters, "parameters").deepCopy();
     }
 
+    /**
+     * A definition of a tool described elsewhere (a client's), checked as a registered tool's is: a name every
+     * provider accepts and a parameter schema that compiles as JSON Schema.
+     *
+     * @throws ToolDefinitionException saying what is wrong with the name or the schema
+     */
+    public static ToolDefinition checked(String name, String description, ObjectNode parameters, SafetyTier tier) {
+        ToolNames.requireValid(name);
+        ArgumentValidator.forSchema(Objects.requireNonNull(parameters, "parameters"));
+        return new ToolDefinition(name, description, parameters, tier);
+    }
+
     /** The definition of a tool as the registry holds it. */
     public static ToolDefinition of(DynamicTool tool) {
         return new ToolDefinition(tool.name(), tool.description(), tool.parametersSchema(), tool.safetyTier());
