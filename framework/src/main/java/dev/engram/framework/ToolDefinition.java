@@ -1,5 +1,6 @@
 package dev.engram.framework;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -38,7 +39,12 @@ public record ToolDefinition(String name, String description, ObjectNode paramet
      */
     public static ToolDefinition checked(String name, String description, ObjectNode parameters, SafetyTier tier) {
         ToolNames.requireValid(name);
-        ArgumentValidator.forSchema(Objects.requireNonNull(parameters, "parameters"));
+        List<String> problems = ArgumentValidator.schemaProblems(Objects.requireNonNull(parameters, "parameters"));
+        if (!problems.isEmpty()) {
+            throw new ToolDefinitionException("The tool's parameter schema is not a valid JSON Schema: "
+                    + String.join("; ", problems));
+        }
+        ArgumentValidator.forSchema(parameters);
         return new ToolDefinition(name, description, parameters, tier);
     }
 
