@@ -62,6 +62,12 @@ class ClientSideCallsTest {
         assertThat(ToolDefinition.checked("Bash", "Runs a command.", ok, SafetyTier.PRIVILEGED).name()).isEqualTo("Bash");
         assertThatThrownBy(() -> ToolDefinition.checked("run it", "", ok, SafetyTier.PRIVILEGED))
                 .isInstanceOf(ToolDefinitionException.class).hasMessageContaining("'run it'");
+        // Letta Code's schemas name draft-07, whose array form of "items" 2020-12 no longer has
+        ObjectNode draft7 = (ObjectNode) Json.MAPPER.readTree("""
+                {"type": "object", "properties": {"command": {"type": "string"}, "pair": {"type": "array",
+                 "items": [{"type": "string"}, {"type": "number"}]}}, "required": ["command"],
+                 "additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}""");
+        assertThat(ToolDefinition.checked("Bash", "Runs a command.", draft7, SafetyTier.PRIVILEGED).name()).isEqualTo("Bash");
         ObjectNode bad = Json.MAPPER.createObjectNode().put("type", "object");
         bad.putObject("properties").putObject("command").put("type", 7);
         assertThatThrownBy(() -> ToolDefinition.checked("Bash", "", bad, SafetyTier.PRIVILEGED))
