@@ -54,6 +54,10 @@ import org.slf4j.LoggerFactory;
  * {@code approval_request_message} for the call that writes; approving it consents). An agent with such blocks runs
  * its turns as one that may ask.
  *
+ * <p>A message that brings {@code client_tools} runs its turn with them ({@link ClientTools}): a step that calls one
+ * pauses with every call of the step that waits for the client, all answered by one approval message
+ * ({@link ClientWaits}, {@link ApprovalAnswers}).
+ *
  * <p>A turn that may ask for approval runs on a virtual thread, so that waiting for the answer (up to the approval
  * timeout) holds no platform thread: a parked virtual thread is a few kilobytes of heap. Waiting turns are capped
  * per user and per server: a call that would wait beyond a cap is denied at once, with a reason that says which.
@@ -177,20 +181,13 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
 
     /**
      * Runs a turn: waits for the agent's lock, then sends the message (through {@code Agent.stream} when
-     * {@code streamed}); the caller hears of it through {@link Running#next()}. A streamed turn, or one of an agent
-     * that may ask for approval, runs on a thread of its own and this returns at once; any other runs on the
+     * {@code streamed}), with the tools the request's client runs itself ({@code client_tools}, offered for this turn
+     * only); the caller hears of it through {@link Running#next()}. A streamed turn, one with client tools, or one of
+     * an agent that may ask for approval, runs on a thread of its own and this returns at once; any other runs on the
      * calling thread and has ended when this returns. A lock that cannot be taken (the server stopping, the
      * database unreachable) ends it with a {@link Pause.Failed} holding the request's answer.
      *
      * @throws ApiException 409 if the agent's running turn waits for an approval; 503 if the server is stopping
-     */
-    Running start(Agent agent, String session, String message, boolean streamed, AgentStreamListener listener) {
-        return start(agent, session, message, List.of(), streamed, listener);
-    }
-
-    /**
-     * {@link #start(Agent, String, String, boolean, AgentStreamListener)} with the tools the request's client runs
-     * itself ({@code client_tools}), offered to the model for this turn only.
      */
     Running start(Agent agent, String session, String message, List<ToolDefinition> clientTools, boolean streamed,
             AgentStreamListener listener) {
