@@ -46,7 +46,8 @@ final class SseTurn {
     private final Map<Integer, HeldCall> held = new HashMap<>();
     private ServerResponse res;
     private OutputStream out;
-    private Turns.Running turn;
+    /** Set once the turn started or resumed; a resumed turn's events may come before (they are flushed later). */
+    private volatile Turns.Running turn;
     private volatile boolean open = true;
 
     SseTurn(Api api, Agent agent, TurnViews.View view, boolean tokens, boolean pings) {
@@ -210,6 +211,9 @@ final class SseTurn {
 
     /** Sends the turn's stored messages not sent yet (whole messages, without stream_tokens). */
     private void flushStored() {
+        if (turn == null) {
+            return;
+        }
         List<ObjectNode> stored = view.of(turn.unshown());
         if (!tokens) {
             stored.forEach(this::emit);
