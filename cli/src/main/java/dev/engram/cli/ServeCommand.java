@@ -52,6 +52,15 @@ final class ServeCommand extends BaseCommand {
             + "when BRAVE_API_KEY, TAVILY_API_KEY or SEARXNG_URL is set; off by default.")
     boolean web;
 
+    @Option(names = "--max-image-bytes", paramLabel = "BYTES", defaultValue = "5242880",
+            description = "The largest image a user message may carry, decoded (default ${DEFAULT-VALUE}, 5 MiB; at most "
+                    + "the store's 20 MiB); a larger one is refused with 413.")
+    int maxImageBytes;
+
+    @Option(names = "--max-images-per-message", paramLabel = "N", defaultValue = "10",
+            description = "The most images one user message may carry (default ${DEFAULT-VALUE}; 0 refuses images).")
+    int maxImagesPerMessage;
+
     @Mixin
     LimitOptions limits;
 
@@ -74,6 +83,7 @@ final class ServeCommand extends BaseCommand {
                         }
                     });
             limits.apply(b);
+            b.imageLimits(maxImageBytes, maxImagesPerMessage);
             if (engine.onPostgres()) {
                 String url = root().postgresUrl().orElseThrow();
                 locks = PostgresLocks.open(url, root().environment().get("PGUSER"), root().environment().get("PGPASSWORD"),

@@ -28,7 +28,7 @@ final class TurnFlow {
         return switch (input) {
             case TurnRequest.Input.Message m -> {
                 api.quotas.turn(agent.userId());
-                yield api.turns.start(agent, session, m.text(), streamed, listener);
+                yield api.turns.start(agent, session, m, streamed, listener);
             }
             case TurnRequest.Input.Approval a -> {
                 Turns.Running r = api.turns.running(agent.scope()).filter(t -> t.pending().isPresent())

@@ -179,7 +179,8 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
      *
      * @throws ApiException 409 if the agent's running turn waits for an approval; 503 if the server is stopping
      */
-    Running start(Agent agent, String session, String message, boolean streamed, AgentStreamListener listener) {
+    Running start(Agent agent, String session, TurnRequest.Input.Message message, boolean streamed,
+            AgentStreamListener listener) {
         if (stopping) {
             throw stoppingError();
         }
@@ -204,7 +205,7 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         return r;
     }
 
-    private void run(Running r, String session, String message, boolean streamed) {
+    private void run(Running r, String session, TurnRequest.Input.Message message, boolean streamed) {
         Scope scope = r.agent.scope();
         try (TurnLock.Hold hold = lock.acquire(scope)) {
             if (stopping) {
@@ -215,8 +216,8 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
             Pause end;
             try {
                 AgentResponse response = streamed
-                        ? r.agent.stream(session, message, event -> forward(r, event))
-                        : r.agent.send(session, message);
+                        ? r.agent.stream(session, message.text(), message.images(), event -> forward(r, event))
+                        : r.agent.send(session, message.text(), message.images());
                 end = new Pause.Finished(response);
             } catch (RuntimeException e) {
                 end = new Pause.Failed(e);
