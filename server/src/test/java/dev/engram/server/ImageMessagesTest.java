@@ -108,6 +108,26 @@ class ImageMessagesTest {
     }
 
     @Test
+    void aConversationsStreamedMessageCarriesItsImagesAndForkKeepsThem() {
+        String conv = fx.post(fx.ana, "/v1/conversations/?agent_id=" + seeing, obj()).json().path("id").asString();
+        List<String> events = fx.stream(fx.ana, "/v1/conversations/" + conv + "/messages", withParts(
+                obj("type", "text", "text", "What is this?"), base64("image/png", PNG_BASE64)));
+        assertThat(events.getLast()).isEqualTo("[DONE]");
+        assertThat(events).anyMatch(e -> e.contains("A cat."));
+        ConversationMessage user = stored(seeing).getFirst();
+        assertThat(user.sessionId()).isEqualTo(conv);
+        assertThat(user.images()).containsExactly(MessageImage.inline("image/png", PNG));
+        JsonNode listed = fx.get(fx.ana, "/v1/conversations/" + conv + "/messages?order=asc").json();
+        assertThat(listed.get(0).path("content").get(1).path("source").path("data").asString()).isEqualTo(PNG_BASE64);
+
+        ServerFixture.Response fork = fx.post(fx.ana, "/v1/conversations/" + conv + "/fork", obj());
+        assertThat(fork.status()).as(fork.text()).isEqualTo(200);
+        String forked = fork.json().path("id").asString();
+        assertThat(stored(seeing).stream().filter(m -> m.sessionId().equals(forked)).findFirst().orElseThrow().images())
+                .containsExactly(MessageImage.inline("image/png", PNG));
+    }
+
+    @Test
     void badImagesAreRefusedNamingTheProblemAndNothingIsStored() {
         String path = "/v1/agents/" + seeing + "/messages";
         ServerFixture.Response bad64 = fx.post(fx.ana, path, withParts(obj("type", "text", "text", "hi"),
