@@ -15,6 +15,7 @@ import dev.engram.framework.model.ModelTimeoutException;
 import dev.engram.framework.model.ToolChoice;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStats;
+import dev.engram.memory.MessageImage;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
 import java.time.Duration;
@@ -130,7 +131,7 @@ public final class Agent {
      * @throws AgentException           if the model fails; the messages stored until then stay consistent
      */
     public AgentResponse send(String sessionId, String message) {
-        return start(sessionId, message, null, Optional.empty());
+        return start(sessionId, message, List.of(), null, Optional.empty());
     }
 
     /**
@@ -138,7 +139,23 @@ public final class Agent {
      * only; a call to one waits for the client's result ({@link ClientTools}).
      */
     public AgentResponse send(String sessionId, String message, ClientTools client) {
-        return start(sessionId, message, null, Optional.of(Objects.requireNonNull(client, "client must not be null")));
+        return start(sessionId, message, List.of(), null, Optional.of(Objects.requireNonNull(client, "client must not be null")));
+    }
+
+    /**
+     * Sends a user message that shows images (after its text, which may then be empty), as
+     * {@link #send(String, String)} does; the images are stored with the message.
+     *
+     * @throws IllegalArgumentException if the session is blank, the message is blank and has no images, or the agent's
+     *                                  model cannot take the images ({@link #checkImages}); nothing is stored
+     */
+    public AgentResponse send(String sessionId, String message, List<MessageImage> images) {
+        return start(sessionId, message, images, null, Optional.empty());
+    }
+
+    /** {@link #send(String, String, List)} with the turn's {@link ClientTools}. */
+    public AgentResponse send(String sessionId, String message, List<MessageImage> images, ClientTools client) {
+        return start(sessionId, message, images, null, Optional.of(Objects.requireNonNull(client, "client must not be null")));
     }
 
     /** {@link #stream(String, String, AgentStreamListener)} in the default session. */
@@ -159,25 +176,64 @@ public final class Agent {
      * @throws AgentException           if the model fails; the messages stored until then stay consistent
      */
     public AgentResponse stream(String sessionId, String message, AgentStreamListener listener) {
-        return start(sessionId, message, Objects.requireNonNull(listener, "listener must not be null"), Optional.empty());
+        return start(sessionId, message, List.of(), Objects.requireNonNull(listener, "listener must not be null"), Optional.empty());
     }
 
     /** {@link #stream(String, String, AgentStreamListener)} with the turn's {@link ClientTools}. */
     public AgentResponse stream(String sessionId, String message, ClientTools client, AgentStreamListener listener) {
-        return start(sessionId, message, Objects.requireNonNull(listener, "listener must not be null"),
+        return stream(sessionId, message, List.of(), client, listener);
+    }
+
+    /** {@link #stream(String, String, AgentStreamListener)} of a message that shows images, as {@link #send(String, String, List)}. */
+    public AgentResponse stream(String sessionId, String message, List<MessageImage> images, AgentStreamListener listener) {
+        return start(sessionId, message, images, Objects.requireNonNull(listener, "listener must not be null"), Optional.empty());
+    }
+
+    /** {@link #stream(String, String, List, AgentStreamListener)} with the turn's {@link ClientTools}. */
+    public AgentResponse stream(String sessionId, String message, List<MessageImage> images, ClientTools client,
+            AgentStreamListener listener) {
+        return start(sessionId, message, images, Objects.requireNonNull(listener, "listener must not be null"),
                 Optional.of(Objects.requireNonNull(client, "client must not be null")));
     }
 
-    private AgentResponse start(String sessionId, String message, AgentStreamListener listener, Optional<ClientTools> client) {
+    /**
+     * Refuses images this agent's model cannot take: any image when it cannot see, an image by address when it takes
+     * only data. A caller checks before it stores anything (the send methods do).
+     *
+     * @throws IllegalArgumentException naming the model and what to send instead
+     */
+    public void checkImages(List<MessageImage> images) {
+        if (images.isEmpty()) {
+            return;
+        }
+        ChatModel model = settings.models().apply(definition.model());
+        if (!model.supportsImages()) {
+            throw new IllegalArgumentException("Agent '" + id() + "''s model " + definition.model() + " cannot see images; "
+                    + "send the message without them, or give the agent a model that takes images");
+        }
+        if (!model.supportsImageUrls() && images.stream().anyMatch(i -> i instanceof MessageImage.Url)) {
+            throw new IllegalArgumentException("Agent '" + id() + "''s model " + definition.model() + " takes images as "
+                    + "data, not by URL; send the image's bytes (base64) instead of its address");
+        }
+    }
+
+    private AgentResponse start(String sessionId, String message, List<MessageImage> images, AgentStreamListener listener,
+            Optional<ClientTools> client) {
         checkText(sessionId, "session id");
-        checkText(message, "message");
+        Objects.requireNonNull(images, "images must not be null");
+        if (images.isEmpty()) {
+            checkText(message, "message");
+        } else {
+            Objects.requireNonNull(message, "message must not be null");
+            checkImages(images);
+        }
         settings.checkOpen();
         settings.hooks().beforeTurn(definition);
         AgentResponse response;
         lock.lock();
         try {
             Turn turn = new Turn(sessionId, List.of(id()), Optional.empty(), definition.toolRules(), listener, client);
-            response = run(turn, message);
+            response = run(turn, message, images);
             turn.emit(new AgentStreamEvent.Completed(response));
         } finally {
             lock.unlock();
@@ -240,7 +296,7 @@ public final class Agent {
             List<String> chain = new ArrayList<>(sender.chain);
             chain.add(id());
             return run(new Turn(sender.session, chain, Optional.of(fromAgentId), definition.toolRules(), null),
-                    "[Message from agent '" + fromAgentId + "'] " + text);
+                    "[Message from agent '" + fromAgentId + "'] " + text, List.of());
         } finally {
             lock.unlock();
         }
@@ -249,7 +305,7 @@ public final class Agent {
     // ---------------------------------------------------------------------------------------------
     // The loop
 
-    private AgentResponse run(Turn turn, String message) {
+    private AgentResponse run(Turn turn, String message, List<MessageImage> images) {
         turns.begin(scope, turn);
         turn.thread = Thread.currentThread();
         List<ToolResult> allResults = new ArrayList<>();
@@ -259,7 +315,7 @@ public final class Agent {
         int failingSteps = 0;
         try {
             tools.step().recordInterruptedCalls();
-            settings.append(scope, NewMessage.user(turn.session, message));
+            settings.append(scope, NewMessage.user(turn.session, message, images));
             while (true) {
                 if (turn.token.isCancelled()) {
                     return turn.response(AgentStopReason.CANCELLED, steps, allResults, inTokens, outTokens, "");
@@ -395,7 +451,7 @@ public final class Agent {
             tools = new ArrayList<>(tools.stream().filter(t -> !client.has(t.name())).toList());
             tools.addAll(client.tools());
         }
-        ChatRequest request = new ChatRequest(prompt.messages(), tools, options);
+        ChatRequest request = new ChatRequest(Prompts.visibleTo(model, prompt.messages()), tools, options);
         long start = System.nanoTime();
         ChatResponse response = null;
         try {

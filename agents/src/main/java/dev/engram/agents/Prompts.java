@@ -3,12 +3,16 @@ package dev.engram.agents;
 import dev.engram.framework.ToolCall;
 import dev.engram.framework.ToolDefinition;
 import dev.engram.framework.model.ChatMessage;
+import dev.engram.framework.model.ChatModel;
+import dev.engram.framework.model.Image;
 import dev.engram.memory.Block;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MessageImage;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.MessageToolCall;
+import java.net.URI;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -58,7 +62,7 @@ final class Prompts {
         for (ConversationMessage m : messages) {
             switch (m.role()) {
                 case SYSTEM -> summaries.add(m.content());
-                case USER -> chat.add(new ChatMessage.User(m.content()));
+                case USER -> chat.add(new ChatMessage.User(m.content(), images(m.images())));
                 case ASSISTANT -> {
                     List<ToolCall> calls = new ArrayList<>(m.toolCalls().size());
                     for (MessageToolCall c : m.toolCalls()) {
@@ -164,5 +168,44 @@ final class Prompts {
 
     static boolean isSummary(ConversationMessage m) {
         return m.role() == MessageRole.SYSTEM;
+    }
+
+    /** The images of a stored message as the model sees them. */
+    static List<Image> images(List<MessageImage> images) {
+        List<Image> out = new ArrayList<>(images.size());
+        for (MessageImage i : images) {
+            out.add(switch (i) {
+                case MessageImage.Inline in -> Image.inline(in.mediaType(), in.data());
+                case MessageImage.Url url -> Image.url(URI.create(url.url()));
+            });
+        }
+        return out;
+    }
+
+    /**
+     * {@code messages} as {@code model} can take them: an image it cannot (any, for a model that cannot see; one by
+     * address, for a model that takes only data) becomes a line of text saying it was left out. A message is refused
+     * images before it is stored; this covers the history of an agent whose model changed since.
+     */
+    static List<ChatMessage> visibleTo(ChatModel model, List<ChatMessage> messages) {
+        boolean sees = model.supportsImages();
+        boolean fetches = model.supportsImageUrls();
+        List<ChatMessage> out = null;
+        for (int i = 0; i < messages.size(); i++) {
+            if (!(messages.get(i) instanceof ChatMessage.User u) || u.images().isEmpty()) {
+                continue;
+            }
+            List<Image> kept = u.images().stream().filter(img -> sees && (fetches || img instanceof Image.Inline)).toList();
+            if (kept.size() == u.images().size()) {
+                continue;
+            }
+            if (out == null) {
+                out = new ArrayList<>(messages);
+            }
+            String note = "[" + (u.images().size() - kept.size()) + " image(s) left out: model " + model.name()
+                    + (sees ? " takes images as data only]" : " cannot see images]");
+            out.set(i, new ChatMessage.User(u.text().isEmpty() ? note : u.text() + "\n" + note, kept));
+        }
+        return out == null ? messages : out;
     }
 }

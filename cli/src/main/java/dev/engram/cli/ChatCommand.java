@@ -8,9 +8,13 @@ import dev.engram.agents.AgentRuntime;
 import dev.engram.framework.ApprovalDecision;
 import dev.engram.framework.ApprovalHandler;
 import dev.engram.framework.model.ChatModel;
+import dev.engram.memory.MessageImage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -27,10 +31,12 @@ import picocli.CommandLine.Option;
  * {@code engram chat}: a REPL with an agent, printing its words as the model streams them (its text,
  * and the message of a {@code send_message} call as it is written). History is kept in {@code <home>/history}; a line ending
  * in a backslash continues on the next line; Ctrl-C cancels the step in progress (at the prompt it
- * clears the line); Ctrl-D or {@code /exit} leaves. Privileged tool calls ask for approval here.
+ * clears the line); Ctrl-D or {@code /exit} leaves; {@code /image PATH [text]} shows the agent an image file (for a
+ * model that sees). Privileged tool calls ask for approval here.
  */
 @Command(name = "chat", mixinStandardHelpOptions = true,
-        description = {"Chat with an agent that remembers, on a real model.",
+        description = {"Chat with an agent that remembers, on a real model. /image PATH [text] shows it an image "
+                + "(png, jpeg, gif, webp) when its model sees; /exit leaves.",
                 "Model specs: openai:MODEL (OPENAI_API_KEY), anthropic:MODEL (ANTHROPIC_API_KEY), gemini:MODEL "
                         + "(GEMINI_API_KEY), ollama:MODEL, http://HOST/v1#MODEL (OpenAI-compatible), script:FILE (scripted)."})
 final class ChatCommand extends BaseCommand {
@@ -123,12 +129,44 @@ final class ChatCommand extends BaseCommand {
             if (message.equals("/exit") || message.equals("/quit")) {
                 return;
             }
-            AgentResponse r = agent.stream(message, transcript);
+            AgentResponse r;
+            if (message.startsWith("/image ")) {
+                try {
+                    r = image(agent, message.substring("/image ".length()).strip(), transcript);
+                } catch (IllegalArgumentException | IOException e) {
+                    out.println("(" + e.getMessage() + ")");
+                    out.flush();
+                    continue;
+                }
+            } else {
+                r = agent.stream(message, transcript);
+            }
             if (r.reply().isEmpty()) {
                 out.println("(" + agent.name() + " stopped without a reply: " + r.stopReason().name().toLowerCase(Locale.ROOT) + ")");
             }
             out.flush();
         }
+    }
+
+    /**
+     * {@code /image PATH [text]}: the text and the image file (png, jpeg, gif or webp, by its extension), for a model
+     * that sees; an unreadable file, another type or a model that cannot see is an {@link IllegalArgumentException} or
+     * {@link IOException} saying so, and nothing is sent or stored.
+     */
+    private static AgentResponse image(Agent agent, String args, TranscriptPrinter transcript) throws IOException {
+        int space = args.indexOf(' ');
+        Path file = Path.of(space < 0 ? args : args.substring(0, space));
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+        String type = name.endsWith(".png") ? "image/png" : name.endsWith(".jpg") || name.endsWith(".jpeg") ? "image/jpeg"
+                : name.endsWith(".gif") ? "image/gif" : name.endsWith(".webp") ? "image/webp" : "";
+        if (type.isEmpty()) {
+            throw new IllegalArgumentException("/image takes a .png, .jpg, .gif or .webp file, not '" + file + "'");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("no image file " + file);
+        }
+        return agent.stream("default", space < 0 ? "" : args.substring(space + 1).strip(),
+                List.of(MessageImage.inline(type, Files.readAllBytes(file))), transcript);
     }
 
     /** One message, possibly over several lines; null for an empty or interrupted line. */

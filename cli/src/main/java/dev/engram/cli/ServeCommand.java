@@ -62,6 +62,14 @@ final class ServeCommand extends BaseCommand {
             description = "How log lines are written to standard error: text (default) or json (one object per line, "
                     + "with the request_id of the request that wrote it; the start lines too).")
     String logFormat;
+    @Option(names = "--max-image-bytes", paramLabel = "BYTES", defaultValue = "5242880",
+            description = "The largest image a user message may carry, decoded (default ${DEFAULT-VALUE}, 5 MiB; at most "
+                    + "the store's 20 MiB); a larger one is refused with 413.")
+    int maxImageBytes;
+
+    @Option(names = "--max-images-per-message", paramLabel = "N", defaultValue = "10",
+            description = "The most images one user message may carry (default ${DEFAULT-VALUE}; 0 refuses images).")
+    int maxImagesPerMessage;
 
     @Mixin
     LimitOptions limits;
@@ -95,6 +103,7 @@ final class ServeCommand extends BaseCommand {
             if (managementPort != null) {
                 b.managementPort(managementPort);
             }
+            b.imageLimits(maxImageBytes, maxImagesPerMessage);
             if (engine.onPostgres()) {
                 String url = root().postgresUrl().orElseThrow();
                 locks = PostgresLocks.open(url, root().environment().get("PGUSER"), root().environment().get("PGPASSWORD"),

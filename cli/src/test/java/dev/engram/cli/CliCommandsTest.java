@@ -336,6 +336,19 @@ class CliCommandsTest {
     }
 
     @Test
+    void chatSendsAnImageFileToAModelThatSeesAndRefusesOthers() throws Exception {
+        Path png = Files.write(work.resolve("cat.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G'});
+        Path script = Files.writeString(work.resolve("chat-eyes.json"), """
+                {"vision": true, "turns": [{"tool_calls": [{"name": "send_message", "arguments": {"message": "A cat."}}],
+                  "expect_in_prompt": ["[user] What is it? [image image/png, 4 bytes]"]}]}""");
+        ChatCommand.testInput = new ByteArrayInputStream(("/image " + work.resolve("cat.txt") + "\n/image " + png
+                + " What is it?\n/exit\n").getBytes(StandardCharsets.UTF_8));
+        Cli.Run r = ok("chat", "--user", "ana", "--model", "script:" + script);
+        assertThat(r.out()).contains("(/image takes a .png, .jpg, .gif or .webp file, not '" + work.resolve("cat.txt") + "')")
+                .contains("assistant > A cat.");
+    }
+
+    @Test
     void chatShowsAMessageThatNeverReachedTheUserAsTheFailedCallItIs() throws Exception {
         Path script = Files.writeString(work.resolve("chat-refused.json"), """
                 {"turns": [

@@ -46,4 +46,14 @@ class LimitOptionsTest {
         assertThatThrownBy(() -> parse("--max-agents-per-user", "0").limits.quotas())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("every quota must be at least 1");
     }
+
+    @Test
+    void theImageFlagsDefaultToTheServersLimitsAndParse() {
+        ServeCommand defaults = parse();
+        assertThat(defaults.maxImageBytes).isEqualTo(EngramServer.DEFAULT_MAX_IMAGE_BYTES);
+        assertThat(defaults.maxImagesPerMessage).isEqualTo(EngramServer.DEFAULT_MAX_IMAGES_PER_MESSAGE);
+        ServeCommand set = parse("--max-image-bytes", "1048576", "--max-images-per-message", "2");
+        assertThat(set.maxImageBytes).isEqualTo(1_048_576);
+        assertThat(set.maxImagesPerMessage).isEqualTo(2);
+    }
 }

@@ -18,14 +18,30 @@ import java.util.Optional;
  * @param createdAt  when it was appended
  * @param inContext  whether it is still in the agent's context window (evicted messages stay in recall memory)
  * @param toolOutcome for a tool message, how the call ended and what it did; empty for the other roles
+ * @param images     for a user message, the images it carries after its text, in order; empty for most messages
  */
 public record ConversationMessage(long id, String agentId, String userId, String sessionId, MessageRole role,
         String content, List<MessageToolCall> toolCalls, Optional<String> toolCallId, Instant createdAt,
-        boolean inContext, Optional<ToolOutcome> toolOutcome) {
+        boolean inContext, Optional<ToolOutcome> toolOutcome, List<MessageImage> images) {
     public ConversationMessage {
         toolCalls = List.copyOf(toolCalls);
         Checks.notNull(toolCallId, "toolCallId");
         Checks.notNull(toolOutcome, "toolOutcome");
+        images = List.copyOf(Checks.noNulls(images, "images"));
+    }
+
+    /** A message without images. */
+    public ConversationMessage(long id, String agentId, String userId, String sessionId, MessageRole role,
+            String content, List<MessageToolCall> toolCalls, Optional<String> toolCallId, Instant createdAt,
+            boolean inContext, Optional<ToolOutcome> toolOutcome) {
+        this(id, agentId, userId, sessionId, role, content, toolCalls, toolCallId, createdAt, inContext, toolOutcome,
+                List.of());
+    }
+
+    /** This message with {@code images} (as a backend that reads them apart from the message sets them). */
+    public ConversationMessage withImages(List<MessageImage> images) {
+        return new ConversationMessage(id, agentId, userId, sessionId, role, content, toolCalls, toolCallId, createdAt,
+                inContext, toolOutcome, images);
     }
 
     /** Whether this is the result of a tool call that did not end {@link ToolOutcome.Status#OK}. */

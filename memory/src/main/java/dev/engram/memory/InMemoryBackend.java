@@ -257,7 +257,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
         List<ConversationMessage> out = new ArrayList<>();
         for (NewMessage m : list) {
             ConversationMessage c = new ConversationMessage(position(), scope.agentId(), scope.userId(), m.sessionId(),
-                    m.role(), m.content(), m.toolCalls(), m.toolCallId(), at, true, m.toolOutcome());
+                    m.role(), m.content(), m.toolCalls(), m.toolCallId(), at, true, m.toolOutcome(), m.images());
             put(messages, c.id(), c);
             out.add(c);
         }
@@ -292,7 +292,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
             if (m.isPresent()) {
                 ConversationMessage x = m.get();
                 put(messages, id, new ConversationMessage(x.id(), x.agentId(), x.userId(), x.sessionId(), x.role(),
-                        x.content(), x.toolCalls(), x.toolCallId(), x.createdAt(), false, x.toolOutcome()));
+                        x.content(), x.toolCalls(), x.toolCallId(), x.createdAt(), false, x.toolOutcome(), x.images()));
                 changed++;
             }
         }

@@ -29,6 +29,7 @@ public final class MessageStore {
             return List.of();
         }
         messages.forEach(m -> store.limits().check(m.content(), "message content"));
+        messages.forEach(m -> store.limits().checkImages(m.images()));
         return store.write(rows -> {
             List<ConversationMessage> out = rows.insertMessages(scope, messages, store.now());
             rows.appendChanges(out.stream().map(m -> new NewChange(ChangeEvent.Entity.MESSAGE, Long.toString(m.id()),

@@ -13,9 +13,10 @@ import java.util.Optional;
  * @param toolCallId for a tool message, the call it answers (required for {@link MessageRole#TOOL})
  * @param toolOutcome for a tool message, how the call ended and what it did (required for {@link MessageRole#TOOL},
  *                    absent for the others)
+ * @param images     for a user message, the images it carries after its text, in order; empty for the other roles
  */
 public record NewMessage(String sessionId, MessageRole role, String content, List<MessageToolCall> toolCalls,
-        Optional<String> toolCallId, Optional<ToolOutcome> toolOutcome) {
+        Optional<String> toolCallId, Optional<ToolOutcome> toolOutcome, List<MessageImage> images) {
     public NewMessage {
         Checks.id(sessionId, "session id");
         Checks.notNull(role, "role");
@@ -33,10 +34,25 @@ public record NewMessage(String sessionId, MessageRole role, String content, Lis
         if (role != MessageRole.ASSISTANT && !toolCalls.isEmpty()) {
             throw new IllegalArgumentException("only assistant messages carry tool calls, not " + role);
         }
+        images = List.copyOf(Checks.noNulls(images, "images"));
+        if (role != MessageRole.USER && !images.isEmpty()) {
+            throw new IllegalArgumentException("only user messages carry images, not " + role);
+        }
+    }
+
+    /** A message without images. */
+    public NewMessage(String sessionId, MessageRole role, String content, List<MessageToolCall> toolCalls,
+            Optional<String> toolCallId, Optional<ToolOutcome> toolOutcome) {
+        this(sessionId, role, content, toolCalls, toolCallId, toolOutcome, List.of());
     }
 
     public static NewMessage user(String sessionId, String content) {
         return new NewMessage(sessionId, MessageRole.USER, content, List.of(), Optional.empty(), Optional.empty());
+    }
+
+    /** A user message with images after its text (the text may be empty when there are images). */
+    public static NewMessage user(String sessionId, String content, List<MessageImage> images) {
+        return new NewMessage(sessionId, MessageRole.USER, content, List.of(), Optional.empty(), Optional.empty(), images);
     }
 
     public static NewMessage system(String sessionId, String content) {

@@ -84,6 +84,15 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** The images of user messages, on this backend. */
+    @Nested
+    class Images extends MessageImageConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     @Nested
     class Usage {
         @Test

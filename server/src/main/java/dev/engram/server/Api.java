@@ -36,8 +36,9 @@ final class Api {
     final Settings settings;
     final QuotaGuard quotas;
 
-    /** The server's settings that endpoints read. */
-    record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl) {
+    /** The server's settings that endpoints read; {@code images} limits the images of one message. */
+    record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl,
+            ImageParts.Limits images) {
     }
 
     Api(AgentRuntime runtime, Turns turns, Settings settings) {
@@ -46,6 +47,11 @@ final class Api {
         this.turns = turns;
         this.settings = settings;
         this.quotas = new QuotaGuard(store);
+    }
+
+    /** What one message may hold: the store's longest text, the server's image limits. */
+    TurnRequest.Limits messageLimits() {
+        return new TurnRequest.Limits(store.limits().maxTextChars(), settings.images());
     }
 
     /** The users whose things the caller sees: its own, or (an admin key) the default user and every user with a key or an identity. */

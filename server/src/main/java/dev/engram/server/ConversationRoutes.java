@@ -188,7 +188,7 @@ final class ConversationRoutes {
     private void send(Caller caller, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
         Target t = target(caller, req, body.string("agent_id"));
-        TurnRequest request = TurnRequest.of(t.agent(), body, api.store.limits().maxTextChars(), false, true);
+        TurnRequest request = TurnRequest.of(t.agent(), body, api.messageLimits(), false, true);
         if (request.streaming()) {
             new SseTurn(api, t.agent(), request.view(), request.streamTokens(), request.includePings())
                     .run(t.session(), request.input(), res);
@@ -218,7 +218,7 @@ final class ConversationRoutes {
         Conversation fork = api.store.inTransaction(tx -> {
             Conversation c = tx.conversations().create(t.agent().scope(), summary);
             tx.messages().appendAll(t.agent().scope(), messages.stream().map(m -> new NewMessage(c.id(), m.role(),
-                    m.content(), m.toolCalls(), m.toolCallId(), m.toolOutcome())).toList());
+                    m.content(), m.toolCalls(), m.toolCallId(), m.toolOutcome(), m.images())).toList());
             return c;
         });
         Api.json(res, view(fork));

@@ -58,6 +58,10 @@ public final class EngramServer implements AutoCloseable {
     public static final int DEFAULT_PORT = 8283;
     /** Largest request body accepted (an agent file upload included): 32 MiB. */
     public static final long DEFAULT_MAX_BODY_BYTES = 32L << 20;
+    /** The largest image of a user message, decoded: 5 MiB. */
+    public static final int DEFAULT_MAX_IMAGE_BYTES = ImageParts.Limits.DEFAULT_MAX_BYTES;
+    /** The most images one user message may carry. */
+    public static final int DEFAULT_MAX_IMAGES_PER_MESSAGE = ImageParts.Limits.DEFAULT_MAX_PER_MESSAGE;
     /** Turns of one user that may wait for an approval at once. */
     public static final int DEFAULT_MAX_WAITING_PER_USER = 100;
     /** Turns of all users that may wait for an approval at once. */
@@ -106,7 +110,7 @@ public final class EngramServer implements AutoCloseable {
         metrics.bind(turns, store, metered);
         this.shutdownGrace = b.shutdownGrace;
         runtime.scheduler().runTurnsWith(turns::runScheduled);
-        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl));
+        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.imageLimits));
         HelidonLog.install();
         this.managed = b.managementPort >= 0;
         this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers), !managed);
@@ -257,6 +261,7 @@ public final class EngramServer implements AutoCloseable {
         private Map<String, String> environment = System.getenv();
         private Duration scheduleInterval = DEFAULT_SCHEDULE_INTERVAL;
         private int managementPort = -1;
+        private ImageParts.Limits imageLimits = ImageParts.Limits.defaults();
 
         private Builder(MemoryStore store, MemorySearch search) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -269,6 +274,24 @@ public final class EngramServer implements AutoCloseable {
          */
         public Builder runtime(Consumer<AgentRuntime.Builder> configure) {
             this.runtime = Objects.requireNonNull(configure, "runtime configuration must not be null");
+            return this;
+        }
+
+        /**
+         * How large one image of a user message may be, decoded (a larger one is a 413 naming the limit), and how many
+         * one message may carry (more is a 422). Default {@value #DEFAULT_MAX_IMAGE_BYTES} bytes (5 MiB) and
+         * {@value #DEFAULT_MAX_IMAGES_PER_MESSAGE} images; 0 images refuses every image.
+         *
+         * @throws IllegalArgumentException if {@code maxBytesPerImage} is below 1 or above the store's
+         *                                  {@code MemoryLimits.maxImageBytes}, or {@code maxImagesPerMessage} is negative
+         */
+        public Builder imageLimits(int maxBytesPerImage, int maxImagesPerMessage) {
+            int ceiling = store.limits().maxImageBytes();
+            if (maxBytesPerImage > ceiling) {
+                throw new IllegalArgumentException("the largest image may be at most the store's MemoryLimits.maxImageBytes ("
+                        + ceiling + " bytes), got " + maxBytesPerImage);
+            }
+            this.imageLimits = new ImageParts.Limits(maxBytesPerImage, maxImagesPerMessage);
             return this;
         }
 

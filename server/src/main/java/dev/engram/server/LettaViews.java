@@ -11,12 +11,14 @@ import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryPermission;
+import dev.engram.memory.MessageImage;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.ToolOutcome;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -197,6 +199,27 @@ final class LettaViews {
      * outcome of a call whose result is stored after the last (a page may end with the call). A result whose call is
      * neither in {@code stored} nor before it (a stream that showed the call before it ran) shows as a return.
      */
+    /**
+     * A user message that shows images, in Letta's shape: {@code content} is a list of parts, its text (when it has
+     * one), then each image as {@code {"type": "image", "source": {"type": "base64", "media_type", "data"}}} or
+     * {@code {"source": {"type": "url", "url"}}}.
+     */
+    private static ObjectNode userWithImages(ObjectNode view, ConversationMessage m) {
+        ArrayNode parts = view.putArray("content");
+        if (!m.content().isEmpty()) {
+            parts.addObject().put("type", "text").put("text", m.content());
+        }
+        for (MessageImage image : m.images()) {
+            ObjectNode source = parts.addObject().put("type", "image").putObject("source");
+            switch (image) {
+                case MessageImage.Inline in -> source.put("type", "base64").put("media_type", in.mediaType())
+                        .put("data", Base64.getEncoder().encodeToString(in.data())).putNull("detail");
+                case MessageImage.Url url -> source.put("type", "url").put("url", url.url());
+            }
+        }
+        return view;
+    }
+
     static List<ObjectNode> messages(List<ConversationMessage> stored, boolean assistantMessages,
             Function<String, Optional<String>> earlierCall, Function<String, Optional<ToolOutcome>> laterOutcome) {
         Map<String, ToolOutcome> outcomes = new HashMap<>();
@@ -210,7 +233,8 @@ final class LettaViews {
         for (ConversationMessage m : stored) {
             String id = Ids.message(m.id());
             switch (m.role()) {
-                case USER -> out.add(message(id, m, "user_message").put("content", m.content()));
+                case USER -> out.add(m.images().isEmpty() ? message(id, m, "user_message").put("content", m.content())
+                        : userWithImages(message(id, m, "user_message"), m));
                 case SYSTEM -> out.add(message(id, m, "system_message").put("content", m.content()));
                 case ASSISTANT -> {
                     if (!m.content().isBlank()) {

@@ -41,7 +41,7 @@ final class MessageRoutes {
     }
 
     private void send(Agent agent, ServerRequest req, ServerResponse res) {
-        TurnRequest request = TurnRequest.of(agent, Api.body(req), api.store.limits().maxTextChars(), false);
+        TurnRequest request = TurnRequest.of(agent, Api.body(req), api.messageLimits(), false);
         if (request.streaming()) {
             new SseTurn(api, agent, request.view(), request.streamTokens(), request.includePings()).run(request.input(), res);
             return;
@@ -51,7 +51,7 @@ final class MessageRoutes {
     }
 
     private void stream(Agent agent, ServerRequest req, ServerResponse res) {
-        TurnRequest request = TurnRequest.of(agent, Api.body(req), api.store.limits().maxTextChars(), true);
+        TurnRequest request = TurnRequest.of(agent, Api.body(req), api.messageLimits(), true);
         new SseTurn(api, agent, request.view(), request.streamTokens(), request.includePings()).run(request.input(), res);
     }
 

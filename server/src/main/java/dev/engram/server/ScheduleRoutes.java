@@ -58,9 +58,10 @@ final class ScheduleRoutes {
         if (body.objects("messages").isEmpty()) {
             throw body.problem("missing", "Field required", "messages");
         }
-        if (!(TurnRequest.input(body, api.store.limits().maxTextChars()) instanceof TurnRequest.Input.Message message)) {
+        if (!(TurnRequest.input(body, api.messageLimits()) instanceof TurnRequest.Input.Message message)) {
             throw body.problem("value_error", "A scheduled message is a user message, not an approval", "messages");
         }
+        ImageParts.refuse(body, message.images(), "messages", "Scheduled messages");
         Body schedule = body.object("schedule").map(o -> Body.of(o, body.location("schedule")))
                 .orElseThrow(() -> body.problem("missing", "Field required", "schedule"));
         ScheduleTiming timing = timing(schedule);

@@ -26,7 +26,7 @@ final class TurnFlow {
         return switch (input) {
             case TurnRequest.Input.Message m -> {
                 api.quotas.turn(agent.userId());
-                yield api.turns.start(agent, session, m.text(), m.clientTools(), streamed, listener);
+                yield api.turns.start(agent, session, m, streamed, listener);
             }
             case TurnRequest.Input.Approval a -> ApprovalAnswers.apply(api, agent, a, listener);
         };

@@ -3,6 +3,8 @@ package dev.engram.server;
 import dev.engram.agents.Agent;
 import dev.engram.agents.TokenCounter;
 import dev.engram.framework.ToolDefinition;
+import dev.engram.memory.MessageImage;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -25,33 +27,60 @@ record TurnRequest(Input input, TurnViews.View view, boolean streaming, boolean 
      *
      * @param streamRoute whether the route always streams ({@code /messages/stream}), which reads no {@code streaming}
      */
-    static TurnRequest of(Agent agent, Body body, int maxChars, boolean streamRoute) {
-        return of(agent, body, maxChars, streamRoute, false);
+    static TurnRequest of(Agent agent, Body body, Limits limits, boolean streamRoute) {
+        return of(agent, body, limits, streamRoute, false);
     }
 
     /**
-     * {@link #of(Agent, Body, int, boolean)} where {@code streaming} defaults to {@code streamingByDefault}: Letta's
-     * conversation messages stream unless the body says {@code "streaming": false}.
+     * {@link #of(Agent, Body, Limits, boolean)} where {@code streaming} defaults to {@code streamingByDefault}: Letta's
+     * conversation messages stream unless the body says {@code "streaming": false}. Images the agent's model cannot
+     * take are a 422 naming the model.
      */
-    static TurnRequest of(Agent agent, Body body, int maxChars, boolean streamRoute, boolean streamingByDefault) {
-        Input input = input(body, maxChars);
+    static TurnRequest of(Agent agent, Body body, Limits limits, boolean streamRoute, boolean streamingByDefault) {
+        Input input = input(body, limits);
         List<ToolDefinition> clientTools = ClientToolSchemas.decode(body);
         if (input instanceof Input.Message m && !clientTools.isEmpty()) {
-            input = new Input.Message(m.text(), clientTools);
+            input = new Input.Message(m.text(), m.images(), clientTools);
         }
         fitsWindow(agent, input, body);
+        if (input instanceof Input.Message m) {
+            try {
+                agent.checkImages(m.images());
+            } catch (IllegalArgumentException e) {
+                throw body.problem("value_error", e.getMessage(), body.has("input") ? "input" : "messages");
+            }
+        }
         TurnViews.View view = TurnViews.view(body);
         boolean streaming = streamRoute || body.bool("streaming").orElse(streamingByDefault);
         return new TurnRequest(input, view, streaming, streaming && body.bool("stream_tokens").orElse(false),
                 streaming && body.bool("include_pings").orElse(false));
     }
 
+    /**
+     * What a message may hold: {@code maxChars} characters of text (the store's {@code MemoryLimits.maxTextChars},
+     * which would refuse more mid-turn) and images within {@code images}.
+     */
+    record Limits(int maxChars, ImageParts.Limits images) {
+    }
+
     /** What a request asks: a message for the agent, or the answer to the call its turn waits on. */
     sealed interface Input {
-        /** A message, with the tools its client runs itself ({@code client_tools}, see {@link ClientToolSchemas}). */
-        record Message(String text, List<ToolDefinition> clientTools) implements Input {
+        /**
+         * A user message: its text, the images it shows after the text (none for most), and the tools its client runs
+         * itself ({@code client_tools}, see {@link ClientToolSchemas}).
+         */
+        record Message(String text, List<MessageImage> images, List<ToolDefinition> clientTools) implements Input {
+            public Message {
+                images = List.copyOf(images);
+                clientTools = List.copyOf(clientTools);
+            }
+
+            Message(String text, List<MessageImage> images) {
+                this(text, images, List.of());
+            }
+
             Message(String text) {
-                this(text, List.of());
+                this(text, List.of(), List.of());
             }
         }
 
@@ -62,17 +91,20 @@ record TurnRequest(Input input, TurnViews.View view, boolean streaming, boolean 
 
     /**
      * What a request body asks; a 422 naming the field for anything malformed, and for a message longer than
-     * {@code maxChars} (the store's {@code MemoryLimits.maxTextChars}, which would refuse it mid-turn).
+     * {@code maxChars} (the store's {@code MemoryLimits.maxTextChars}, which would refuse it mid-turn); images in
+     * content parts within the limits ({@link ImageParts}).
      */
-    static Input input(Body body, int maxChars) {
+    static Input input(Body body, Limits limits) {
+        int maxChars = limits.maxChars();
+        List<MessageImage> images = new ArrayList<>();
         Optional<List<Body>> messages = body.objects("messages");
         Optional<JsonNode> input = body.raw("input");
         if (messages.isPresent() == input.isPresent()) {
             throw body.problem("value_error", "Send either 'messages' or 'input' (exactly one)", messages.isPresent() ? "input" : "messages");
         }
         if (input.isPresent()) {
-            String text = input.get().isString() ? input.get().asString() : texts(body, input.get(), "input");
-            return message(body, text, "input", maxChars);
+            String text = input.get().isString() ? input.get().asString() : texts(body, input.get(), "input", limits, images);
+            return message(body, text, images, "input", maxChars);
         }
         List<Body> list = messages.get();
         if (list.isEmpty()) {
@@ -97,20 +129,21 @@ record TurnRequest(Input input, TurnViews.View view, boolean streaming, boolean 
                 throw m.problem("literal_error", "Engram's agents take user messages: role should be 'user', not '" + role + "'", "role");
             }
             JsonNode content = m.raw("content").orElseThrow(() -> m.problem("missing", "Field required", "content"));
-            text.append(text.isEmpty() ? "" : "\n\n").append(content.isString() ? content.asString() : texts(m, content, "content"));
+            String part = content.isString() ? content.asString() : texts(m, content, "content", limits, images);
+            text.append(text.isEmpty() ? "" : "\n\n").append(part);
         }
-        return message(body, text.toString(), "messages", maxChars);
+        return message(body, text.toString(), images, "messages", maxChars);
     }
 
-    private static Input message(Body body, String text, String field, int maxChars) {
-        if (text.isBlank()) {
+    private static Input message(Body body, String text, List<MessageImage> images, String field, int maxChars) {
+        if (text.isBlank() && images.isEmpty()) {
             throw body.problem("value_error", "The message is empty", field);
         }
         if (text.length() > maxChars) {
             throw body.problem("string_too_long", "The message has " + text.length() + " characters; this server takes at most "
                     + maxChars + " in one message (the store's MemoryLimits.maxTextChars): split it, or send a summary", field);
         }
-        return new Input.Message(text);
+        return new Input.Message(text, images);
     }
 
     /**
@@ -134,8 +167,11 @@ record TurnRequest(Input input, TurnViews.View view, boolean streaming, boolean 
         }
     }
 
-    /** The text of Letta's content parts ({@code [{"type": "text", "text": ...}]}); other kinds are refused. */
-    private static String texts(Body body, JsonNode parts, String field) {
+    /**
+     * The text of Letta's content parts ({@code [{"type": "text", "text": ...}]}); its image parts go to {@code images}
+     * ({@link ImageParts}); other kinds are refused.
+     */
+    private static String texts(Body body, JsonNode parts, String field, Limits limits, List<MessageImage> images) {
         if (!parts.isArray()) {
             throw body.problem("string_type", "Input should be a valid string or a list of content parts", field);
         }
@@ -143,8 +179,13 @@ record TurnRequest(Input input, TurnViews.View view, boolean streaming, boolean 
         for (int i = 0; i < parts.size(); i++) {
             Body part = Body.of(parts.get(i), body.location(field, String.valueOf(i)));
             String type = part.requiredString("type");
+            if (type.equals("image")) {
+                images.add(ImageParts.decode(part, limits.images(), images.size()));
+                continue;
+            }
             if (!type.equals("text")) {
-                throw part.problem("literal_error", "Only text content is supported, not '" + type + "'", "type");
+                throw part.problem("literal_error", "A user message's content parts are 'text' or 'image', not '" + type + "'",
+                        "type");
             }
             text.append(text.isEmpty() ? "" : "\n").append(part.requiredString("text"));
         }

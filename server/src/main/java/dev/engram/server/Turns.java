@@ -196,7 +196,7 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
      *
      * @throws ApiException 409 if the agent's running turn waits for an approval; 503 if the server is stopping
      */
-    Running start(Agent agent, String session, String message, List<ToolDefinition> clientTools, boolean streamed,
+    Running start(Agent agent, String session, TurnRequest.Input.Message message, boolean streamed,
             AgentStreamListener listener) {
         if (stopping) {
             throw stoppingError();
@@ -210,8 +210,8 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         }
         Running r = new Running(agent);
         r.listener = listener;
-        Optional<ClientTools> client = clientTools.isEmpty() ? Optional.empty()
-                : Optional.of(new ClientTools(clientTools, (scope, calls) -> ClientWaits.awaitClient(r, calls, caps, store.clock())));
+        Optional<ClientTools> client = message.clientTools().isEmpty() ? Optional.empty()
+                : Optional.of(new ClientTools(message.clientTools(), (scope, calls) -> ClientWaits.awaitClient(r, calls, caps, store.clock())));
         if (client.isPresent() || agent.mayRequestApproval() || mayAskConsent(agent.scope())) {
             approvalThreads.execute(RequestIds.carry(() -> run(r, session, message, client, streamed)));
         } else if (streamed) {
@@ -225,7 +225,8 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         return r;
     }
 
-    private void run(Running r, String session, String message, Optional<ClientTools> client, boolean streamed) {
+    private void run(Running r, String session, TurnRequest.Input.Message message, Optional<ClientTools> client,
+            boolean streamed) {
         Scope scope = r.agent.scope();
         try (TurnLock.Hold hold = acquire(scope)) {
             if (stopping) {
@@ -238,8 +239,10 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
             try {
                 AgentStreamListener forward = event -> forward(r, event);
                 AgentResponse response = client.isPresent()
-                        ? streamed ? r.agent.stream(session, message, client.get(), forward) : r.agent.send(session, message, client.get())
-                        : streamed ? r.agent.stream(session, message, forward) : r.agent.send(session, message);
+                        ? streamed ? r.agent.stream(session, message.text(), message.images(), client.get(), forward)
+                                : r.agent.send(session, message.text(), message.images(), client.get())
+                        : streamed ? r.agent.stream(session, message.text(), message.images(), forward)
+                                : r.agent.send(session, message.text(), message.images());
                 metrics.turn(Duration.ofNanos(System.nanoTime() - start), Metrics.outcome(response.stopReason()));
                 end = new Pause.Finished(response);
             } catch (RuntimeException e) {

@@ -39,6 +39,18 @@ final class AnthropicChatModel implements ChatModel {
         return "anthropic:" + spec.model();
     }
 
+    /** Every Claude since Claude 3 ({@link Vision#anthropic}). */
+    @Override
+    public boolean supportsImages() {
+        return Vision.anthropic(spec.model());
+    }
+
+    /** Anthropic fetches an image by address itself ({@code "source": {"type": "url"}}). */
+    @Override
+    public boolean supportsImageUrls() {
+        return supportsImages();
+    }
+
     private Map<String, String> headers() {
         Map<String, String> h = new LinkedHashMap<>();
         h.put("x-api-key", spec.apiKey().orElse(""));
@@ -47,6 +59,7 @@ final class AnthropicChatModel implements ChatModel {
     }
 
     ObjectNode body(ChatRequest request, boolean stream) {
+        Vision.check(this, request);
         ObjectNode body = ModelJson.object();
         body.put("model", spec.model());
         body.put("max_tokens", request.options().maxTokens().orElse(DEFAULT_MAX_TOKENS));
@@ -65,8 +78,18 @@ final class AnthropicChatModel implements ChatModel {
                     system.append(s.text());
                 }
                 case ChatMessage.User u -> {
-                    ObjectNode o = messages.addObject().put("role", "user");
-                    o.putArray("content").addObject().put("type", "text").put("text", u.text());
+                    ArrayNode content = messages.addObject().put("role", "user").putArray("content");
+                    if (!u.text().isEmpty() || u.images().isEmpty()) {
+                        content.addObject().put("type", "text").put("text", u.text());
+                    }
+                    for (Image image : u.images()) {
+                        ObjectNode source = content.addObject().put("type", "image").putObject("source");
+                        switch (image) {
+                            case Image.Inline in -> source.put("type", "base64").put("media_type", in.mediaType())
+                                    .put("data", in.base64());
+                            case Image.Url at -> source.put("type", "url").put("url", at.url().toString());
+                        }
+                    }
                 }
                 case ChatMessage.Assistant a -> {
                     ObjectNode o = messages.addObject().put("role", "assistant");

@@ -13,10 +13,22 @@ public sealed interface ChatMessage {
         }
     }
 
-    /** What the user said. */
-    record User(String text) implements ChatMessage {
+    /**
+     * What the user said, and the images the user showed (after the text, in order).
+     *
+     * @param text   the text; may be empty when there are images
+     * @param images the images; empty for a text-only message. A model that cannot see refuses them
+     *               ({@link ChatModel#supportsImages()})
+     */
+    record User(String text, List<Image> images) implements ChatMessage {
         public User {
             Objects.requireNonNull(text, "text");
+            images = List.copyOf(images);
+        }
+
+        /** A text-only message. */
+        public User(String text) {
+            this(text, List.of());
         }
     }
 

@@ -22,6 +22,23 @@ public interface ChatModel {
     ChatResponse chat(ChatRequest request);
 
     /**
+     * Whether this model takes images in user messages ({@link ChatMessage.User#images()}). A model that does not
+     * refuses a request with images ({@link IllegalArgumentException} naming it); callers ask first, before they store
+     * such a message. The default is {@code false}.
+     */
+    default boolean supportsImages() {
+        return false;
+    }
+
+    /**
+     * Whether this model takes images by address ({@link Image.Url}), which its provider fetches; a model that sees
+     * only images sent as data refuses them. The default is {@code false}.
+     */
+    default boolean supportsImageUrls() {
+        return false;
+    }
+
+    /**
      * Streams the answer to {@code listener} as it arrives and returns it whole at the end: the same
      * response {@link #chat} would have returned. The default does not stream: it calls {@link #chat}
      * and reports the result in one piece.

@@ -32,6 +32,12 @@ final class GeminiChatModel implements ChatModel {
         return "gemini:" + spec.model();
     }
 
+    /** Every Gemini but the text-only 1.0 Pro ({@link Vision#gemini}); images go as data only ({@code inlineData}). */
+    @Override
+    public boolean supportsImages() {
+        return Vision.gemini(spec.model());
+    }
+
     private Map<String, String> headers() {
         Map<String, String> h = new LinkedHashMap<>();
         h.put("x-goog-api-key", spec.apiKey().orElse(""));
@@ -39,6 +45,7 @@ final class GeminiChatModel implements ChatModel {
     }
 
     ObjectNode body(ChatRequest request) {
+        Vision.check(this, request);
         ObjectNode body = ModelJson.object();
         ArrayNode contents = body.putArray("contents");
         StringBuilder system = new StringBuilder();
@@ -54,7 +61,17 @@ final class GeminiChatModel implements ChatModel {
                     }
                     system.append(s.text());
                 }
-                case ChatMessage.User u -> contents.addObject().put("role", "user").putArray("parts").addObject().put("text", u.text());
+                case ChatMessage.User u -> {
+                    ArrayNode parts = contents.addObject().put("role", "user").putArray("parts");
+                    if (!u.text().isEmpty() || u.images().isEmpty()) {
+                        parts.addObject().put("text", u.text());
+                    }
+                    for (Image image : u.images()) {
+                        // Vision.check refused images by address: Gemini reads only its own file URIs
+                        Image.Inline in = (Image.Inline) image;
+                        parts.addObject().putObject("inlineData").put("mimeType", in.mediaType()).put("data", in.base64());
+                    }
+                }
                 case ChatMessage.Assistant a -> {
                     ArrayNode parts = contents.addObject().put("role", "model").putArray("parts");
                     if (!a.text().isEmpty()) {

@@ -30,6 +30,21 @@ final class OpenAiChatModel implements ChatModel {
         return "openai:" + spec.model();
     }
 
+    /** By the model's name ({@link Vision#openAi}). */
+    @Override
+    public boolean supportsImages() {
+        return Vision.openAi(spec.model());
+    }
+
+    /**
+     * OpenAI's own API fetches images by address; the servers that speak its format locally (Ollama, vLLM, llama.cpp)
+     * may not, so an address goes only to {@code api.openai.com}.
+     */
+    @Override
+    public boolean supportsImageUrls() {
+        return supportsImages() && "api.openai.com".equalsIgnoreCase(spec.baseUrl().getHost());
+    }
+
     private Map<String, String> headers() {
         Map<String, String> h = new LinkedHashMap<>();
         spec.apiKey().ifPresent(k -> h.put("Authorization", "Bearer " + k));
@@ -37,6 +52,7 @@ final class OpenAiChatModel implements ChatModel {
     }
 
     ObjectNode body(ChatRequest request, boolean stream) {
+        Vision.check(this, request);
         ObjectNode body = ModelJson.object();
         body.put("model", spec.model());
         ArrayNode messages = body.putArray("messages");
@@ -44,7 +60,21 @@ final class OpenAiChatModel implements ChatModel {
             ObjectNode o = messages.addObject();
             switch (m) {
                 case ChatMessage.System s -> o.put("role", "system").put("content", s.text());
-                case ChatMessage.User u -> o.put("role", "user").put("content", u.text());
+                case ChatMessage.User u when u.images().isEmpty() -> o.put("role", "user").put("content", u.text());
+                case ChatMessage.User u -> {
+                    // with images, content is a list of parts: the text, then each image as an image_url
+                    ArrayNode parts = o.put("role", "user").putArray("content");
+                    if (!u.text().isEmpty()) {
+                        parts.addObject().put("type", "text").put("text", u.text());
+                    }
+                    for (Image image : u.images()) {
+                        String url = switch (image) {
+                            case Image.Inline in -> in.dataUrl();
+                            case Image.Url at -> at.url().toString();
+                        };
+                        parts.addObject().put("type", "image_url").putObject("image_url").put("url", url);
+                    }
+                }
                 case ChatMessage.Assistant a -> {
                     o.put("role", "assistant");
                     if (a.text().isEmpty() && !a.toolCalls().isEmpty()) {

@@ -34,6 +34,10 @@ import tools.jackson.databind.JsonNode;
  * {@code call_<turn>_<n>}. {@code expect_in_prompt} lists strings that must occur in the request the
  * turn answers (its messages and tool names): a missing one fails loudly, naming it. Asking for a turn
  * after the last is an error. A bare array of turns is accepted too. Thread-safe.
+ *
+ * <p>A script object may say {@code "vision": true}: the model then takes images, as data or by address (each shows in
+ * the prompt text as {@code [image image/png, N bytes]} or {@code [image URL]}, for {@code expect_in_prompt}); without
+ * it the model cannot see, and a request with images fails as a provider's would.
  */
 public final class ScriptedChatModel implements ChatModel {
     /** Streamed text and arguments come in pieces of this many characters. */
@@ -63,19 +67,47 @@ public final class ScriptedChatModel implements ChatModel {
     private final AtomicInteger next = new AtomicInteger();
     private final List<ChatRequest> requests = java.util.Collections.synchronizedList(new ArrayList<>());
 
-    private ScriptedChatModel(String name, List<Turn> turns) {
+    private final boolean vision;
+
+    private ScriptedChatModel(String name, List<Turn> turns, boolean vision) {
         this.name = name;
         this.turns = List.copyOf(turns);
+        this.vision = vision;
     }
 
-    /** A model from turns built in code. */
+    /** A model from turns built in code; it cannot see ({@link #withVision()}). */
     public static ScriptedChatModel of(List<Turn> turns) {
-        return new ScriptedChatModel("script:inline", turns);
+        return new ScriptedChatModel("script:inline", turns, false);
     }
 
     /** A model from a script's JSON text. */
     public static ScriptedChatModel fromJson(String json) {
-        return new ScriptedChatModel("script:inline", parse(json, "the script"));
+        return new ScriptedChatModel("script:inline", parse(json, "the script"), vision(json, "the script"));
+    }
+
+    /** This script, on a model that takes images (as data and by address); no turn has been played on it. */
+    public ScriptedChatModel withVision() {
+        return new ScriptedChatModel(name, turns, true);
+    }
+
+    /** Whether the script says {@code "vision": true}. */
+    @Override
+    public boolean supportsImages() {
+        return vision;
+    }
+
+    /** As {@link #supportsImages()}: a scripted model that sees takes images by address too. */
+    @Override
+    public boolean supportsImageUrls() {
+        return vision;
+    }
+
+    private static boolean vision(String json, String what) {
+        JsonNode v = ModelJson.MAPPER.readTree(json).path("vision");
+        if (!v.isMissingNode() && !v.isBoolean()) {
+            throw new IllegalArgumentException(what + ": \"vision\" must be true or false");
+        }
+        return v.asBoolean(false);
     }
 
     /** A model from a script file. */
@@ -86,7 +118,8 @@ public final class ScriptedChatModel implements ChatModel {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read model script " + file + ": " + e.getMessage(), e);
         }
-        return new ScriptedChatModel("script:" + file.getFileName(), parse(json, "model script " + file));
+        return new ScriptedChatModel("script:" + file.getFileName(), parse(json, "model script " + file),
+                vision(json, "model script " + file));
     }
 
     private static List<Turn> parse(String json, String what) {
@@ -154,6 +187,7 @@ public final class ScriptedChatModel implements ChatModel {
     /** Plays the next turn: the turn and the response it gives. */
     private Map.Entry<Turn, ChatResponse> play(ChatRequest request) {
         Objects.requireNonNull(request, "request");
+        Vision.check(this, request);
         int index = next.getAndIncrement();
         if (index >= turns.size()) {
             throw new ModelException("The model script has " + turns.size() + " turns and all were played; turn "
@@ -209,7 +243,15 @@ public final class ScriptedChatModel implements ChatModel {
         for (ChatMessage m : request.messages()) {
             switch (m) {
                 case ChatMessage.System s -> sb.append("[system] ").append(s.text());
-                case ChatMessage.User u -> sb.append("[user] ").append(u.text());
+                case ChatMessage.User u -> {
+                    sb.append("[user] ").append(u.text());
+                    for (Image image : u.images()) {
+                        sb.append(switch (image) {
+                            case Image.Inline in -> " [image " + in.mediaType() + ", " + in.data().length + " bytes]";
+                            case Image.Url at -> " [image " + at.url() + "]";
+                        });
+                    }
+                }
                 case ChatMessage.Assistant a -> {
                     sb.append("[assistant] ").append(a.text());
                     a.toolCalls().forEach(c -> sb.append(" (call ").append(c.name()).append(' ').append(c.arguments()).append(')'));

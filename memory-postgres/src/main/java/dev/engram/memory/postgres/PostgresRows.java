@@ -17,6 +17,7 @@ import dev.engram.memory.Scope;
 import dev.engram.memory.ToolOutcome;
 import dev.engram.memory.UserUsage;
 import dev.engram.memory.spi.Columns;
+import dev.engram.memory.spi.MessageImageRows;
 import dev.engram.memory.spi.NewChange;
 import dev.engram.memory.spi.Rows;
 import java.sql.ResultSet;
@@ -218,12 +219,15 @@ record PostgresRows(Handle h) implements PostgresOptionalRows {
     public List<ConversationMessage> insertMessages(Scope s, List<NewMessage> messages, Instant at) {
         List<ConversationMessage> out = new ArrayList<>();
         for (NewMessage m : messages) {
-            out.addAll(query("INSERT INTO messages (user_id, agent_id, session_id, role, content, tool_calls, tool_call_id, "
-                    + "created_at, in_context, tool_status, tool_effects) VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE, ?, ?) RETURNING *",
+            List<ConversationMessage> inserted = query("INSERT INTO messages (user_id, agent_id, session_id, role, content, "
+                    + "tool_calls, tool_call_id, created_at, in_context, tool_status, tool_effects) "
+                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE, ?, ?) RETURNING *",
                     (rs, c) -> message(rs), s.userId(), s.agentId(), m.sessionId(), m.role().name(), m.content(),
                     Columns.toolCallsJson(m.toolCalls()), m.toolCallId().orElse(null), Columns.micros(at),
                     m.toolOutcome().map(o -> o.status().code()).orElse(null),
-                    m.toolOutcome().map(ToolOutcome::effectCodes).orElse(null)));
+                    m.toolOutcome().map(ToolOutcome::effectCodes).orElse(null));
+            MessageImageRows.insert(h, s, inserted.getFirst().id(), m.images());
+            out.add(inserted.getFirst().withImages(m.images()));
         }
         return out;
     }
@@ -231,7 +235,8 @@ record PostgresRows(Handle h) implements PostgresOptionalRows {
     @Override
     public Optional<ConversationMessage> message(Scope s, long id) {
         return one("SELECT * FROM messages WHERE id = ? AND user_id = ? AND agent_id = ?",
-                (rs, c) -> message(rs), id, s.userId(), s.agentId());
+                (rs, c) -> message(rs), id, s.userId(), s.agentId())
+                .map(m -> MessageImageRows.attach(h, s, List.of(m)).getFirst());
     }
 
     @Override
@@ -243,10 +248,10 @@ record PostgresRows(Handle h) implements PostgresOptionalRows {
                 ? "SELECT * FROM (SELECT * FROM messages WHERE " + where + " ORDER BY id DESC LIMIT ?) m ORDER BY id"
                 : "SELECT * FROM messages WHERE " + where + " ORDER BY id LIMIT ?";
         String session = q.sessionId().orElse(null);
-        return query(sql, (rs, c) -> message(rs), s.userId(), s.agentId(), session, session,
+        return MessageImageRows.attach(h, s, query(sql, (rs, c) -> message(rs), s.userId(), s.agentId(), session, session,
                 q.afterId().orElse(Long.MIN_VALUE), q.beforeId().orElse(Long.MAX_VALUE),
                 q.from().map(t -> Columns.micros(t)).orElse(Long.MIN_VALUE), q.until().map(t -> Columns.micros(t)).orElse(Long.MAX_VALUE),
-                q.inContextOnly(), q.limit());
+                q.inContextOnly(), q.limit()));
     }
 
     @Override

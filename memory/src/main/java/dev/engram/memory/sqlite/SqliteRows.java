@@ -17,6 +17,7 @@ import dev.engram.memory.Scope;
 import dev.engram.memory.ToolOutcome;
 import dev.engram.memory.UserUsage;
 import dev.engram.memory.spi.Columns;
+import dev.engram.memory.spi.MessageImageRows;
 import dev.engram.memory.spi.NewChange;
 import dev.engram.memory.spi.Rows;
 import java.sql.ResultSet;
@@ -260,8 +261,9 @@ final class SqliteRows implements SqliteOptionalRows {
                     .bind(6, m.toolCallId().orElse(null)).bind(7, Columns.micros(at))
                     .bind(8, m.toolOutcome().map(o -> o.status().code()).orElse(null))
                     .bind(9, m.toolOutcome().map(ToolOutcome::effectCodes).orElse(null)).mapTo(Long.class).one();
+            MessageImageRows.insert(h, scope, id, m.images());
             out.add(new ConversationMessage(id, scope.agentId(), scope.userId(), m.sessionId(), m.role(), m.content(),
-                    m.toolCalls(), m.toolCallId(), at, true, m.toolOutcome()));
+                    m.toolCalls(), m.toolCallId(), at, true, m.toolOutcome(), m.images()));
         }
         return out;
     }
@@ -269,7 +271,8 @@ final class SqliteRows implements SqliteOptionalRows {
     @Override
     public Optional<ConversationMessage> message(Scope scope, long id) {
         return h.createQuery("SELECT * FROM messages WHERE id = ? AND user_id = ? AND agent_id = ?")
-                .bind(0, id).bind(1, scope.userId()).bind(2, scope.agentId()).map((rs, ctx) -> message(rs)).findOne();
+                .bind(0, id).bind(1, scope.userId()).bind(2, scope.agentId()).map((rs, ctx) -> message(rs)).findOne()
+                .map(m -> MessageImageRows.attach(h, scope, List.of(m)).getFirst());
     }
 
     @Override
@@ -295,7 +298,7 @@ final class SqliteRows implements SqliteOptionalRows {
         if (q.newestFirst()) {
             Collections.reverse(result);
         }
-        return result;
+        return MessageImageRows.attach(h, scope, result);
     }
 
     @Override
