@@ -67,7 +67,7 @@ final class RunLog {
     Recorder recorder(Run run) {
         Recorder r = new Recorder(run);
         live.put(run.id(), r);
-        r.flusher = Thread.ofVirtual().name("engram-run-" + run.id()).start(r::flushNowAndThen);
+        Thread.ofVirtual().name("engram-run-" + run.id()).start(r::flushNowAndThen);
         return r;
     }
 
@@ -149,8 +149,9 @@ final class RunLog {
         private final Run run;
         private final List<RunEvent> held = new ArrayList<>();
         private long heartbeat = System.nanoTime();
+        /** Whether the last write failed, perhaps after some of it was stored. */
+        private boolean uncertain;
         private volatile boolean closed;
-        private Thread flusher;
 
         private Recorder(Run run) {
             this.run = run;
@@ -167,20 +168,30 @@ final class RunLog {
             try {
                 while (!closed) {
                     Thread.sleep(FLUSH_EVERY);
-                    flush();
+                    if (!closed) {
+                        flush();
+                    }
                 }
             } catch (InterruptedException e) {
-                // closed
+                // the server stops
             }
         }
 
         /** Writes the held events (or, without any for a while, touches the run's record). */
         synchronized void flush() {
-            List<RunEvent> batch;
-            synchronized (held) {
-                batch = List.copyOf(held);
-            }
             try {
+                if (uncertain) {
+                    // a write that failed may have been stored (its answer lost): keep only what is not
+                    long stored = store.runs().lastSeq(run.userId(), run.id());
+                    synchronized (held) {
+                        held.removeIf(e -> e.seq() <= stored);
+                    }
+                    uncertain = false;
+                }
+                List<RunEvent> batch;
+                synchronized (held) {
+                    batch = List.copyOf(held);
+                }
                 if (!batch.isEmpty()) {
                     store.runs().append(run.userId(), run.id(), batch, maxEvents);
                     synchronized (held) {
@@ -192,14 +203,15 @@ final class RunLog {
                     heartbeat = System.nanoTime();
                 }
             } catch (RuntimeException e) {
+                uncertain = true;
                 LOG.warn("Events of run {} not written yet: {}", run.id(), e.toString());
             }
         }
 
         /** Writes what is held and ends the run with its stop reason. */
         void close(String stopReason) {
+            // the flusher is not interrupted (that would break a write it is doing): it stops at its next wake-up
             closed = true;
-            flusher.interrupt();
             try {
                 flush();
             } finally {

@@ -195,7 +195,7 @@ class SharedDatabaseServerTest {
             List<String> original = onA.get();
             assertThat(throughB).as("b found a's run while it ran").isNotNull();
             assertThat(throughB).isEqualTo(original);
-            assertThat(original.toString()).contains("You said: far away");
+            assertThat(original.toString()).contains("\"stop_reason\":\"end_turn\"", "r away");
 
             // after the end, b gives exactly the events after the one the client saw
             String run = ServerFixture.JSON.readTree(original.getFirst()).path("run_id").asString();
