@@ -114,11 +114,13 @@ final class SseTurn {
                     finish(TurnViews.stopReason(f.response().stopReason()), f.response());
                 }
                 case Turns.Pause.NeedsApproval n -> {
-                    List<ObjectNode> rest = TurnViews.withApprovalRequest(tokens ? List.of()
-                            : view.of(turn.unshown()), n.pending());
-                    if (tokens) {
-                        turn.unshown();
-                    }
+                    List<ObjectNode> stored = view.of(turn.unshown());
+                    // With stream_tokens the turn's messages went out as fragments: of them only the waiting call's
+                    // stored message counts here, so that the request carries its stored id, as without tokens.
+                    List<ObjectNode> rest = TurnViews.withApprovalRequest(tokens ? stored.stream()
+                            .filter(m -> m.path("message_type").asString().equals("tool_call_message")
+                                    && m.path("tool_call").path("tool_call_id").asString().equals(n.pending().callId()))
+                            .toList() : stored, n.pending());
                     rest.forEach(this::emit);
                     finish("requires_approval", null);
                 }

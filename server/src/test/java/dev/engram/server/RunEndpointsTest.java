@@ -224,4 +224,36 @@ class RunEndpointsTest {
         assertThat(gone.status()).as(gone.text()).isEqualTo(410);
         assertThat(gone.detail()).contains("no longer kept");
     }
+
+    @Test
+    void theIdsOfStreamedWholeMessagesAndOfAnApprovalRequestAreTheStoredOnes() {
+        for (boolean tokens : new boolean[] {false, true}) {
+            List<JsonNode> whole = json(fx.stream(fx.ana, "/v1/agents/" + agent + "/messages/stream", obj("input", "ids")));
+            JsonNode reply = whole.stream().filter(e -> e.path("message_type").asString().equals("assistant_message"))
+                    .findFirst().orElseThrow();
+            ServerFixture.Response read = fx.get(fx.ana, "/v1/messages/" + reply.path("id").asString());
+            assertThat(read.status()).as(read.text()).isEqualTo(200);
+
+            assertThat(fx.patch(fx.ana, "/v1/agents/" + agent + "/tools/approval/block?requires_approval=true", null).status())
+                    .isEqualTo(200);
+            List<JsonNode> paused = json(fx.stream(fx.ana, "/v1/agents/" + agent + "/messages/stream", obj("input",
+                    "call {\"name\": \"block\", \"arguments\": {\"operation\": \"append\", \"label\": \"human\", \"text\": \"Ana\"}}",
+                    "stream_tokens", tokens, "background", true)));
+            JsonNode request = paused.stream().filter(e -> e.path("message_type").asString().equals("approval_request_message"))
+                    .findFirst().orElseThrow();
+            assertThat(paused.get(paused.size() - 2).path("stop_reason").asString()).isEqualTo("requires_approval");
+            ServerFixture.Response requested = fx.get(fx.ana, "/v1/messages/" + request.path("id").asString());
+            assertThat(requested.status()).as("tokens " + tokens + ": " + requested.text()).isEqualTo(200);
+            String run = request.path("run_id").asString();
+            assertThat(fx.get(fx.ana, "/v1/runs/" + run).json().path("stop_reason").asString()).isEqualTo("requires_approval");
+            ServerFixture.Response answered = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", obj("messages", List.of(
+                    obj("type", "approval", "approvals", List.of(obj("type", "approval", "approval_request_id",
+                            request.path("id").asString(), "tool_call_id", request.path("tool_call").path("tool_call_id").asString(),
+                            "approve", true))))));
+            assertThat(answered.status()).as(answered.text()).isEqualTo(200);
+            assertThat(answered.json().path("usage").path("run_ids").get(0).asString()).isNotEqualTo(run);
+            assertThat(fx.patch(fx.ana, "/v1/agents/" + agent + "/tools/approval/block?requires_approval=false", null).status())
+                    .isEqualTo(200);
+        }
+    }
 }
