@@ -35,10 +35,17 @@ final class Api {
     final Turns turns;
     final Settings settings;
     final QuotaGuard quotas;
+    final RunLog runs;
 
-    /** The server's settings that endpoints read; {@code images} limits the images of one message. */
+    /**
+     * The server's settings that endpoints read.
+     *
+     * @param images       limits the images of one message
+     * @param runRetention how long a run and its events are kept after it ends
+     * @param maxRunEvents the most events kept per run (the newest)
+     */
     record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl,
-            ImageParts.Limits images) {
+            ImageParts.Limits images, java.time.Duration runRetention, int maxRunEvents) {
     }
 
     Api(AgentRuntime runtime, Turns turns, Settings settings) {
@@ -47,6 +54,7 @@ final class Api {
         this.turns = turns;
         this.settings = settings;
         this.quotas = new QuotaGuard(store);
+        this.runs = new RunLog(store, settings.runRetention(), settings.maxRunEvents());
     }
 
     /** What one message may hold: the store's longest text, the server's image limits. */
