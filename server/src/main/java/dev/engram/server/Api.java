@@ -122,7 +122,8 @@ final class Api {
         ObjectNode state = LettaViews.agent(d, store.blocks().list(agent.scope()), tools(d), inContext, record.createdAt(),
                 record.updatedAt());
         // The call a turn of this agent waits to have approved, as Letta shows it (so a client that reconnects finds it)
-        turns.running(agent.scope()).flatMap(Turns.Running::pending).ifPresentOrElse(
+        // (the first, when a step waits on several).
+        turns.running(agent.scope()).map(Turns.Running::pending).filter(p -> !p.isEmpty()).map(List::getFirst).ifPresentOrElse(
                 p -> state.set("pending_approval", LettaViews.approvalRequest("approval-" + p.callId(), p.at(),
                         p.toolName(), p.arguments(), p.callId())),
                 () -> state.putNull("pending_approval"));
