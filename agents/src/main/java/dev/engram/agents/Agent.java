@@ -130,7 +130,15 @@ public final class Agent {
      * @throws AgentException           if the model fails; the messages stored until then stay consistent
      */
     public AgentResponse send(String sessionId, String message) {
-        return start(sessionId, message, null);
+        return start(sessionId, message, null, Optional.empty());
+    }
+
+    /**
+     * {@link #send(String, String)} with tools the turn's client runs itself, offered to the model for this turn
+     * only; a call to one waits for the client's result ({@link ClientTools}).
+     */
+    public AgentResponse send(String sessionId, String message, ClientTools client) {
+        return start(sessionId, message, null, Optional.of(Objects.requireNonNull(client, "client must not be null")));
     }
 
     /** {@link #stream(String, String, AgentStreamListener)} in the default session. */
@@ -151,10 +159,16 @@ public final class Agent {
      * @throws AgentException           if the model fails; the messages stored until then stay consistent
      */
     public AgentResponse stream(String sessionId, String message, AgentStreamListener listener) {
-        return start(sessionId, message, Objects.requireNonNull(listener, "listener must not be null"));
+        return start(sessionId, message, Objects.requireNonNull(listener, "listener must not be null"), Optional.empty());
     }
 
-    private AgentResponse start(String sessionId, String message, AgentStreamListener listener) {
+    /** {@link #stream(String, String, AgentStreamListener)} with the turn's {@link ClientTools}. */
+    public AgentResponse stream(String sessionId, String message, ClientTools client, AgentStreamListener listener) {
+        return start(sessionId, message, Objects.requireNonNull(listener, "listener must not be null"),
+                Optional.of(Objects.requireNonNull(client, "client must not be null")));
+    }
+
+    private AgentResponse start(String sessionId, String message, AgentStreamListener listener, Optional<ClientTools> client) {
         checkText(sessionId, "session id");
         checkText(message, "message");
         settings.checkOpen();
@@ -162,7 +176,7 @@ public final class Agent {
         AgentResponse response;
         lock.lock();
         try {
-            Turn turn = new Turn(sessionId, List.of(id()), Optional.empty(), definition.toolRules(), listener);
+            Turn turn = new Turn(sessionId, List.of(id()), Optional.empty(), definition.toolRules(), listener, client);
             response = run(turn, message);
             turn.emit(new AgentStreamEvent.Completed(response));
         } finally {
@@ -417,6 +431,12 @@ public final class Agent {
             if (turn.rules.ordered()) {
                 options = options.withParallelToolCalls(false);
             }
+        }
+        if (turn.client.isPresent()) {
+            // The client's tools for this turn, in place of the agent's tools of the same names (as in Letta).
+            ClientTools client = turn.client.get();
+            tools = new ArrayList<>(tools.stream().filter(t -> !client.has(t.name())).toList());
+            tools.addAll(client.tools());
         }
         ChatRequest request = new ChatRequest(prompt.messages(), tools, options);
         return turn.streaming() ? model.stream(request, new StepStream(turn, step, this.tools.userMessageArguments()))

@@ -134,8 +134,18 @@ final class ToolStep {
         }
         settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), recorded.stream()
                 .map(c -> new MessageToolCall(c.id(), c.name(), c.arguments())).toList()));
+        Set<String> ranByClient = Set.of();
         if (!toRun.isEmpty()) {
-            List<ToolResult> ran = executor.executeAll(toRun, toolContext(turn));
+            List<ToolResult> ran;
+            Optional<ClientTools> client = turn.client.filter(c -> toRun.stream().anyMatch(call -> c.has(call.name())));
+            if (client.isPresent()) {
+                ClientRound.Results round = ClientRound.run(client.get(), executor, toolContext(turn), scope, toRun,
+                        request -> settings.events().accept(new AgentEvent.ApprovalRequested(scope, request)));
+                ran = round.results();
+                ranByClient = round.ranByClient();
+            } else {
+                ran = executor.executeAll(toRun, toolContext(turn));
+            }
             for (int k = 0; k < ran.size(); k++) {
                 results[toRunIndex.get(k)] = ran.get(k);
             }
@@ -169,6 +179,12 @@ final class ToolStep {
             });
             o.agentAnswered |= r.has(ToolEffect.AGENT_ANSWERED);
             o.memoryEdited |= r.has(ToolEffect.MEMORY_EDITED);
+            if (ranByClient.contains(r.callId())) {
+                // As in Letta, the turn goes on after the client answered, whatever its result; the client's failures
+                // are not the model's mistakes to correct.
+                o.continued |= r.status() != ToolStatus.CANCELLED;
+                continue;
+            }
             if (r.status() != ToolStatus.SUCCESS) {
                 // The loop breaker's refusal stops the turn by itself; it is not a mistake to correct.
                 o.anyFailed |= !broken[i];

@@ -28,12 +28,20 @@ final class Turn {
     final Map<String, Integer> seenCalls = new HashMap<>();
     final ToolRuleSolver rules;
     private final AgentStreamListener listener;
+    /** The tools the turn's client runs itself, if it brought any ({@link ClientTools}). */
+    final Optional<ClientTools> client;
     private boolean listenerFailed;
     private final List<String> replies = new ArrayList<>();
     volatile Thread thread;
 
     Turn(String session, List<String> chain, Optional<String> fromAgentId, List<ToolRule> rules,
             AgentStreamListener listener) {
+        this(session, chain, fromAgentId, rules, listener, Optional.empty());
+    }
+
+    Turn(String session, List<String> chain, Optional<String> fromAgentId, List<ToolRule> rules,
+            AgentStreamListener listener, Optional<ClientTools> client) {
+        this.client = client;
         this.session = Objects.requireNonNull(session);
         this.chain = List.copyOf(chain);
         this.fromAgentId = fromAgentId;

@@ -2,6 +2,7 @@ package dev.engram.framework;
 
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import java.util.ArrayList;
@@ -19,6 +20,21 @@ interface ArgumentValidator {
     /** The problems found, each one sentence; empty when the arguments are valid. */
     List<String> problems(JsonNode arguments);
 
+    /**
+     * The problems of a schema as JSON Schema 2020-12 (checked against its meta-schema, which the validator library
+     * bundles), each one sentence; empty when it is a valid schema.
+     */
+    static List<String> schemaProblems(ObjectNode schema) {
+        List<String> out = new ArrayList<>();
+        for (Error e : SchemaValidator.META.validate(schema)) {
+            String p = e.getInstanceLocation() + ": " + e.getMessage();
+            if (!out.contains(p)) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
     /** A validator for a plain JSON Schema, compiled once. */
     static ArgumentValidator forSchema(ObjectNode schema) {
         return new SchemaValidator(schema);
@@ -28,6 +44,9 @@ interface ArgumentValidator {
     final class SchemaValidator implements ArgumentValidator {
         private static final SchemaRegistry REGISTRY =
                 SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+        /** The 2020-12 meta-schema, which a schema written elsewhere (a client's) is checked against. */
+        static final Schema META = REGISTRY.getSchema(SchemaLocation.of(
+                "https://json-schema.org/draft/2020-12/schema"));
 
         private final ObjectNode schemaNode;
         private final Schema schema;

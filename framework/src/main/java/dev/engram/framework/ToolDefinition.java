@@ -1,5 +1,6 @@
 package dev.engram.framework;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -28,6 +29,23 @@ public record ToolDefinition(String name, String description, ObjectNode paramet
         Objects.requireNonNull(description, "description");
         Objects.requireNonNull(tier, "tier");
         parameters = Objects.requireNonNull(parameters, "parameters").deepCopy();
+    }
+
+    /**
+     * A definition of a tool described elsewhere (a client's), checked as a registered tool's is: a name every
+     * provider accepts and a parameter schema that compiles as JSON Schema.
+     *
+     * @throws ToolDefinitionException saying what is wrong with the name or the schema
+     */
+    public static ToolDefinition checked(String name, String description, ObjectNode parameters, SafetyTier tier) {
+        ToolNames.requireValid(name);
+        List<String> problems = ArgumentValidator.schemaProblems(Objects.requireNonNull(parameters, "parameters"));
+        if (!problems.isEmpty()) {
+            throw new ToolDefinitionException("The tool's parameter schema is not a valid JSON Schema: "
+                    + String.join("; ", problems));
+        }
+        ArgumentValidator.forSchema(parameters);
+        return new ToolDefinition(name, description, parameters, tier);
     }
 
     /** The definition of a tool as the registry holds it. */

@@ -92,6 +92,54 @@ public final class ToolExecutor {
         return false;
     }
 
+    /** How long a call waits for an approval's answer before it is denied. */
+    public Duration approvalTimeout() {
+        return approvalTimeout;
+    }
+
+    /**
+     * The approval request the call would make if it ran now: empty when it would run without asking, or fail before
+     * asking (unknown tool, denied by policy, invalid arguments). A host that gathers the approvals of several calls
+     * before running any (Letta's clients answer them together) asks with this request and later runs the call with a
+     * handler that answers it. Never throws.
+     */
+    public Optional<ApprovalRequest> approvalRequest(ToolCall call, ToolContext context) {
+        try {
+            Optional<ToolRegistry.RegisteredTool> found = registry.entry(call.name());
+            if (found.isEmpty() || !policy.permits(call.name())) {
+                return Optional.empty();
+            }
+            DynamicTool tool = found.get().tool();
+            String raw = call.arguments().isBlank() ? "{}" : call.arguments();
+            JsonNode args = Json.MAPPER.readTree(raw);
+            if (!args.isObject() || !found.get().validator().problems(args).isEmpty()) {
+                return Optional.empty();
+            }
+            ApprovalGate.Need need = approvals.need(tool, args);
+            if (need == ApprovalGate.Need.NO || (need == ApprovalGate.Need.UNLESS_APPROVED_FOR_SESSION
+                    && approvals.approvedForSession(context, approvalKey(tool, args)))) {
+                return Optional.empty();
+            }
+            Optional<String> preview = tool instanceof ParsedArgumentsTool parsed
+                    ? parsed.approvalPreviewParsed(args, context)
+                    : tool.approvalPreview(raw, context);
+            return Optional.of(new ApprovalRequest(tool.name(), tool.safetyTier(), raw, preview, context, call.id()));
+        } catch (Exception e) {
+            // The call itself will meet the same problem when it runs, and answer it there.
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The result of a call that ran outside this pipeline (a client ran it), its content cut to the output budget as
+     * the pipeline's own results are.
+     */
+    public ToolResult resultOf(ToolCall call, ToolStatus status, String content) {
+        Objects.requireNonNull(call, "call");
+        Objects.requireNonNull(status, "status");
+        return finish(call, System.nanoTime(), status, Objects.requireNonNull(content, "content"), Truncation.KEEP_HEAD);
+    }
+
     /** Runs one call through the whole pipeline. Never throws. */
     public ToolResult execute(ToolCall call, ToolContext context) {
         Objects.requireNonNull(call, "call");

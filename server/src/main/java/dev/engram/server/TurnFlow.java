@@ -2,13 +2,11 @@ package dev.engram.server;
 
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentException;
-import dev.engram.framework.ApprovalDecision;
 import dev.engram.framework.model.ModelException;
 import dev.engram.framework.model.ModelHttpException;
 import dev.engram.framework.model.ModelTimeoutException;
 import io.helidon.http.Status;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A turn in Letta's terms, beside {@link Turns} which runs it: starting the turn a {@link TurnRequest} asks for or
@@ -28,37 +26,10 @@ final class TurnFlow {
         return switch (input) {
             case TurnRequest.Input.Message m -> {
                 api.quotas.turn(agent.userId());
-                yield api.turns.start(agent, session, m.text(), streamed, listener);
+                yield api.turns.start(agent, session, m.text(), m.clientTools(), streamed, listener);
             }
-            case TurnRequest.Input.Approval a -> {
-                Turns.Running r = api.turns.running(agent.scope()).filter(t -> t.pending().isPresent())
-                        .orElseThrow(() -> ApiException.badRequest("Agent '" + agent.id()
-                                + "' has no tool call waiting for approval."));
-                Turns.Pending p = r.pending().orElseThrow();
-                if (!a.callId().isEmpty() && !a.callId().equals(p.callId())) {
-                    throw ApiException.badRequest("The call waiting for approval is '" + p.callId() + "', not '"
-                            + a.callId() + "'.");
-                }
-                if (!a.requestId().isEmpty() && !approvalRequestIds(r, p).contains(a.requestId())) {
-                    throw ApiException.badRequest("approval_request_id '" + a.requestId() + "' does not name the call "
-                            + "waiting for approval (tool_call_id " + p.callId() + ").");
-                }
-                r.listen(listener);
-                ApprovalDecision decision = a.approve() ? ApprovalDecision.approve()
-                        : a.reason().map(ApprovalDecision::deny).orElse(ApprovalDecision.deny());
-                if (!api.turns.answer(r, a.callId(), decision)) {
-                    throw ApiException.badRequest("Agent '" + agent.id() + "' has no tool call waiting for approval.");
-                }
-                yield r;
-            }
+            case TurnRequest.Input.Approval a -> ApprovalAnswers.apply(api, agent, a, listener);
         };
-    }
-
-    /** The ids the approval request of a pending call may have been shown with: its stored message's, or its own. */
-    private static Set<String> approvalRequestIds(Turns.Running turn, Turns.Pending p) {
-        Set<String> ids = new java.util.HashSet<>(Set.of("approval-" + p.callId()));
-        turn.messageWithCall(p.callId()).ifPresent(m -> ids.add(Ids.message(m.id())));
-        return ids;
     }
 
     static Turns.Pause await(Turns.Running turn) {

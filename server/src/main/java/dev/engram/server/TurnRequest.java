@@ -2,6 +2,7 @@ package dev.engram.server;
 
 import dev.engram.agents.Agent;
 import dev.engram.agents.TokenCounter;
+import dev.engram.framework.ToolDefinition;
 import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -34,6 +35,10 @@ record TurnRequest(Input input, TurnViews.View view, boolean streaming, boolean 
      */
     static TurnRequest of(Agent agent, Body body, int maxChars, boolean streamRoute, boolean streamingByDefault) {
         Input input = input(body, maxChars);
+        List<ToolDefinition> clientTools = ClientToolSchemas.decode(body);
+        if (input instanceof Input.Message m && !clientTools.isEmpty()) {
+            input = new Input.Message(m.text(), clientTools);
+        }
         fitsWindow(agent, input, body);
         TurnViews.View view = TurnViews.view(body);
         boolean streaming = streamRoute || body.bool("streaming").orElse(streamingByDefault);
@@ -43,10 +48,15 @@ record TurnRequest(Input input, TurnViews.View view, boolean streaming, boolean 
 
     /** What a request asks: a message for the agent, or the answer to the call its turn waits on. */
     sealed interface Input {
-        record Message(String text) implements Input {
+        /** A message, with the tools its client runs itself ({@code client_tools}, see {@link ClientToolSchemas}). */
+        record Message(String text, List<ToolDefinition> clientTools) implements Input {
+            Message(String text) {
+                this(text, List.of());
+            }
         }
 
-        record Approval(String callId, String requestId, boolean approve, Optional<String> reason) implements Input {
+        /** The answers to the calls the turn waits on ({@link ApprovalAnswers}); the older form names its request. */
+        record Approval(List<ApprovalAnswers.Entry> entries, String requestId) implements Input {
         }
     }
 
@@ -68,11 +78,12 @@ record TurnRequest(Input input, TurnViews.View view, boolean streaming, boolean 
         if (list.isEmpty()) {
             throw body.problem("too_short", "List should have at least 1 item", "messages");
         }
-        if (list.getFirst().string("type").orElse("message").equals("approval")) {
+        String first = list.getFirst().string("type").orElse("message");
+        if (first.equals("approval") || first.equals("tool_return")) {
             if (list.size() > 1) {
                 throw body.problem("value_error", "An approval is sent alone", "messages");
             }
-            return approval(list.getFirst());
+            return ApprovalAnswers.decode(list.getFirst());
         }
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < list.size(); i++) {
@@ -138,19 +149,5 @@ record TurnRequest(Input input, TurnViews.View view, boolean streaming, boolean 
             text.append(text.isEmpty() ? "" : "\n").append(part.requiredString("text"));
         }
         return text.toString();
-    }
-
-    private static Input approval(Body m) {
-        Optional<List<Body>> approvals = m.objects("approvals");
-        if (approvals.isPresent() && !approvals.get().isEmpty()) {
-            if (approvals.get().size() > 1) {
-                throw m.problem("value_error", "Engram's agents wait for one approval at a time; send one", "approvals");
-            }
-            Body a = approvals.get().getFirst();
-            return new Input.Approval(a.requiredString("tool_call_id"), "",
-                    a.bool("approve").orElseThrow(() -> a.problem("missing", "Field required", "approve")), a.string("reason"));
-        }
-        boolean approve = m.bool("approve").orElseThrow(() -> m.problem("missing", "Field required", "approve"));
-        return new Input.Approval("", m.requiredString("approval_request_id"), approve, m.string("reason"));
     }
 }

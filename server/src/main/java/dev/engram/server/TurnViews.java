@@ -5,7 +5,9 @@ import dev.engram.agents.AgentStopReason;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.ToolOutcome;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -56,20 +58,27 @@ final class TurnViews {
         }
     }
 
-    /** The messages with the waiting call shown as Letta's {@code approval_request_message} instead of its tool call. */
-    static List<ObjectNode> withApprovalRequest(List<ObjectNode> messages, Turns.Pending p) {
+    /**
+     * The messages with each waiting call shown as Letta's {@code approval_request_message} (one per call, each with its
+     * {@code tool_call} and a {@code tool_calls} list of it) instead of its tool call; the calls of the same step that
+     * wait for nothing stay tool calls.
+     */
+    static List<ObjectNode> withApprovalRequest(List<ObjectNode> messages, List<Turns.Pending> waiting) {
         List<ObjectNode> out = new ArrayList<>();
-        String id = null;
+        Map<String, String> ids = new HashMap<>();
         for (ObjectNode m : messages) {
+            String callId = m.path("tool_call").path("tool_call_id").asString();
             if (m.path("message_type").asString().equals("tool_call_message")
-                    && m.path("tool_call").path("tool_call_id").asString().equals(p.callId())) {
-                id = m.path("id").asString();
+                    && waiting.stream().anyMatch(p -> p.callId().equals(callId))) {
+                ids.put(callId, m.path("id").asString());
                 continue;
             }
             out.add(m);
         }
-        out.add(LettaViews.approvalRequest(id == null ? "approval-" + p.callId() : id, p.at(), p.toolName(), p.arguments(),
-                p.callId()));
+        for (Turns.Pending p : waiting) {
+            out.add(LettaViews.approvalRequest(ids.getOrDefault(p.callId(), "approval-" + p.callId()), p.at(), p.toolName(),
+                    p.arguments(), p.callId()));
+        }
         return out;
     }
 

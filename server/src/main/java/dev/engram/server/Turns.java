@@ -6,9 +6,13 @@ import dev.engram.agents.AgentListener;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentStreamEvent;
 import dev.engram.agents.AgentStreamListener;
+import dev.engram.agents.ClientAnswer;
+import dev.engram.agents.ClientCall;
+import dev.engram.agents.ClientTools;
 import dev.engram.framework.ApprovalDecision;
 import dev.engram.framework.ApprovalHandler;
 import dev.engram.framework.ApprovalRequest;
+import dev.engram.framework.ToolDefinition;
 import dev.engram.memory.Block;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryPermission;
@@ -21,6 +25,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
@@ -31,7 +36,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,21 +75,17 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
     /** Turns that may wait for an approval: a virtual thread each, which unmounts while it waits. */
     private final ExecutorService approvalThreads = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("engram-approval-turn-", 0).factory());
-    private final int maxWaitingPerUser;
-    private final int maxWaitingPerServer;
-    private final AtomicInteger waiting = new AtomicInteger();
-    private final ConcurrentHashMap<String, AtomicInteger> waitingByUser = new ConcurrentHashMap<>();
+    private final WaitingCaps caps;
 
     Turns(MemoryStore store, TurnLock lock, int maxWaitingPerUser, int maxWaitingPerServer) {
         this.store = store;
         this.lock = lock;
-        this.maxWaitingPerUser = maxWaitingPerUser;
-        this.maxWaitingPerServer = maxWaitingPerServer;
+        this.caps = new WaitingCaps(maxWaitingPerUser, maxWaitingPerServer);
     }
 
     /** How many turns wait for an approval now. */
     int waiting() {
-        return waiting.get();
+        return caps.waiting();
     }
 
     /** Where a turn stopped for the request waiting on it. */
@@ -98,20 +98,25 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         record Failed(RuntimeException error) implements Pause {
         }
 
-        /** A tool call waits for approval; the turn goes on when it is answered. */
-        record NeedsApproval(Pending pending) implements Pause {
+        /**
+         * Tool calls wait for the client (their approval, or a client tool's result); the turn goes on when all are
+         * answered.
+         */
+        record NeedsApproval(List<Pending> pending) implements Pause {
         }
     }
 
-    /** A tool call waiting for approval. */
-    record Pending(String toolName, String arguments, String callId, Instant at, CompletableFuture<ApprovalDecision> answer) {
+    /** A tool call waiting for the client: to approve it, or (a client tool's) to run it and return its result. */
+    record Pending(String toolName, String arguments, String callId, Instant at, ClientCall.Kind kind,
+            CompletableFuture<ClientAnswer> answer) {
     }
 
     /** A running turn of one agent. */
     static final class Running {
         final Agent agent;
-        private final LinkedBlockingQueue<Pause> pauses = new LinkedBlockingQueue<>();
-        private volatile Pending pending;
+        final LinkedBlockingQueue<Pause> pauses = new LinkedBlockingQueue<>();
+        /** The calls the turn waits on the client for, all of one pause; empty when it does not wait. */
+        volatile List<Pending> pending = List.of();
         private volatile AgentStreamListener listener;
         /** The messages the turn stored, in order ({@link AgentEvent.MessagesStored}); guarded by itself. */
         private final List<ConversationMessage> stored = new ArrayList<>();
@@ -119,17 +124,17 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         private int shown;
 
         /** Whether the turn runs on its request's thread, which cannot answer the request while it waits. */
-        private volatile boolean inline;
+        volatile boolean inline;
 
         /** Whether the turn delivers a scheduled message: no request waits on it, so no one can approve its calls. */
-        private volatile boolean scheduled;
+        volatile boolean scheduled;
 
         Running(Agent agent) {
             this.agent = agent;
         }
 
-        Optional<Pending> pending() {
-            return Optional.ofNullable(pending);
+        List<Pending> pending() {
+            return pending;
         }
 
         /** The turn's stored messages no request has shown yet, marking them shown. */
@@ -180,31 +185,43 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
      * @throws ApiException 409 if the agent's running turn waits for an approval; 503 if the server is stopping
      */
     Running start(Agent agent, String session, String message, boolean streamed, AgentStreamListener listener) {
+        return start(agent, session, message, List.of(), streamed, listener);
+    }
+
+    /**
+     * {@link #start(Agent, String, String, boolean, AgentStreamListener)} with the tools the request's client runs
+     * itself ({@code client_tools}), offered to the model for this turn only.
+     */
+    Running start(Agent agent, String session, String message, List<ToolDefinition> clientTools, boolean streamed,
+            AgentStreamListener listener) {
         if (stopping) {
             throw stoppingError();
         }
         Running current = running.get(agent.scope());
-        if (current != null && current.pending != null) {
-            throw ApiException.conflict("Agent '" + agent.id() + "' is waiting for the approval of a call to '"
-                    + current.pending.toolName() + "' (tool_call_id " + current.pending.callId()
+        if (current != null && !current.pending.isEmpty()) {
+            Pending p = current.pending.getFirst();
+            throw ApiException.conflict("Agent '" + agent.id() + "' is waiting for the " + (p.kind() == ClientCall.Kind.RUN
+                    ? "result" : "approval") + " of a call to '" + p.toolName() + "' (tool_call_id " + p.callId()
                     + "); answer it with an approval message before sending another message.");
         }
         Running r = new Running(agent);
         r.listener = listener;
-        if (agent.mayRequestApproval() || mayAskConsent(agent.scope())) {
-            approvalThreads.execute(() -> run(r, session, message, streamed));
+        Optional<ClientTools> client = clientTools.isEmpty() ? Optional.empty()
+                : Optional.of(new ClientTools(clientTools, (scope, calls) -> ClientWaits.awaitClient(r, calls, caps, store.clock())));
+        if (client.isPresent() || agent.mayRequestApproval() || mayAskConsent(agent.scope())) {
+            approvalThreads.execute(() -> run(r, session, message, client, streamed));
         } else if (streamed) {
-            threads.execute(() -> run(r, session, message, streamed));
+            threads.execute(() -> run(r, session, message, client, streamed));
         } else {
             r.inline = true;
-            run(r, session, message, false);
+            run(r, session, message, client, false);
             // A cancel that came as the turn ended may have interrupted this thread after the agent looked.
             Thread.interrupted();
         }
         return r;
     }
 
-    private void run(Running r, String session, String message, boolean streamed) {
+    private void run(Running r, String session, String message, Optional<ClientTools> client, boolean streamed) {
         Scope scope = r.agent.scope();
         try (TurnLock.Hold hold = lock.acquire(scope)) {
             if (stopping) {
@@ -214,9 +231,10 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
             running.put(scope, r);
             Pause end;
             try {
-                AgentResponse response = streamed
-                        ? r.agent.stream(session, message, event -> forward(r, event))
-                        : r.agent.send(session, message);
+                AgentStreamListener forward = event -> forward(r, event);
+                AgentResponse response = client.isPresent()
+                        ? streamed ? r.agent.stream(session, message, client.get(), forward) : r.agent.send(session, message, client.get())
+                        : streamed ? r.agent.stream(session, message, forward) : r.agent.send(session, message);
                 end = new Pause.Finished(response);
             } catch (RuntimeException e) {
                 end = new Pause.Failed(e);
@@ -294,14 +312,18 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         }
     }
 
-    /** Answers the running turn's pending approval; false if there is none with that call id (or any, if blank). */
-    boolean answer(Running r, String callId, ApprovalDecision decision) {
-        Pending p = r.pending;
-        if (p == null || (!callId.isEmpty() && !callId.equals(p.callId()))) {
+    /**
+     * Answers every call the running turn waits on, each with its answer in {@code answers} (by call id); false, and
+     * nothing answered, unless the turn waits on exactly those calls.
+     */
+    boolean answer(Running r, Map<String, ClientAnswer> answers) {
+        List<Pending> waiting = r.pending;
+        if (waiting.isEmpty() || waiting.size() != answers.size()
+                || !waiting.stream().allMatch(p -> answers.containsKey(p.callId()))) {
             return false;
         }
-        r.pending = null;
-        p.answer().complete(decision);
+        r.pending = List.of();
+        waiting.forEach(p -> p.answer().complete(answers.get(p.callId())));
         return true;
     }
 
@@ -311,7 +333,9 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         if (r == null) {
             return false;
         }
-        answer(r, "", ApprovalDecision.deny("the user cancelled the run"));
+        List<Pending> waiting = r.pending;
+        r.pending = List.of();
+        waiting.forEach(p -> p.answer().complete(new ClientAnswer.Decided(ApprovalDecision.deny("the user cancelled the run"))));
         r.agent.cancel();
         return true;
     }
@@ -327,11 +351,11 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         Optional<String> user = request.context().userId();
         Optional<String> agent = request.context().agentId();
         Running r = user.isPresent() && agent.isPresent() ? running.get(Scope.of(user.get(), agent.get())) : null;
-        Optional<String> refused = cannotAsk(r, "approve the call");
+        Optional<String> refused = ClientWaits.cannotAsk(r, "approve the call");
         if (refused.isPresent()) {
             return CompletableFuture.completedFuture(ApprovalDecision.deny(refused.get()));
         }
-        return ask(r, user.get(), request.toolName(), request.arguments(), request.callId());
+        return ClientWaits.ask(r, user.get(), request.toolName(), request.arguments(), request.callId(), caps, store.clock());
     }
 
     /**
@@ -342,7 +366,7 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
     @Override
     public CompletionStage<Boolean> requestConsent(ConsentRequest request) {
         Running r = running.get(Scope.of(request.userId(), request.agentId()));
-        Optional<String> refused = cannotAsk(r, "consent to the write");
+        Optional<String> refused = ClientWaits.cannotAsk(r, "consent to the write");
         if (refused.isPresent()) {
             return PermissionBroker.cannotAsk(refused.get());
         }
@@ -354,58 +378,7 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
                 .orElseGet(() -> Body.JSON.createObjectNode().put("label", request.label()).put("change", request.change())
                         .toString());
         String callId = request.callId().isEmpty() ? "consent-" + UUID.randomUUID() : request.callId();
-        return ask(r, request.userId(), tool, arguments, callId).thenApply(ApprovalDecision::approved);
-    }
-
-    /** Why the running turn's client cannot be asked to {@code what}; empty when it can. */
-    private static Optional<String> cannotAsk(Running r, String what) {
-        if (r == null) {
-            return Optional.of("no client of the server can be asked");
-        }
-        if (r.scheduled) {
-            return Optional.of("this turn delivers a scheduled message, and no client waits on it to " + what);
-        }
-        if (r.inline) {
-            // The agent's tools or blocks changed during a turn that started without any that ask.
-            return Optional.of("the approval rules changed during this turn; the next message's turn can ask");
-        }
-        return Optional.empty();
-    }
-
-    /** Pauses the turn with a pending approval of the call and returns its answer (a denial at once beyond the caps). */
-    private CompletionStage<ApprovalDecision> ask(Running r, String user, String tool, String arguments, String callId) {
-        Optional<String> full = reserveWaiting(user);
-        if (full.isPresent()) {
-            return CompletableFuture.completedFuture(ApprovalDecision.deny(full.get()));
-        }
-        Pending p = new Pending(tool, arguments, callId, store.clock().instant(), new CompletableFuture<>());
-        // answered, denied, cancelled or timed out: the turn no longer waits
-        p.answer().whenComplete((decision, error) -> releaseWaiting(user));
-        r.pending = p;
-        r.pauses.add(new Pause.NeedsApproval(p));
-        return p.answer();
-    }
-
-    /** Counts a turn of the user's as waiting; empty if the caps allow it, else why not. */
-    private Optional<String> reserveWaiting(String user) {
-        if (waiting.incrementAndGet() > maxWaitingPerServer) {
-            waiting.decrementAndGet();
-            return Optional.of("the server already has " + maxWaitingPerServer + " turns waiting for an approval, the most "
-                    + "it allows; answer or cancel waiting turns, then try again");
-        }
-        AtomicInteger mine = waitingByUser.computeIfAbsent(user, u -> new AtomicInteger());
-        if (mine.incrementAndGet() > maxWaitingPerUser) {
-            mine.decrementAndGet();
-            waiting.decrementAndGet();
-            return Optional.of("user '" + user + "' already has " + maxWaitingPerUser + " turns waiting for an approval, "
-                    + "the most allowed per user; answer or cancel one of them, then try again");
-        }
-        return Optional.empty();
-    }
-
-    private void releaseWaiting(String user) {
-        waitingByUser.get(user).decrementAndGet();
-        waiting.decrementAndGet();
+        return ClientWaits.ask(r, request.userId(), tool, arguments, callId, caps, store.clock()).thenApply(ApprovalDecision::approved);
     }
 
     /** Cancels every running turn and waits up to {@code grace} for them to stop. */
