@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -26,7 +28,12 @@ interface ArgumentValidator {
      */
     static List<String> schemaProblems(ObjectNode schema) {
         List<String> out = new ArrayList<>();
-        for (Error e : SchemaValidator.META.validate(schema)) {
+        // A schema that names its dialect (Letta Code's name draft-07) is checked against that dialect's meta-schema.
+        String dialect = schema.path("$schema").asString("").replaceAll("#$", "");
+        Schema meta = SchemaValidator.DIALECTS.contains(dialect)
+                ? SchemaValidator.METAS.computeIfAbsent(dialect, d -> SchemaValidator.REGISTRY.getSchema(SchemaLocation.of(d)))
+                : SchemaValidator.META;
+        for (Error e : meta.validate(schema)) {
             String p = e.getInstanceLocation() + ": " + e.getMessage();
             if (!out.contains(p)) {
                 out.add(p);
@@ -42,11 +49,16 @@ interface ArgumentValidator {
 
     /** Validates with networknt's JSON Schema 2020-12 implementation and rewrites its errors for models. */
     final class SchemaValidator implements ArgumentValidator {
-        private static final SchemaRegistry REGISTRY =
+        static final SchemaRegistry REGISTRY =
                 SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
         /** The 2020-12 meta-schema, which a schema written elsewhere (a client's) is checked against. */
         static final Schema META = REGISTRY.getSchema(SchemaLocation.of(
                 "https://json-schema.org/draft/2020-12/schema"));
+        /** The dialects whose meta-schemas the library bundles, as a schema's {@code $schema} names them. */
+        static final Set<String> DIALECTS = java.util.Set.of("http://json-schema.org/draft-04/schema",
+                "http://json-schema.org/draft-06/schema", "http://json-schema.org/draft-07/schema",
+                "https://json-schema.org/draft/2019-09/schema", "https://json-schema.org/draft/2020-12/schema");
+        static final Map<String, Schema> METAS = new ConcurrentHashMap<>();
 
         private final ObjectNode schemaNode;
         private final Schema schema;

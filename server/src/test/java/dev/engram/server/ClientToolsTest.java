@@ -226,6 +226,28 @@ class ClientToolsTest {
     }
 
     @Test
+    void lettasToolReturnMessageAnswersOnANonStreamedConversation() {
+        start("""
+                {"turns": [
+                  {"tool_calls": [{"id": "g1", "name": "Grep", "arguments": {"pattern": "TODO"}}]},
+                  {"text": "No TODOs left.", "expect_in_prompt": ["0 matches"]}
+                ]}""");
+        ObjectNode grep = obj("name", "Grep", "description", "Searches files.");
+        String path = "/v1/conversations/default/messages?agent_id=" + agent;
+        ObjectNode first = withTools(fx.userMessage("any TODOs?"), grep);
+        first.put("streaming", false);
+        ServerFixture.Response paused = fx.post(fx.ana, path, first);
+        assertThat(stopReason(paused)).as(paused.text()).isEqualTo("requires_approval");
+        ObjectNode answer = obj("messages", List.of(obj("type", "tool_return", "tool_returns", List.of(
+                obj("tool_call_id", "g1", "tool_return", "0 matches", "status", "success")))), "streaming", false);
+        ServerFixture.Response done = fx.post(fx.ana, path, answer);
+        assertThat(done.status()).as(done.text()).isEqualTo(200);
+        assertThat(stopReason(done)).isEqualTo("end_turn");
+        assertThat(ofType(done.json().path("messages"), "tool_return_message").getFirst().path("tool_return").asString())
+                .isEqualTo("0 matches");
+    }
+
+    @Test
     void answersThatDoNotAnswerExactlyTheWaitingCallsAreRefusedAndTheTurnStillWaits() {
         start("""
                 {"turns": [
