@@ -13,7 +13,9 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -46,6 +48,9 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, Identity> identities = new LinkedHashMap<>();
     private final Map<String, Conversation> conversations = new LinkedHashMap<>();
     private final Map<String, ProviderRecord> providers = new LinkedHashMap<>();
+    private final Map<String, Run> runs = new LinkedHashMap<>();
+    /** Each run's kept events by sequence number; a run's map is replaced, never changed in place (the undo log restores it). */
+    private final Map<String, NavigableMap<Long, RunEvent>> runEvents = new LinkedHashMap<>();
     private final List<ChangeEvent> changes = new ArrayList<>();
     /**
      * How many of {@link #changes} are committed. The log shows only those, also to a read on the thread of a
@@ -442,6 +447,61 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     @Override
     public boolean deleteProvider(String id) {
         return remove(providers, id);
+    }
+
+    @Override
+    public void putRun(Run run) {
+        put(runs, run.id(), run);
+    }
+
+    @Override
+    public Optional<Run> run(String id) {
+        return Optional.ofNullable(runs.get(id));
+    }
+
+    @Override
+    public Optional<Run> latestRun(String userId, String agentId, String conversationId) {
+        return runs.values().stream().filter(r -> r.userId().equals(userId) && r.agentId().equals(agentId)
+                && r.conversationId().equals(conversationId))
+                .max(Comparator.comparing(Run::createdAt).thenComparing(Run::id));
+    }
+
+    @Override
+    public void appendRunEvents(String runId, List<RunEvent> events) {
+        TreeMap<Long, RunEvent> next = new TreeMap<>(runEvents.getOrDefault(runId, new TreeMap<>()));
+        events.forEach(e -> next.put(e.seq(), e));
+        put(runEvents, runId, next);
+    }
+
+    @Override
+    public List<RunEvent> runEvents(String runId, long afterSeq, int limit) {
+        return runEvents.getOrDefault(runId, new TreeMap<>()).tailMap(afterSeq, false).values().stream().limit(limit).toList();
+    }
+
+    @Override
+    public long lastRunSeq(String runId) {
+        NavigableMap<Long, RunEvent> events = runEvents.get(runId);
+        return events == null || events.isEmpty() ? 0 : events.lastKey();
+    }
+
+    @Override
+    public void deleteRunEvents(String runId, long throughSeq) {
+        NavigableMap<Long, RunEvent> events = runEvents.get(runId);
+        if (events != null) {
+            TreeMap<Long, RunEvent> next = new TreeMap<>(events.tailMap(throughSeq, false));
+            put(runEvents, runId, next);
+        }
+    }
+
+    @Override
+    public int deleteRuns(Instant endedBefore, Instant staleBefore) {
+        List<String> gone = runs.values().stream().filter(r -> r.completedAt().map(t -> t.isBefore(endedBefore))
+                .orElse(r.updatedAt().isBefore(staleBefore))).map(Run::id).toList();
+        for (String id : gone) {
+            remove(runs, id);
+            remove(runEvents, id);
+        }
+        return gone.size();
     }
 
     @Override

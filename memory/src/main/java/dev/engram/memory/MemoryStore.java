@@ -41,6 +41,7 @@ public final class MemoryStore implements AutoCloseable {
     private final IdentityStore identities;
     private final ConversationStore conversations;
     private final ProviderStore providers;
+    private final RunStore runs;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this(new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
@@ -62,6 +63,7 @@ public final class MemoryStore implements AutoCloseable {
         this.identities = new IdentityStore(core);
         this.conversations = new ConversationStore(core);
         this.providers = new ProviderStore(core);
+        this.runs = new RunStore(core);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -185,6 +187,11 @@ public final class MemoryStore implements AutoCloseable {
     /** The model providers an operator registered with the server, their credentials sealed. */
     public ProviderStore providers() {
         return providers;
+    }
+
+    /** The runs of each user's agents (Letta's runs) and the events of the streamed ones, kept for a client to resume. */
+    public RunStore runs() {
+        return runs;
     }
 
     /** The clock that stamps every write and says when a {@linkplain #schedules() schedule} is due. */

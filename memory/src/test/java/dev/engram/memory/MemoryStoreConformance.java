@@ -1237,6 +1237,130 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** Runs and their events: each its user's, events in order without gaps, the oldest dropped beyond a bound, purged after they end. */
+    @Nested
+    class Runs {
+        private final ManualClock clock = new ManualClock(Instant.parse("2026-11-25T08:00:00Z"));
+        private MemoryStore clocked;
+
+        @BeforeEach
+        void clockedStore() {
+            clocked = MemoryStore.over(store.backend(), clock);
+        }
+
+        private static List<RunEvent> events(long from, long to) {
+            List<RunEvent> out = new ArrayList<>();
+            for (long seq = from; seq <= to; seq++) {
+                out.add(new RunEvent(seq, seq % 2 == 0 ? "" : "error", "{\"seq_id\":" + seq + "}"));
+            }
+            return out;
+        }
+
+        @Test
+        void aRunIsRecordedFollowedByItsEventsAndEndedAsItsUsers() {
+            Run run = clocked.runs().start(ANA, "default", true);
+            assertThat(run.id()).startsWith(Run.ID_PREFIX);
+            assertThat(run.status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(run.completedAt()).isEmpty();
+            assertThat(clocked.runs().get("ana", run.id())).contains(run);
+            clocked.runs().append("ana", run.id(), events(1, 3), 100);
+            clocked.runs().append("ana", run.id(), events(4, 5), 100);
+            assertThat(clocked.runs().events("ana", run.id(), 0, 100)).isEqualTo(events(1, 5));
+            assertThat(clocked.runs().events("ana", run.id(), 3, 100)).isEqualTo(events(4, 5));
+            assertThat(clocked.runs().events("ana", run.id(), 1, 2)).isEqualTo(events(2, 3));
+            assertThat(clocked.runs().lastSeq("ana", run.id())).isEqualTo(5);
+            clock.advance(java.time.Duration.ofSeconds(3));
+            Run ended = clocked.runs().finish("ana", run.id(), RunStatus.COMPLETED, "end_turn");
+            assertThat(ended.status()).isEqualTo(RunStatus.COMPLETED);
+            assertThat(ended.stopReason()).isEqualTo("end_turn");
+            assertThat(ended.completedAt()).contains(clock.instant());
+            assertThat(ended.createdAt()).isEqualTo(run.createdAt());
+            assertThat(clocked.runs().get("ana", run.id())).contains(ended);
+            // a run that ended stays as it ended
+            assertThat(clocked.runs().finish("ana", run.id(), RunStatus.CANCELLED, "cancelled")).isEqualTo(ended);
+        }
+
+        @Test
+        void theLatestRunOfAConversationIsTheOneStartedLast() {
+            Run first = clocked.runs().start(ANA, "default", true);
+            clock.advance(java.time.Duration.ofSeconds(1));
+            Run other = clocked.runs().start(ANA, "conv-1", false);
+            clock.advance(java.time.Duration.ofSeconds(1));
+            Run second = clocked.runs().start(ANA, "default", false);
+            assertThat(clocked.runs().latest(ANA, "default")).contains(second);
+            assertThat(clocked.runs().latest(ANA, "conv-1")).contains(other);
+            assertThat(clocked.runs().latest(ANA, "conv-2")).isEmpty();
+            assertThat(clocked.runs().latest(Scope.of("ben", "helper"), "default")).isEmpty();
+            assertThat(first.background()).isTrue();
+            assertThat(second.background()).isFalse();
+        }
+
+        @Test
+        void anotherUsersRunIsNotThereForThemAndNotChangedByThem() {
+            Run anas = clocked.runs().start(ANA, "default", true);
+            clocked.runs().append("ana", anas.id(), events(1, 2), 100);
+            assertThat(clocked.runs().get("ben", anas.id())).isEmpty();
+            assertThatThrownBy(() -> clocked.runs().events("ben", anas.id(), 0, 10)).isInstanceOf(NotFoundException.class);
+            assertThatThrownBy(() -> clocked.runs().append("ben", anas.id(), events(3, 3), 100))
+                    .isInstanceOf(NotFoundException.class);
+            assertThatThrownBy(() -> clocked.runs().finish("ben", anas.id(), RunStatus.CANCELLED, "cancelled"))
+                    .isInstanceOf(NotFoundException.class);
+            assertThat(clocked.runs().get("ana", anas.id())).contains(anas);
+            assertThat(clocked.runs().events("ana", anas.id(), 0, 10)).isEqualTo(events(1, 2));
+        }
+
+        @Test
+        void eventsOutOfOrderOrAfterTheEndAreRefusedAndNothingIsStored() {
+            Run run = clocked.runs().start(ANA, "default", true);
+            clocked.runs().append("ana", run.id(), events(1, 2), 100);
+            assertThatThrownBy(() -> clocked.runs().append("ana", run.id(), events(4, 5), 100))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("expects event 3 next");
+            assertThatThrownBy(() -> clocked.runs().append("ana", run.id(), List.of(events(3, 3).getFirst(),
+                    events(3, 3).getFirst()), 100)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> clocked.runs().finish("ana", run.id(), RunStatus.RUNNING, ""))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(clocked.runs().events("ana", run.id(), 0, 100)).isEqualTo(events(1, 2));
+            clocked.runs().finish("ana", run.id(), RunStatus.FAILED, "error");
+            assertThatThrownBy(() -> clocked.runs().append("ana", run.id(), events(3, 3), 100))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("has ended");
+            assertThat(clocked.runs().events("ana", run.id(), 0, 100)).isEqualTo(events(1, 2));
+            assertThatThrownBy(() -> new RunEvent(0, "", "{}")).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> new RunEvent(1, "", "two\nlines")).isInstanceOf(IllegalArgumentException.class);
+        }
+
+        @Test
+        void aRunKeepsOnlyItsNewestEventsBeyondItsBound() {
+            Run run = clocked.runs().start(ANA, "default", true);
+            clocked.runs().append("ana", run.id(), events(1, 4), 5);
+            clocked.runs().append("ana", run.id(), events(5, 8), 5);
+            assertThat(clocked.runs().events("ana", run.id(), 0, 100)).isEqualTo(events(4, 8));
+            assertThat(clocked.runs().lastSeq("ana", run.id())).isEqualTo(8);
+            clocked.runs().append("ana", run.id(), events(9, 9), 5);
+            assertThat(clocked.runs().events("ana", run.id(), 0, 100)).isEqualTo(events(5, 9));
+        }
+
+        @Test
+        void runsThatEndedLongAgoOrLostTheirServerArePurgedWithTheirEvents() {
+            Run old = clocked.runs().start(ANA, "default", true);
+            clocked.runs().append("ana", old.id(), events(1, 2), 100);
+            clocked.runs().finish("ana", old.id(), RunStatus.COMPLETED, "end_turn");
+            Run lost = clocked.runs().start(ANA, "conv-1", true);
+            clock.advance(java.time.Duration.ofMinutes(30));
+            Run recent = clocked.runs().start(ANA, "conv-2", true);
+            clocked.runs().finish("ana", recent.id(), RunStatus.COMPLETED, "end_turn");
+            Run alive = clocked.runs().start(ANA, "conv-3", true);
+            Instant cutoff = clock.instant().minus(java.time.Duration.ofMinutes(10));
+            assertThat(clocked.runs().purge(cutoff, cutoff)).isEqualTo(2);
+            assertThat(clocked.runs().get("ana", old.id())).isEmpty();
+            assertThat(clocked.runs().get("ana", lost.id())).isEmpty();
+            assertThat(clocked.runs().get("ana", recent.id())).isPresent();
+            assertThat(clocked.runs().get("ana", alive.id())).isPresent();
+            Run again = clocked.runs().start(ANA, "default", true);
+            clocked.runs().append("ana", again.id(), events(1, 1), 100);
+            assertThat(clocked.runs().events("ana", again.id(), 0, 100)).isEqualTo(events(1, 1));
+        }
+    }
+
     /** Conversations: several with one agent, each its user's; deleting one keeps the messages. */
     @Nested
     class Conversations {

@@ -35,9 +35,16 @@ final class Api {
     final Turns turns;
     final Settings settings;
     final QuotaGuard quotas;
+    final RunLog runs;
 
-    /** The server's settings that endpoints read. */
-    record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl) {
+    /**
+     * The server's settings that endpoints read.
+     *
+     * @param runRetention how long a run and its events are kept after it ends
+     * @param maxRunEvents the most events kept per run (the newest)
+     */
+    record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl,
+            java.time.Duration runRetention, int maxRunEvents) {
     }
 
     Api(AgentRuntime runtime, Turns turns, Settings settings) {
@@ -46,6 +53,7 @@ final class Api {
         this.turns = turns;
         this.settings = settings;
         this.quotas = new QuotaGuard(store);
+        this.runs = new RunLog(store, settings.runRetention(), settings.maxRunEvents());
     }
 
     /** The users whose things the caller sees: its own, or (an admin key) the default user and every user with a key or an identity. */

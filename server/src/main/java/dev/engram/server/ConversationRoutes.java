@@ -13,6 +13,7 @@ import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.ConversationStore;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.NewMessage;
+import dev.engram.memory.Run;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -46,6 +47,7 @@ final class ConversationRoutes {
                 .add(Route.caller(DELETE, "/v1/conversations/{conversation_id}", this::delete))
                 .add(Route.caller(GET, "/v1/conversations/{conversation_id}/messages", this::messages))
                 .add(Route.caller(POST, "/v1/conversations/{conversation_id}/messages", this::send))
+                .add(Route.caller(POST, "/v1/conversations/{conversation_id}/stream", this::resume))
                 .add(Route.caller(POST, "/v1/conversations/{conversation_id}/cancel", this::cancel))
                 .add(Route.caller(POST, "/v1/conversations/{conversation_id}/fork", this::fork))
                 .add(Route.caller(POST, "/v1/conversations/{conversation_id}/recompile", this::recompile))
@@ -192,12 +194,29 @@ final class ConversationRoutes {
         Target t = target(caller, req, body.string("agent_id"));
         TurnRequest request = TurnRequest.of(t.agent(), body, api.store.limits().maxTextChars(), false, true);
         if (request.streaming()) {
-            new SseTurn(api, t.agent(), request.view(), request.streamTokens(), request.includePings())
-                    .run(t.session(), request.input(), res);
+            SseTurn.of(api, t.agent(), request, body).run(t.session(), request.input(), res);
             return;
         }
-        Turns.Running turn = TurnFlow.begin(api, t.agent(), t.session(), request.input(), false, null);
-        Api.json(res, TurnViews.response(turn, TurnFlow.await(turn), request.view()));
+        Api.json(res, api.runs.respond(api, t.agent(), t.session(), request));
+    }
+
+    /**
+     * The stream of the conversation's active background run picked up where it broke ({@link RunReplay}); the body's
+     * {@code run_id} names a run directly. A 400, in Letta's words, when the conversation has no active run.
+     */
+    private void resume(Caller caller, ServerRequest req, ServerResponse res) {
+        Body body = Api.body(req);
+        Optional<String> runId = body.string("run_id");
+        Run run;
+        if (runId.isPresent()) {
+            run = api.runs.get(api, caller, runId.get());
+        } else {
+            Target t = target(caller, req, body.string("agent_id"));
+            run = api.store.runs().latest(t.agent().scope(), t.session())
+                    .filter(r -> r.status().isActive() && !api.runs.isStale(r))
+                    .orElseThrow(() -> ApiException.badRequest("No active runs found for this conversation."));
+        }
+        RunReplay.stream(api, run, body, res);
     }
 
     private void cancel(Caller caller, ServerRequest req, ServerResponse res) {

@@ -65,6 +65,10 @@ public final class EngramServer implements AutoCloseable {
     public static final int DEFAULT_MAX_WAITING_PER_USER = 100;
     /** Turns of all users that may wait for an approval at once. */
     public static final int DEFAULT_MAX_WAITING_PER_SERVER = 1_000;
+    /** How long a run and its events are kept after it ends, by default (see {@link Builder#runRetention}). */
+    public static final Duration DEFAULT_RUN_RETENTION = Duration.ofHours(1);
+    /** The most events kept per run, by default (the newest; as Letta's stream length). */
+    public static final int DEFAULT_MAX_RUN_EVENTS = 10_000;
     /** How often the server looks for due scheduled messages. */
     public static final Duration DEFAULT_SCHEDULE_INTERVAL = Duration.ofSeconds(1);
 
@@ -100,7 +104,8 @@ public final class EngramServer implements AutoCloseable {
         this.runtime = rb.build();
         this.shutdownGrace = b.shutdownGrace;
         runtime.scheduler().runTurnsWith(turns::runScheduled);
-        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl));
+        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.runRetention,
+                b.maxRunEvents));
         HelidonLog.install();
         this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers));
         HttpRouting.Builder routing = routingBuilder.join();
@@ -109,7 +114,7 @@ public final class EngramServer implements AutoCloseable {
         routing.any("/v1/*", (req, res) -> {
             throw ApiException.of(Status.NOT_IMPLEMENTED_501, req.prologue().method().text() + " " + req.path().path()
                     + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
-                    + "memory, tools, identities, conversations, models, providers and scheduled messages endpoints).");
+                    + "memory, tools, identities, conversations, runs, models, providers and scheduled messages endpoints).");
         });
         errors(routing);
         this.web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
@@ -127,6 +132,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new ToolRoutes(api).routes());
         routes.addAll(new IdentityRoutes(api).routes());
         routes.addAll(new ConversationRoutes(api).routes());
+        routes.addAll(new RunRoutes(api).routes());
         routes.addAll(new ModelRoutes(models).routes());
         routes.addAll(new ProviderRoutes(api, providers).routes());
         routes.addAll(new ScheduleRoutes(api).routes());
@@ -252,6 +258,8 @@ public final class EngramServer implements AutoCloseable {
         private ModelPolicy modelPolicy = ModelPolicy.providersOnly();
         private long maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
         private Duration pingInterval = Duration.ofSeconds(5);
+        private Duration runRetention = DEFAULT_RUN_RETENTION;
+        private int maxRunEvents = DEFAULT_MAX_RUN_EVENTS;
         private Duration shutdownGrace = Duration.ofSeconds(10);
         private Duration keyCacheTtl = Duration.ofSeconds(1);
         private TurnLock turnLock = TurnLock.local();
@@ -328,6 +336,27 @@ public final class EngramServer implements AutoCloseable {
                 throw new IllegalArgumentException("ping interval must be positive, got " + interval);
             }
             this.pingInterval = interval;
+            return this;
+        }
+
+        /**
+         * How long a run and the events of a background stream are kept after the run ends, for a client to resume the
+         * stream ({@code POST /v1/runs/{id}/stream}) or read the run. Default {@link #DEFAULT_RUN_RETENTION}.
+         */
+        public Builder runRetention(Duration retention) {
+            if (retention == null || retention.isNegative() || retention.isZero()) {
+                throw new IllegalArgumentException("run retention must be positive, got " + retention);
+            }
+            this.runRetention = retention;
+            return this;
+        }
+
+        /** The most events kept per run (its newest): a resume from before them is refused. Default {@link #DEFAULT_MAX_RUN_EVENTS}. */
+        public Builder maxRunEvents(int events) {
+            if (events < 1) {
+                throw new IllegalArgumentException("a run keeps at least 1 event, got " + events);
+            }
+            this.maxRunEvents = events;
             return this;
         }
 

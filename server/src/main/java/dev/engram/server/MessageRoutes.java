@@ -41,18 +41,19 @@ final class MessageRoutes {
     }
 
     private void send(Agent agent, ServerRequest req, ServerResponse res) {
-        TurnRequest request = TurnRequest.of(agent, Api.body(req), api.store.limits().maxTextChars(), false);
+        Body body = Api.body(req);
+        TurnRequest request = TurnRequest.of(agent, body, api.store.limits().maxTextChars(), false);
         if (request.streaming()) {
-            new SseTurn(api, agent, request.view(), request.streamTokens(), request.includePings()).run(request.input(), res);
+            SseTurn.of(api, agent, request, body).run(request.input(), res);
             return;
         }
-        Turns.Running turn = TurnFlow.begin(api, agent, "default", request.input(), false, null);
-        Api.json(res, TurnViews.response(turn, TurnFlow.await(turn), request.view()));
+        Api.json(res, api.runs.respond(api, agent, "default", request));
     }
 
     private void stream(Agent agent, ServerRequest req, ServerResponse res) {
-        TurnRequest request = TurnRequest.of(agent, Api.body(req), api.store.limits().maxTextChars(), true);
-        new SseTurn(api, agent, request.view(), request.streamTokens(), request.includePings()).run(request.input(), res);
+        Body body = Api.body(req);
+        TurnRequest request = TurnRequest.of(agent, body, api.store.limits().maxTextChars(), true);
+        SseTurn.of(api, agent, request, body).run(request.input(), res);
     }
 
     private void list(Agent agent, ServerRequest req, ServerResponse res) {

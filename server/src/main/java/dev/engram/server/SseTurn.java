@@ -5,7 +5,10 @@ import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentStreamEvent;
 import dev.engram.framework.ToolEffect;
 import dev.engram.framework.ToolResult;
+import dev.engram.memory.Run;
+import dev.engram.memory.RunEvent;
 import io.helidon.http.HeaderNames;
+import io.helidon.webserver.ServerConnectionException;
 import io.helidon.webserver.http.ServerResponse;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -31,7 +34,9 @@ import tools.jackson.databind.node.ObjectNode;
  * stored. A call that writes a message for the user ({@link AgentStreamEvent.ReplyDelta}) is held back until its
  * result says what became of it: an {@code assistant_message} when it reached the user, else its tool call and
  * return (refused by a rule, denied, or sent to another agent). {@code include_pings} adds a {@code ping} message every ping interval while the turn runs. A failed
- * model ends the stream with an {@code error} event. A client that goes away cancels the turn.
+ * model ends the stream with an {@code error} event. A client that goes away cancels the turn, unless it asked for a
+ * background run: then the turn goes on, and its events are kept for the client to resume ({@link RunLog}). The turn
+ * is a run: every event but a ping carries its {@code run_id} and a {@code seq_id} numbering the run's events from 1.
  */
 final class SseTurn {
     private static final Logger LOG = LoggerFactory.getLogger(SseTurn.class);
@@ -41,20 +46,48 @@ final class SseTurn {
     private final TurnViews.View view;
     private final boolean tokens;
     private final boolean pings;
+    private final boolean background;
     private final String streamId = UUID.randomUUID().toString().substring(0, 8);
+    /** The name and call id of each call whose fragments are streamed, by its fragments' id: every fragment repeats them. */
+    private final Map<String, HeldCall> calls = new HashMap<>();
     /** The calls of the current step that write a message for the user, by index, held until their result. */
     private final Map<Integer, HeldCall> held = new HashMap<>();
     private ServerResponse res;
     private OutputStream out;
     private Turns.Running turn;
     private volatile boolean open = true;
+    private Run run;
+    private RunLog.Recorder recorder;
+    /** The sequence number of the last event sent (Letta's {@code seq_id}); guarded by {@code this}. */
+    private long seq;
+    /** Whether the client went away from a background run, which goes on without it. */
+    private boolean clientGone;
+    /** Why the run stopped, once it did. */
+    private String stopReason = "cancelled";
+    /** Whether the run's record was ended; guarded by {@code this}. */
+    private boolean ended;
 
     SseTurn(Api api, Agent agent, TurnViews.View view, boolean tokens, boolean pings) {
+        this(api, agent, view, tokens, pings, false);
+    }
+
+    /**
+     * @param background whether the turn goes on when the client goes away ({@code background: true}), its events kept
+     *                   for the client to resume ({@link RunLog}); otherwise a client that goes away cancels it
+     */
+    SseTurn(Api api, Agent agent, TurnViews.View view, boolean tokens, boolean pings, boolean background) {
         this.api = api;
         this.agent = agent;
         this.view = view;
         this.tokens = tokens;
         this.pings = pings;
+        this.background = background;
+    }
+
+    /** The stream a request asks for; {@code background} (its body's) says whether the turn outlives its client. */
+    static SseTurn of(Api api, Agent agent, TurnRequest request, Body body) {
+        return new SseTurn(api, agent, request.view(), request.streamTokens(), request.includePings(),
+                body.bool("background").orElse(false));
     }
 
     void run(TurnRequest.Input input, ServerResponse response) {
@@ -64,7 +97,14 @@ final class SseTurn {
     /** Runs the turn in {@code session} (the agent's own {@code default}, or a conversation's id). */
     void run(String session, TurnRequest.Input input, ServerResponse response) {
         this.res = response;
-        turn = TurnFlow.begin(api, agent, session, input, true, this::onEvent);
+        run = api.runs.start(agent, session, background);
+        recorder = background ? api.runs.recorder(run) : null;
+        try {
+            turn = TurnFlow.begin(api, agent, session, input, true, this::onEvent);
+        } catch (RuntimeException e) {
+            end("error");
+            throw e;
+        }
         Thread pinger = pings ? Thread.ofVirtual().name("engram-sse-ping").start(this::ping) : null;
         try {
             Turns.Pause pause = TurnFlow.await(turn);
@@ -74,18 +114,21 @@ final class SseTurn {
                     finish(TurnViews.stopReason(f.response().stopReason()), f.response());
                 }
                 case Turns.Pause.NeedsApproval n -> {
-                    List<ObjectNode> rest = TurnViews.withApprovalRequest(tokens ? List.of()
-                            : view.of(turn.unshown()), n.pending());
-                    if (tokens) {
-                        turn.unshown();
-                    }
+                    List<ObjectNode> stored = view.of(turn.unshown());
+                    // With stream_tokens the turn's messages went out as fragments: of them only the waiting call's
+                    // stored message counts here, so that the request carries its stored id, as without tokens.
+                    List<ObjectNode> rest = TurnViews.withApprovalRequest(tokens ? stored.stream()
+                            .filter(m -> m.path("message_type").asString().equals("tool_call_message")
+                                    && m.path("tool_call").path("tool_call_id").asString().equals(n.pending().callId()))
+                            .toList() : stored, n.pending());
                     rest.forEach(this::emit);
                     finish("requires_approval", null);
                 }
                 case Turns.Pause.Failed f -> {
                     flushStored();
+                    stopReason = "error";
                     ApiException e = TurnFlow.turnFailed(f.error());
-                    write("error", Body.JSON.writeValueAsString(e.body()));
+                    send("error", e.body().put("message_type", "error_message"));
                     write(null, "[DONE]");
                 }
             }
@@ -94,6 +137,7 @@ final class SseTurn {
         } finally {
             turn.listen(null);
             open = false;
+            end(stopReason);
             if (pinger != null) {
                 pinger.interrupt();
             }
@@ -110,9 +154,27 @@ final class SseTurn {
     }
 
     private void finish(String reason, AgentResponse response) {
+        stopReason = reason;
         emit(TurnViews.stopReasonMessage(reason));
-        emit(TurnViews.usage(response));
+        ObjectNode usage = TurnViews.usage(response);
+        usage.putArray("run_ids").add(run.id());
+        emit(usage);
         write(null, "[DONE]");
+    }
+
+    /** Ends the run's record (once): its events written, its status and stop reason. */
+    private synchronized void end(String reason) {
+        if (ended) {
+            return;
+        }
+        ended = true;
+        if (recorder != null) {
+            RunLog.Recorder r = recorder;
+            recorder = null;
+            r.close(reason);
+        } else {
+            api.runs.finish(run, RunLog.status(reason), reason);
+        }
     }
 
     /** Events of the turn, on the agent's thread. */
@@ -169,15 +231,19 @@ final class SseTurn {
         }
     }
 
+    /** A fragment of a call, repeating the call's name and id (from its first fragments) as Letta's chunks do. */
     private ObjectNode callFragment(int step, int index, String name, String arguments, String callId, Instant at) {
-        ObjectNode o = fragment(id(step, "call-" + index), "tool_call_message", at);
+        String id = id(step, "call-" + index);
+        HeldCall known = calls.computeIfAbsent(id, i -> new HeldCall());
+        known.remember(name, callId);
+        ObjectNode o = fragment(id, "tool_call_message", at);
         ObjectNode call = o.putObject("tool_call");
-        if (!name.isEmpty()) {
-            call.put("name", name);
+        if (!known.name.isEmpty()) {
+            call.put("name", known.name);
         }
         call.put("arguments", arguments);
-        if (!callId.isEmpty()) {
-            call.put("tool_call_id", callId);
+        if (!known.callId.isEmpty()) {
+            call.put("tool_call_id", known.callId);
         }
         return o;
     }
@@ -190,13 +256,17 @@ final class SseTurn {
         final List<String> reply = new ArrayList<>();
 
         void add(AgentStreamEvent.ToolCallDelta c) {
-            if (!c.toolName().isEmpty()) {
-                name = c.toolName();
-            }
-            if (!c.callId().isEmpty()) {
-                callId = c.callId();
-            }
+            remember(c.toolName(), c.callId());
             arguments.append(c.argumentsDelta());
+        }
+
+        void remember(String toolName, String id) {
+            if (!toolName.isEmpty()) {
+                name = toolName;
+            }
+            if (!id.isEmpty()) {
+                callId = id;
+            }
         }
     }
 
@@ -221,8 +291,9 @@ final class SseTurn {
             while (open) {
                 Thread.sleep(api.settings.pingInterval());
                 if (open) {
-                    emit(Body.JSON.createObjectNode().put("id", "ping-" + streamId).put("date", LettaViews.date(Instant.now()))
-                            .put("message_type", "ping"));
+                    // a keepalive of this connection: not one of the run's events, so not numbered nor kept
+                    write(null, Body.JSON.writeValueAsString(Body.JSON.createObjectNode().put("id", "ping-" + streamId)
+                            .put("date", LettaViews.date(Instant.now())).put("message_type", "ping").put("run_id", run.id())));
                 }
             }
         } catch (InterruptedException e) {
@@ -233,15 +304,29 @@ final class SseTurn {
     }
 
     private void emit(ObjectNode message) {
-        write(null, Body.JSON.writeValueAsString(message));
+        send(null, message);
+    }
+
+    /** Sends one of the run's events, numbered and marked with the run as Letta's are, and keeps it for a background run. */
+    private synchronized void send(String event, ObjectNode message) {
+        message.put("run_id", run.id()).put("seq_id", ++seq);
+        String data = Body.JSON.writeValueAsString(message);
+        if (recorder != null) {
+            recorder.add(new RunEvent(seq, event == null ? "" : event, data));
+        }
+        write(event, data);
     }
 
     /**
      * Writes one event ({@code event:} line only when named) and flushes it. The response is a
      * {@code text/event-stream} whatever the request's {@code Accept} says, as Letta's server answers. A client
-     * that went away makes this throw, which cancels the turn when it comes from the turn's thread.
+     * that went away makes this throw, which cancels the turn when it comes from the turn's thread; from a background
+     * run it goes away quietly, and the run goes on.
      */
     private synchronized void write(String event, String data) {
+        if (clientGone) {
+            return;
+        }
         try {
             if (out == null) {
                 res.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
@@ -250,8 +335,14 @@ final class SseTurn {
             }
             out.write(((event == null ? "" : "event: " + event + "\n") + "data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("the stream's client went away", e);
+        } catch (IOException | UncheckedIOException | ServerConnectionException e) {
+            // Helidon reports a client gone as a ServerConnectionException on a later write
+            if (background) {
+                LOG.debug("The stream's client went away; background run {} goes on: {}", run.id(), e.toString());
+                clientGone = true;
+                return;
+            }
+            throw e instanceof RuntimeException r ? r : new UncheckedIOException("the stream's client went away", (IOException) e);
         }
     }
 }

@@ -141,4 +141,71 @@ class SharedDatabaseServerTest {
             assertThat(gone.statusCode()).as("deleted through the other server").isEqualTo(404);
         }
     }
+
+    /** The data of each SSE event a POST answers, in order (an {@code error} event's prefixed "error:"). */
+    private static List<String> sse(String url, String key, Object body) throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + key)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(ServerFixture.JSON.writeValueAsString(body))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        List<String> events = new ArrayList<>();
+        String event = null;
+        for (String line : r.body().split("\n")) {
+            if (line.startsWith("event:")) {
+                event = line.substring(6).trim();
+            } else if (line.startsWith("data:")) {
+                events.add(("error".equals(event) ? "error:" : "") + line.substring(5).strip());
+            } else if (line.isBlank()) {
+                event = null;
+            }
+        }
+        return events;
+    }
+
+    @Test
+    void aBackgroundStreamOnOneServerIsResumedAndFollowedThroughTheOther() throws Exception {
+        String url = postgres.jdbcUrl(postgres.newSchema());
+        try (Instance a = Instance.start(url, dir.resolve("index-a")); Instance b = Instance.start(url, dir.resolve("index-b"))) {
+            String key = a.store().keys().create(Optional.of("ana"), "shared").secret();
+            String agent = call("POST", a.url("/v1/agents/"), key, obj("name", "helper")).path("id").asString();
+
+            // a live run on a, followed through b from its start: b reads what a writes to the database
+            CompletableFuture<List<String>> onA = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return sse(a.url("/v1/agents/" + agent + "/messages/stream"), key, obj("input", "sleep 1000 far away",
+                            "background", true, "stream_tokens", true));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            List<String> throughB = null;
+            for (int i = 0; i < 100 && throughB == null; i++) {
+                Thread.sleep(20);
+                HttpResponse<String> probe = HTTP.send(HttpRequest.newBuilder(URI.create(b.url("/v1/conversations/default/stream")))
+                        .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(obj("agent_id", agent, "include_pings", false).toString())).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (probe.statusCode() == 200) {
+                    throughB = probe.body().lines().filter(l -> l.startsWith("data:")).map(l -> l.substring(5).strip()).toList();
+                } else {
+                    assertThat(probe.body()).contains("No active runs found");
+                }
+            }
+            List<String> original = onA.get();
+            assertThat(throughB).as("b found a's run while it ran").isNotNull();
+            assertThat(throughB).isEqualTo(original);
+            assertThat(original.toString()).contains("\"stop_reason\":\"end_turn\"", "r away");
+
+            // after the end, b gives exactly the events after the one the client saw
+            String run = ServerFixture.JSON.readTree(original.getFirst()).path("run_id").asString();
+            assertThat(sse(b.url("/v1/runs/" + run + "/stream"), key, obj("starting_after", 2)))
+                    .isEqualTo(original.subList(2, original.size()));
+            assertThat(call("GET", b.url("/v1/runs/" + run), key, null).path("status").asString()).isEqualTo("completed");
+            String other = b.store().keys().create(Optional.of("ben"), "other").secret();
+            HttpResponse<String> foreign = HTTP.send(HttpRequest.newBuilder(URI.create(b.url("/v1/runs/" + run)))
+                    .header("Authorization", "Bearer " + other).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(foreign.statusCode()).isEqualTo(404);
+        }
+    }
 }

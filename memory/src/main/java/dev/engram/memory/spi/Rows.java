@@ -5,6 +5,8 @@ import dev.engram.memory.ApiKey;
 import dev.engram.memory.Conversation;
 import dev.engram.memory.Identity;
 import dev.engram.memory.ProviderRecord;
+import dev.engram.memory.Run;
+import dev.engram.memory.RunEvent;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
 import dev.engram.memory.BlockVersion;
@@ -296,6 +298,56 @@ public interface Rows {
     /** Removes a provider; returns whether there was one. */
     default boolean deleteProvider(String id) {
         throw noProviders();
+    }
+
+    // ---- runs (optional) -------------------------------------------------------------------------------
+
+    /** Stores a run, replacing the one of its id. Runs are optional, like identities: the defaults throw. */
+    default void putRun(Run run) {
+        throw noRuns();
+    }
+
+    /** The run of that id, whoever's it is. */
+    default Optional<Run> run(String id) {
+        throw noRuns();
+    }
+
+    /** The run of the user's agent in that conversation that started last. */
+    default Optional<Run> latestRun(String userId, String agentId, String conversationId) {
+        throw noRuns();
+    }
+
+    /** Adds events to a run (their sequence numbers are new for it). */
+    default void appendRunEvents(String runId, List<RunEvent> events) {
+        throw noRuns();
+    }
+
+    /** A run's events after sequence number {@code afterSeq}, oldest first, at most {@code limit}. */
+    default List<RunEvent> runEvents(String runId, long afterSeq, int limit) {
+        throw noRuns();
+    }
+
+    /** The sequence number of a run's last event; 0 when it has none (or only had events now dropped and none kept). */
+    default long lastRunSeq(String runId) {
+        throw noRuns();
+    }
+
+    /** Drops a run's events up to and including sequence number {@code throughSeq}. */
+    default void deleteRunEvents(String runId, long throughSeq) {
+        throw noRuns();
+    }
+
+    /**
+     * Removes, with their events, the runs that ended before {@code endedBefore} and the active runs last updated
+     * before {@code staleBefore}; returns how many.
+     */
+    default int deleteRuns(Instant endedBefore, Instant staleBefore) {
+        throw noRuns();
+    }
+
+    private static UnsupportedOperationException noRuns() {
+        return new UnsupportedOperationException("this memory backend keeps no runs (it does not implement the run "
+                + "methods of Rows)");
     }
 
     private static UnsupportedOperationException noProviders() {
