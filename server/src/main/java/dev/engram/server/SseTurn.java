@@ -115,11 +115,12 @@ final class SseTurn {
                 }
                 case Turns.Pause.NeedsApproval n -> {
                     List<ObjectNode> stored = view.of(turn.unshown());
-                    // With stream_tokens the turn's messages went out as fragments: of them only the waiting call's
-                    // stored message counts here, so that the request carries its stored id, as without tokens.
+                    // With stream_tokens the turn's messages went out as fragments: of them only the waiting calls'
+                    // stored messages count here, so that each request carries its stored id, as without tokens.
+                    List<String> waiting = n.pending().stream().map(Turns.Pending::callId).toList();
                     List<ObjectNode> rest = TurnViews.withApprovalRequest(tokens ? stored.stream()
                             .filter(m -> m.path("message_type").asString().equals("tool_call_message")
-                                    && m.path("tool_call").path("tool_call_id").asString().equals(n.pending().callId()))
+                                    && waiting.contains(m.path("tool_call").path("tool_call_id").asString()))
                             .toList() : stored, n.pending());
                     rest.forEach(this::emit);
                     finish("requires_approval", null);
