@@ -16,9 +16,11 @@
 #   3 new-agent   `letta -p --new-agent "..."`         a new agent
 #   4 bash        `letta -p --yolo "..."`              a client-side tool round trip: the model calls Bash, Letta
 #                                                      Code runs it and returns the output; the script expects it.
-#                                                      Letta Code offers Bash only when /v1/models/ gives the model a
-#                                                      provider_type other than "openai" (for "openai" it offers
-#                                                      exec_command instead; --toolset does not change that)
+#                                                      Letta Code offers Bash only when the agent's model_settings
+#                                                      give a provider_type other than "openai" (for "openai" it
+#                                                      offers exec_command instead; headless --toolset does not change
+#                                                      that); the server takes it from the model handle's part before
+#                                                      a '/', here "script:" from the script's path
 #   5 json        `letta -p --agent ID --conv default --output-format json "..."`  a message in the first agent's
 #                                                      own history (Letta's `default` conversation), answered as JSON
 #   6 default     `letta -p --agent ID --conv default "..."`  a second message there: the script expects the json
