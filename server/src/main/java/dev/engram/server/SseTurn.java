@@ -67,10 +67,6 @@ final class SseTurn {
     /** Whether the run's record was ended; guarded by {@code this}. */
     private boolean ended;
 
-    SseTurn(Api api, Agent agent, TurnViews.View view, boolean tokens, boolean pings) {
-        this(api, agent, view, tokens, pings, false);
-    }
-
     /**
      * @param background whether the turn goes on when the client goes away ({@code background: true}), its events kept
      *                   for the client to resume ({@link RunLog}); otherwise a client that goes away cancels it

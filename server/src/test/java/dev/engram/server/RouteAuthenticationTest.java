@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RouteAuthenticationTest {
     /** Path parameters that name something of ana's: with ben's key, such a route must answer 404 (or 403). */
     private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label",
-            "conversation_id", "message_id");
+            "conversation_id", "message_id", "run_id");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
 
     @TempDir
@@ -47,8 +47,8 @@ class RouteAuthenticationTest {
                 "identity_type", "user")).status()).isEqualTo(200);
         String conversation = fx.post(fx.ana, "/v1/conversations/?agent_id=" + agent, obj("summary", "ana-secret-summary"))
                 .json().path("id").asString();
-        String message = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", fx.userMessage("ana-secret-message"))
-                .json().path("messages").path(0).path("id").asString();
+        ServerFixture.Response sent = fx.post(fx.ana, "/v1/agents/" + agent + "/messages", fx.userMessage("ana-secret-message"));
+        String message = sent.json().path("messages").path(0).path("id").asString();
         values = new LinkedHashMap<>();
         values.put("message_id", message);
         values.put("agent_id", agent);
@@ -59,6 +59,7 @@ class RouteAuthenticationTest {
         values.put("tool_id", "tool-send_message");
         values.put("tool_name", "send_message");
         values.put("conversation_id", conversation);
+        values.put("run_id", sent.json().path("usage").path("run_ids").path(0).asString());
         values.put("provider_id", "provider-none");
         values.put("scheduled_message_id", fx.post(fx.ana, "/v1/agents/" + agent + "/schedule", obj("messages",
                 List.of(obj("role", "user", "content", "ana-secret-reminder")), "schedule", Map.of("type", "recurring",
