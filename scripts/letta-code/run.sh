@@ -8,17 +8,25 @@
 # Builds the engram jar if needed (through ./engram). Needs a JDK >= 21, npm, and the npm registry.
 #
 # The sessions, in order, over one Engram home (so later sessions see what earlier ones stored):
-#   1 first       `letta -p "..."`                     a first run: Letta Code creates its default agent
-#   2 conv        `letta -p --agent ID --conv default "..."`  a second message in the first agent's default
-#                                                      conversation; the model's script expects the first message
-#                                                      in its prompt (ID: the oldest agent on the server)
+#   1 first       `letta -p "..."`                     a first run: Letta Code creates its default agent, and (as
+#                                                      every headless run without --conv) a new conversation
+#   2 conv        `letta -p --conv CONV "..."`         a second message in the first session's conversation (CONV:
+#                                                      the first agent's oldest conversation); the model's script
+#                                                      expects the first message in its prompt
 #   3 new-agent   `letta -p --new-agent "..."`         a new agent
 #   4 bash        `letta -p --yolo "..."`              a client-side tool round trip: the model calls Bash, Letta
 #                                                      Code runs it and returns the output; the script expects it.
-#                                                      Letta Code offers Bash only when /v1/models/ gives the model a
-#                                                      provider_type other than "openai" (for "openai" it offers
-#                                                      exec_command instead; --toolset does not change that)
-#   5 json        `letta -p --output-format json "..."`
+#                                                      Letta Code offers Bash only when the agent's model_settings
+#                                                      give a provider_type other than "openai" (for "openai" it
+#                                                      offers exec_command instead; headless --toolset does not change
+#                                                      that); the server takes it from the model handle's part before
+#                                                      a '/', here "script:" from the script's path
+#   5 json        `letta -p --agent ID --conv default --output-format json "..."`  a message in the first agent's
+#                                                      own history (Letta's `default` conversation), answered as JSON
+#   6 default     `letta -p --agent ID --conv default "..."`  a second message there: the script expects the json
+#                                                      session's message in its prompt, and the first session's
+#                                                      messages are not in it (in Letta, `default` is the agent's own
+#                                                      history; a conversation's messages are only that conversation's)
 # Each session gets its own model script (sessions/NAME.json beside this file): the server is started anew for
 # each, on `--model script:OUT_DIR/model.json` holding that session's script, over the same home. A session's model calls are exactly its script's turns; a
 # missing or extra call, or a prompt without what a turn expects, fails that session loudly.
@@ -96,7 +104,13 @@ first_agent() { # the id of the oldest agent on the server (the one the first se
     | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{process.stdout.write(JSON.parse(s)[0]?.id??"")}catch{}})'
 }
 
-session() { # session NAME LETTA_ARGS... ({first-agent} in an argument becomes the first session's agent id)
+first_conversation() { # the oldest conversation of the first agent, or nothing
+  curl -s -H "Authorization: Bearer $key" \
+    "http://127.0.0.1:$server_port/v1/conversations/?agent_id=$1&order=asc&limit=1" \
+    | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{try{process.stdout.write(JSON.parse(s)[0]?.id??"")}catch{}})'
+}
+
+session() { # session NAME LETTA_ARGS... ({first-agent}, {first-conv}: the first session's agent and conversation)
   local name="$1"
   shift
   n=$((n + 1))
@@ -109,9 +123,13 @@ session() { # session NAME LETTA_ARGS... ({first-agent} in an argument becomes t
     stop
     return
   fi
-  local args=() agent
+  local args=() agent conv
   agent="$(first_agent)"
-  for a in "$@"; do args+=("${a//\{first-agent\}/${agent:-no-agent-yet}}"); done
+  conv="$( [ -n "$agent" ] && first_conversation "$agent")"
+  for a in "$@"; do
+    a="${a//\{first-agent\}/${agent:-no-agent-yet}}"
+    args+=("${a//\{first-conv\}/${conv:-no-conversation-yet}}")
+  done
   set -- "${args[@]}"
   echo "== session $n $name: letta $*"
   (cd "$out/work" && HOME="$out/home" LETTA_BASE_URL="http://127.0.0.1:$proxy_port" LETTA_API_KEY="$key" \
@@ -125,10 +143,11 @@ session() { # session NAME LETTA_ARGS... ({first-agent} in an argument becomes t
 }
 
 session first -p "My name is Ana and I like green tea."
-session conv -p --agent '{first-agent}' --conv default "What do I like to drink?"
+session conv -p --conv '{first-conv}' "What do I like to drink?"
 session new-agent -p --new-agent "Hello, new agent."
 session bash -p --yolo 'Run "echo engram-bash-$((40 + 2))" with Bash and tell me what it printed.'
-session json -p --output-format json "Say hello in one word."
+session json -p --agent '{first-agent}' --conv default --output-format json "Say hello in one word."
+session default -p --agent '{first-agent}' --conv default "What did I ask you to say?"
 
 node "$here/summary.mjs" "$out" | tee "$out/summary.txt"
 echo "$failures of $n sessions failed; logs in $out"

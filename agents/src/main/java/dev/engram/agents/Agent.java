@@ -267,7 +267,50 @@ public final class Agent {
 
     /** The prompt the next step would send, without the new message. */
     public CompiledPrompt compilePrompt() {
-        return compile(context.read(DEFAULT_SESSION));
+        return compilePrompt(DEFAULT_SESSION);
+    }
+
+    /** The prompt the next step in session {@code sessionId} would send, without the new message. */
+    public CompiledPrompt compilePrompt(String sessionId) {
+        checkText(sessionId, "session id");
+        return compile(context.read(sessionId));
+    }
+
+    /**
+     * Frees the context window of a session now, as a turn does when its prompt outgrows the window: the model
+     * summarises the older part of the session's in-context messages (the earlier summaries folded in), the summary is
+     * stored, and the summarised messages leave the context (they stay in recall memory). The newest user message and
+     * everything after it stay. A conversation's session ({@link dev.engram.memory.Conversation#isConversationSession})
+     * compacts only its own messages; any other session compacts the agent's own history.
+     *
+     * @throws IllegalArgumentException if the session id is blank
+     * @throws AgentException           if a message is being worked on, if the session has no in-context messages or
+     *                                  too few to summarise any (it needs a user message after the first), or if the
+     *                                  model fails; nothing changes then
+     */
+    public Compaction compact(String sessionId) {
+        checkText(sessionId, "session id");
+        settings.checkOpen();
+        if (!lock.tryLock()) {
+            throw new AgentException("Agent '" + id() + "' is working on a message; compact its context window after "
+                    + "the message is done.");
+        }
+        try {
+            InContextMessages.Read read = context.read(sessionId);
+            if (read.messages().isEmpty()) {
+                throw new AgentException("No in-context messages found for this conversation: there is nothing to compact.");
+            }
+            Compactor compactor = new Compactor(this, settings);
+            if (!compactor.canCompact(read.messages())) {
+                throw new AgentException("Compacting would not reduce the number of messages: the context window holds "
+                        + read.messages().size() + " messages, and the newest user message and what follows it always "
+                        + "stay; send more messages first.");
+            }
+            String summary = compactor.compact(sessionId, read.messages(), compile(read).tokens());
+            return new Compaction(summary, read.messages().size(), context.read(sessionId).messages().size());
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**

@@ -37,7 +37,8 @@ final class Compactor {
         this.settings = settings;
     }
 
-    void compact(String session, List<ConversationMessage> inContext, int tokensBefore) {
+    /** Summarises and evicts the older part of {@code inContext}; returns the summary stored. */
+    String compact(String session, List<ConversationMessage> inContext, int tokensBefore) {
         List<ConversationMessage> summaries = new ArrayList<>();
         List<ConversationMessage> conversation = new ArrayList<>();
         for (ConversationMessage m : inContext) {
@@ -62,6 +63,12 @@ final class Compactor {
         agent.tokens.forget(ids);
         int after = agent.compilePrompt().tokens();
         settings.events().accept(new AgentEvent.ContextCompacted(agent.scope(), evicted.size(), tokensBefore, after));
+        return summary;
+    }
+
+    /** Whether {@link #compact} would find something to evict in {@code inContext}. */
+    boolean canCompact(List<ConversationMessage> inContext) {
+        return cutPoint(inContext.stream().filter(m -> !Prompts.isSummary(m)).toList()) > 0;
     }
 
     /**

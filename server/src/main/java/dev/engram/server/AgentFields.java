@@ -96,7 +96,7 @@ final class AgentFields {
      * server, so that is accepted (Letta Code sends it); any other setting is a 422 naming it, since Engram would not
      * honour it.
      */
-    private static void compaction(Body body) {
+    static void compaction(Body body) {
         Optional<ObjectNode> settings = body.object("compaction_settings");
         if (settings.isEmpty()) {
             Optional<JsonNode> raw = body.raw("compaction_settings");

@@ -6,6 +6,7 @@ import static io.helidon.http.Method.PATCH;
 import static io.helidon.http.Method.POST;
 
 import dev.engram.agents.Agent;
+import dev.engram.agents.Compaction;
 import dev.engram.agents.LettaModels;
 import dev.engram.memory.Conversation;
 import dev.engram.memory.ConversationMessage;
@@ -50,6 +51,7 @@ final class ConversationRoutes {
                 .add(Route.caller(POST, "/v1/conversations/{conversation_id}/cancel", this::cancel))
                 .add(Route.caller(POST, "/v1/conversations/{conversation_id}/fork", this::fork))
                 .add(Route.caller(POST, "/v1/conversations/{conversation_id}/recompile", this::recompile))
+                .add(Route.caller(POST, "/v1/conversations/{conversation_id}/compact", this::compact))
                 .list();
     }
 
@@ -243,11 +245,34 @@ final class ConversationRoutes {
         Api.json(res, view(fork));
     }
 
-    /** The system prompt the conversation's next step compiles (its agent's, with the shared blocks as they are now). */
+    /**
+     * The system prompt the conversation's next step compiles (its agent's, with the shared blocks as they are now).
+     * For {@code default} the agent is named by {@code agent_id} in the body (Letta's) or the query.
+     */
     private void recompile(Caller caller, ServerRequest req, ServerResponse res) {
-        Target t = target(caller, req, Optional.empty());
+        Body body = Api.body(req);
+        Target t = target(caller, req, body.string("agent_id"));
         Query.bool(req, "dry_run", false); // nothing is stored either way: a step compiles its prompt anew
-        Api.json(res, Body.JSON.getNodeFactory().stringNode(t.agent().compilePrompt().systemText()));
+        Api.json(res, Body.JSON.getNodeFactory().stringNode(t.agent().compilePrompt(t.session()).systemText()));
+    }
+
+    /**
+     * Summarises the older part of the conversation's context window now and evicts it (the messages stay in recall
+     * memory), as a turn does when its prompt outgrows the window: Letta's {@code CompactionResponse}. For
+     * {@code default} the agent is named by {@code agent_id} in the body (Letta's) or the query. A 400 when there is
+     * nothing to compact; a 409 while the agent works on a message.
+     */
+    private void compact(Caller caller, ServerRequest req, ServerResponse res) {
+        Body body = Api.body(req);
+        Target t = target(caller, req, body.string("agent_id"));
+        AgentFields.compaction(body);
+        if (api.turns.running(t.agent().scope()).isPresent()) {
+            throw ApiException.conflict("Agent '" + t.agent().id() + "' is working on a message; cancel it or wait, "
+                    + "then compact.");
+        }
+        Compaction done = t.agent().compact(t.session());
+        Api.json(res, Body.JSON.createObjectNode().put("summary", done.summary())
+                .put("num_messages_before", done.messagesBefore()).put("num_messages_after", done.messagesAfter()));
     }
 
     /** Letta's {@code Conversation}. */
