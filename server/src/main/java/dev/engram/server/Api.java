@@ -5,6 +5,7 @@ import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.AgentNotFoundException;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.agents.DeclaredTool;
+import dev.engram.agents.LettaModels;
 import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ToolDefinition;
 import dev.engram.memory.AgentRecord;
@@ -36,8 +37,12 @@ final class Api {
     final Settings settings;
     final QuotaGuard quotas;
 
-    /** The server's settings that endpoints read. */
-    record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl) {
+    /**
+     * The server's settings that endpoints read; {@code environment} is the operator's, whose base-URL variables say
+     * where provider models are really called.
+     */
+    record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl,
+            Map<String, String> environment) {
     }
 
     Api(AgentRuntime runtime, Turns turns, Settings settings) {
@@ -105,8 +110,10 @@ final class Api {
                 .orElseThrow(() -> ApiException.notFound("Agent '" + d.id() + "' not found."));
         List<String> inContext = store.messages().list(agent.scope(), MessageQuery.inContext().withLimit(100_000)).stream()
                 .map(m -> Ids.message(m.id())).toList();
-        return LettaViews.agent(d, store.blocks().list(agent.scope()), tools(d), inContext, record.createdAt(),
+        ObjectNode view = LettaViews.agent(d, store.blocks().list(agent.scope()), tools(d), inContext, record.createdAt(),
                 record.updatedAt());
+        view.set("llm_config", LettaModels.llmConfig(d, settings.environment()));
+        return view;
     }
 
     /** The Letta views of an agent's tools, in the order of its definition. */

@@ -100,7 +100,8 @@ public final class EngramServer implements AutoCloseable {
         this.runtime = rb.build();
         this.shutdownGrace = b.shutdownGrace;
         runtime.scheduler().runTurnsWith(turns::runScheduled);
-        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl));
+        Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl,
+                b.environment));
         HelidonLog.install();
         this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers));
         HttpRouting.Builder routing = routingBuilder.join();
