@@ -70,6 +70,7 @@ final class ChatCommand extends BaseCommand {
         PrintWriter out = out();
         try (Engine engine = root().engine();
                 Input reader = Input.open(engine.home().resolve("history"), out)) {
+            engine.warmUp(); // the model loads while the user types
             TranscriptPrinter transcript = new TranscriptPrinter(out, agentName);
             AgentRuntime runtime = engine.runtime(b -> {
                 tools.apply(b, root().environment());
