@@ -33,6 +33,8 @@ final class AgentRegistry {
     private final Map<Scope, Agent> loaded = new ConcurrentHashMap<>();
     /** The stored definition each loaded agent was built from (its text), to tell when another process changed it. */
     private final Map<Scope, String> loadedDefinitions = new ConcurrentHashMap<>();
+    /** Workspace, shell and web tools a loaded agent has for this runtime's life only, in place of its stored ones. */
+    private final Map<Scope, ToolAccess> sessionAccess = new ConcurrentHashMap<>();
 
     AgentRegistry(AgentSettings settings, ActiveTurns turns, Function<String, TokenCounter> tokenCounters,
             Map<String, DynamicTool> catalog) {
@@ -159,11 +161,40 @@ final class AgentRegistry {
 
     /** Gives an agent other workspace, shell and web tools of its own (the names of the old ones leave its tools). */
     Agent changeToolAccess(String userId, String agentId, ToolAccess access) {
-        return redefine(userId, agentId, d -> {
-            List<String> kept = new ArrayList<>(d.tools());
-            kept.removeAll(d.toolAccess().toolNames());
-            return d.toBuilder().tools(kept).toolAccess(access).build();
-        });
+        return redefine(userId, agentId, d -> withAccess(d, access));
+    }
+
+    /** {@code d} with {@code access} in place of its own workspace, shell and web tools. */
+    private static AgentDefinition withAccess(AgentDefinition d, ToolAccess access) {
+        List<String> kept = new ArrayList<>(d.tools());
+        kept.removeAll(d.toolAccess().toolNames());
+        return d.toBuilder().tools(kept).toolAccess(access).build();
+    }
+
+    /** The definition a loaded agent runs with: the stored one, with this runtime's session tools if it was given any. */
+    private AgentDefinition running(AgentDefinition stored) {
+        ToolAccess session = sessionAccess.get(stored.scope());
+        return session == null ? stored : withAccess(stored, session);
+    }
+
+    /**
+     * Gives a loaded agent other workspace, shell and web tools while this runtime keeps it loaded, storing nothing:
+     * its stored definition, and any later change to it, keep the tools it had.
+     */
+    Agent useToolAccess(String userId, String agentId, ToolAccess access) {
+        Agent agent = agent(userId, agentId);
+        AgentDefinition stored = stored(agent.scope());
+        AgentDefinition session = withAccess(stored, access);
+        ToolExecutor executor = executorFor(session); // checked before the agent changes
+        sessionAccess.put(agent.scope(), access);
+        agent.retool(session, executor);
+        return agent;
+    }
+
+    /** The agent's definition as the store holds it. */
+    private AgentDefinition stored(Scope scope) {
+        return definitionOf(store().agents().get(scope).orElseThrow(() -> new AgentNotFoundException(
+                "User '" + scope.userId() + "' has no agent with id '" + scope.agentId() + "'.")));
     }
 
     Agent modify(String userId, String agentId, java.util.function.UnaryOperator<AgentDefinition> change) {
@@ -179,11 +210,15 @@ final class AgentRegistry {
 
     private Agent redefine(String userId, String agentId, java.util.function.UnaryOperator<AgentDefinition> change) {
         Agent agent = agent(userId, agentId);
-        AgentDefinition changed = change.apply(agent.definition());
+        // An agent with session tools is changed from its stored definition: the session's tools are never stored.
+        AgentDefinition changed = change.apply(sessionAccess.containsKey(agent.scope()) ? stored(agent.scope())
+                : agent.definition());
         ToolExecutor executor = executorFor(changed); // checked before anything is stored
+        AgentDefinition running = running(changed);
+        ToolExecutor runningExecutor = running == changed ? executor : executorFor(running);
         String json = AgentFiles.definitionJson(changed).toString();
         store().agents().update(changed.scope(), changed.name(), json);
-        agent.retool(changed, executor);
+        agent.retool(running, runningExecutor);
         loadedDefinitions.put(changed.scope(), json);
         return agent;
     }
@@ -202,7 +237,7 @@ final class AgentRegistry {
     private Agent load(Scope s) {
         AgentRecord record = store().agents().get(s).orElseThrow(() -> new AgentNotFoundException(
                 "User '" + s.userId() + "' has no agent with id '" + s.agentId() + "'."));
-        AgentDefinition definition = definitionOf(record);
+        AgentDefinition definition = running(definitionOf(record));
         Agent agent = newAgent(definition, executorFor(definition));
         if (!store().isInTransaction()) {
             loadedDefinitions.put(s, record.definition());
@@ -225,10 +260,11 @@ final class AgentRegistry {
         if (record.isEmpty()) {
             loaded.remove(scope, agent);
             loadedDefinitions.remove(scope);
+            sessionAccess.remove(scope);
             throw new AgentNotFoundException("User '" + userId + "' has no agent with id '" + agentId + "'.");
         }
         if (!record.get().definition().equals(loadedDefinitions.get(scope))) {
-            AgentDefinition definition = definitionOf(record.get());
+            AgentDefinition definition = running(definitionOf(record.get()));
             agent.retool(definition, executorFor(definition));
             loadedDefinitions.put(scope, record.get().definition());
         }
@@ -251,6 +287,7 @@ final class AgentRegistry {
         }
         loaded.remove(scope);
         loadedDefinitions.remove(scope);
+        sessionAccess.remove(scope);
     }
 
     /** Cancels every loaded agent's step and forgets them. */
@@ -258,6 +295,7 @@ final class AgentRegistry {
         loaded.values().forEach(Agent::cancel);
         loaded.clear();
         loadedDefinitions.clear();
+        sessionAccess.clear();
     }
 
     List<String> availableTools() {

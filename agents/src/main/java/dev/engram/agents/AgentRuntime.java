@@ -329,6 +329,18 @@ public final class AgentRuntime implements AutoCloseable {
         return agents.changeToolAccess(userId, agentId, Objects.requireNonNull(access, "tool access must not be null"));
     }
 
+    /**
+     * Gives an agent other workspace, shell and web tools for as long as this runtime keeps it loaded (a chat
+     * session), storing nothing: its stored definition keeps the tools it had, and so does any change made to it
+     * meanwhile ({@link #modify}, {@link #changeToolAccess}). To keep them, use {@link #changeToolAccess}.
+     *
+     * @throws AgentException if the workspace cannot be used; nothing changes then
+     */
+    public Agent useToolAccess(String userId, String agentId, ToolAccess access) {
+        checkOpen();
+        return agents.useToolAccess(userId, agentId, Objects.requireNonNull(access, "tool access must not be null"));
+    }
+
     /** Delivers the agents' scheduled messages; {@linkplain AgentScheduler#start start} it, or call {@code runDue()}. */
     public AgentScheduler scheduler() {
         return scheduler;

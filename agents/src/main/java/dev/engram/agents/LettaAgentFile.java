@@ -34,6 +34,16 @@ final class LettaAgentFile {
     record Mapped(AgentDefinition definition, List<NewBlock> blocks, List<NewMessage> messages, List<Boolean> inContext) {
     }
 
+    /**
+     * How to give a runtime the Engram tool that stands for one of Letta's built-ins, for the import warning:
+     * the command line's flag first, then the builder method.
+     */
+    private static final Map<String, String> ENABLED_BY = Map.of(
+            "web_search", "enable it with --web (engram chat --web, engram serve --web; a search provider too: "
+                    + "BRAVE_API_KEY, TAVILY_API_KEY or SEARXNG_URL) or AgentRuntime.Builder.web",
+            "web_fetch", "import the agent where the web tools are enabled, with --web (engram serve --web) or "
+                    + "AgentRuntime.Builder.web, and it gets web_fetch in its place");
+
     private final String source;
     private final JsonNode root;
     private final List<String> warnings = new ArrayList<>();
@@ -288,8 +298,9 @@ final class LettaAgentFile {
             throw error(at, e.getMessage());
         }
         if (!kind.equals("custom")) {
-            warnings.add("tool '" + name + "' (" + kind + ") has no Engram implementation in this runtime; calls to it explain "
-                    + "how to provide one");
+            warnings.add("tool '" + name + "' (" + kind + ") " + Optional.ofNullable(ENABLED_BY.get(engramName))
+                    .map(how -> "is Engram's " + engramName + ", which this runtime was not given: " + how)
+                    .orElse("has no Engram implementation in this runtime") + "; calls to it explain how to provide one");
         }
         tools.add(name);
     }

@@ -1,5 +1,6 @@
 package dev.engram.agents;
 
+import dev.engram.framework.model.ModelSpec;
 import java.util.Map;
 import java.util.Optional;
 import tools.jackson.databind.node.ObjectNode;
@@ -32,7 +33,7 @@ public final class LettaModels {
     /** Letta's handle for an Engram spec: {@code provider/model} at a provider Letta names, else the spec itself. */
     public static String handle(String spec) {
         int colon = spec.indexOf(':');
-        if (colon > 0 && !dev.engram.framework.model.ModelSpec.namesEndpoint(spec)) {
+        if (colon > 0 && !ModelSpec.namesEndpoint(spec)) {
             String provider = spec.substring(0, colon);
             for (Map.Entry<String, String> e : LettaNames.PROVIDERS.entrySet()) {
                 if (e.getValue().equals(provider)) {
@@ -46,5 +47,21 @@ public final class LettaModels {
     /** Letta's {@code llm_config} for the agent's model and context window, as an Agent File writes it. */
     public static ObjectNode llmConfig(AgentDefinition definition) {
         return LettaAgentFileWriter.llmConfig(definition);
+    }
+
+    /**
+     * Letta's {@code llm_config} as {@link #llmConfig(AgentDefinition)} gives it, with the {@code model_endpoint} the
+     * model is really called at in {@code environment}: a provider's base-URL variable ({@code OPENAI_BASE_URL} and
+     * the like, see {@link dev.engram.framework.model.ModelSpec#baseUrlOverride}) in place of the provider's own URL.
+     */
+    public static ObjectNode llmConfig(AgentDefinition definition, Map<String, String> environment) {
+        ObjectNode llm = LettaAgentFileWriter.llmConfig(definition);
+        String spec = definition.model();
+        int colon = spec.indexOf(':');
+        if (colon > 0 && !ModelSpec.namesEndpoint(spec)) {
+            ModelSpec.baseUrlOverride(spec.substring(0, colon), environment)
+                    .ifPresent(url -> llm.put("model_endpoint", url));
+        }
+        return llm;
     }
 }

@@ -81,6 +81,40 @@ class ToolAccessTest {
     }
 
     @Test
+    void toolsForASessionAreOfferedButNeverStoredEvenWhenTheAgentChangesMeanwhile() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        Files.writeString(ws.resolve("plan.md"), "Ship on Friday\n");
+        String turns = """
+                {"turns": [
+                  {"tool_calls": [{"name": "file_read", "arguments": {"path": "plan.md", "request_heartbeat": true}}]},
+                  {"text": "Friday.", "expect_in_prompt": ["Ship on Friday"]}
+                ]}""";
+        fx = new AgentFixture(dir).open("script:coder", script(turns));
+        Agent coder = fx.runtime.create(AgentDefinition.builder("ana").id("coder").model("script:coder").build());
+
+        assertThatThrownBy(() -> fx.runtime.useToolAccess("ana", "coder",
+                new ToolAccess(Optional.of(dir.resolve("missing")), List.of(), false)))
+                .isInstanceOf(AgentException.class).hasMessageContaining("cannot be used");
+        assertThat(coder.definition().toolAccess()).as("a refused session changes nothing").isEqualTo(ToolAccess.NONE);
+
+        fx.runtime.useToolAccess("ana", "coder", new ToolAccess(Optional.of(ws), List.of(), true));
+        assertThat(coder.compilePrompt().tools()).extracting(ToolDefinition::name).contains("file_read", "web_fetch");
+        assertThat(coder.send("What does the plan say?").reply()).contains("Friday.");
+        fx.runtime.modify("ana", "coder", d -> d.toBuilder().description("works on the plan").build());
+        assertThat(coder.compilePrompt().tools()).extracting(ToolDefinition::name).as("the session's tools outlive a change")
+                .contains("file_read", "web_fetch");
+        assertThat(fx.store.agents().get(coder.scope()).orElseThrow().definition())
+                .contains("works on the plan").doesNotContain("file_read").doesNotContain("web_fetch").doesNotContain(ws.toString());
+
+        fx.close();
+        fx.open(b -> b.model("script:coder", script(turns)));
+        Agent reloaded = fx.runtime.agent("ana", "coder");
+        assertThat(reloaded.definition().toolAccess()).isEqualTo(ToolAccess.NONE);
+        assertThat(reloaded.definition().description()).contains("works on the plan");
+        assertThat(reloaded.compilePrompt().tools()).extracting(ToolDefinition::name).doesNotContain("file_read", "web_fetch");
+    }
+
+    @Test
     void aShellWithoutAWorkspaceOrAMissingWorkspaceIsRefused() {
         assertThatThrownBy(() -> new ToolAccess(Optional.empty(), List.of("git"), false)).hasMessageContaining("needs a workspace");
         assertThatThrownBy(() -> new ToolAccess(Optional.of(dir), List.of("rm -rf"), false)).hasMessageContaining("a name such as git");

@@ -121,10 +121,19 @@ final class AgentCommands extends GroupCommand {
         }
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "List a user's agents.")
+    /**
+     * {@code engram agent list}. Subagents (started by another agent's {@code spawn_subagent}) are hidden unless
+     * {@code --all}: they are kept, not deleted, because their memory and conversation are the record of work their
+     * parent delegated, but they are not agents a user talks to.
+     */
+    @Command(name = "list", mixinStandardHelpOptions = true, description = {"List a user's agents.",
+            "Subagents that agents started are counted but not listed; --all lists them too (with their parent)."})
     static final class ListAgents extends BaseCommand {
         @Mixin
         UserOption owner;
+
+        @Option(names = "--all", description = "Also list the subagents that agents started.")
+        boolean all;
 
         @Override
         int run() {
@@ -134,10 +143,21 @@ final class AgentCommands extends GroupCommand {
                 if (records.isEmpty()) {
                     out().println("User '" + user + "' has no agents; create one with 'engram agent create NAME --model SPEC'.");
                 }
+                int hidden = 0;
                 for (var r : records) {
+                    String parent = Json.parse(r.definition()).path("parent_agent_id").asString("");
+                    if (!parent.isEmpty() && !all) {
+                        hidden++;
+                        continue;
+                    }
                     MemoryStats stats = engine.store().stats(r.scope());
-                    out().printf(Locale.ROOT, "%-24s id=%s  messages=%d  archival=%d  updated=%s%n", r.name(),
-                            r.scope().agentId(), stats.messages(), stats.archivalEntries(), r.updatedAt());
+                    out().printf(Locale.ROOT, "%-24s id=%s  messages=%d  archival=%d  updated=%s%s%n", r.name(),
+                            r.scope().agentId(), stats.messages(), stats.archivalEntries(), r.updatedAt(),
+                            parent.isEmpty() ? "" : "  subagent of " + parent);
+                }
+                if (hidden > 0) {
+                    out().println("(and " + hidden + (hidden == 1 ? " subagent" : " subagents")
+                            + " started by these agents; --all lists them)");
                 }
             }
             return 0;

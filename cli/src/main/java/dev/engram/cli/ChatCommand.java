@@ -5,9 +5,11 @@ import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.AgentType;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentRuntime;
+import dev.engram.agents.ToolAccess;
 import dev.engram.framework.ApprovalDecision;
 import dev.engram.framework.ApprovalHandler;
 import dev.engram.framework.model.ChatModel;
+import dev.engram.framework.model.ModelSpec;
 import dev.engram.memory.MessageImage;
 import java.io.IOException;
 import java.io.InputStream;
@@ -54,6 +56,10 @@ final class ChatCommand extends BaseCommand {
     @picocli.CommandLine.Mixin
     ToolOptions tools;
 
+    @Option(names = "--save", description = "Keep the tools of --workspace, --shell and --web with the agent (without it "
+            + "they are for this session only).")
+    boolean save;
+
     /** The tools of an agent the chat creates: the defaults and {@code schedule}, whose reminders the chat delivers. */
     static final java.util.List<String> CHAT_TOOLS = java.util.stream.Stream.concat(AgentDefinition.DEFAULT_TOOLS.stream(),
             java.util.stream.Stream.of("schedule")).toList();
@@ -70,6 +76,7 @@ final class ChatCommand extends BaseCommand {
         PrintWriter out = out();
         try (Engine engine = root().engine();
                 Input reader = Input.open(engine.home().resolve("history"), out)) {
+            engine.warmUp(); // the model loads while the user types
             TranscriptPrinter transcript = new TranscriptPrinter(out, agentName);
             AgentRuntime runtime = engine.runtime(b -> {
                 tools.apply(b, root().environment());
@@ -83,17 +90,25 @@ final class ChatCommand extends BaseCommand {
                         + "OPENAI_API_KEY set, anthropic:claude-sonnet-4-5, gemini:gemini-2.5-flash, ollama:llama3.2 or "
                         + "script:FILE) or set ENGRAM_MODEL; to see Engram without a model, run 'engram demo'");
             }
+            checkModel(override != null && !override.isBlank() ? override : existing.get().definition().model());
             Agent created = existing.orElseGet(() -> runtime.create(AgentDefinition.builder(user).name(agentName)
                     .model(override).agentType(AgentType.MEMGPT_V2_AGENT).tools(CHAT_TOOLS).block("human", "What I know about the user", "")
                     .block("persona", "Who I am", "I am a helpful assistant with a long memory.")
-                    .toolAccess(tools.any() ? tools.access() : dev.engram.agents.ToolAccess.NONE).build()));
+                    .toolAccess(tools.any() && save ? tools.access() : ToolAccess.NONE).build()));
             if (existing.isEmpty()) {
                 out.println("Created agent '" + agentName + "' for user '" + user + "' on " + override + ".");
-            } else if (tools.any() && !created.definition().toolAccess().equals(tools.access())) {
-                // The flags are the agent's tools from now on, as if it had been created with them.
-                runtime.changeToolAccess(user, created.id(), tools.access());
-                out.println("Agent '" + agentName + "' now has " + String.join(", ", tools.access().toolNames())
-                        + " (kept with the agent).");
+            }
+            if (tools.any() && !created.definition().toolAccess().equals(tools.access())) {
+                String names = String.join(", ", tools.access().toolNames());
+                if (save) {
+                    runtime.changeToolAccess(user, created.id(), tools.access());
+                    out.println("Agent '" + agentName + "' now has " + names + " (kept with the agent).");
+                } else {
+                    // The flags are this session's: the stored agent keeps the tools it had.
+                    runtime.useToolAccess(user, created.id(), tools.access());
+                    out.println("Agent '" + agentName + "' has " + names + " for this session (--save keeps them with "
+                            + "the agent).");
+                }
             }
             Agent agent = created;
             if (!agent.definition().toolAccess().shell().isEmpty()) {
@@ -110,6 +125,18 @@ final class ChatCommand extends BaseCommand {
             loop(reader, agent, transcript, out);
         }
         return 0;
+    }
+
+    /**
+     * Fails before the prompt opens when the model cannot be called: a provider without its key, a spec that does not
+     * parse. The message names what to set.
+     */
+    private void checkModel(String spec) {
+        try {
+            ModelSpec.parse(spec, root().environment());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("Cannot chat on " + spec + ": " + e.getMessage(), e);
+        }
     }
 
     private void loop(Input reader, Agent agent, TranscriptPrinter transcript, PrintWriter out) {

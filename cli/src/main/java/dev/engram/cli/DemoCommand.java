@@ -44,6 +44,7 @@ final class DemoCommand extends BaseCommand {
         out.println("Engram demo: an assistant that remembers (scripted model, data in " + dir + ")");
 
         try (Engine engine = new Engine(dir)) {
+            engine.warmUp();
             TranscriptPrinter transcript = new TranscriptPrinter(out, "assistant");
             AgentRuntime runtime = engine.runtime(b -> b.model(SPEC, script("demo-before.json")).listener(transcript));
             Agent agent = runtime.create(AgentDefinition.builder(USER).id(AGENT).name(AGENT).model(SPEC).agentType(AgentType.MEMGPT_V2_AGENT)
@@ -58,6 +59,7 @@ final class DemoCommand extends BaseCommand {
         out.println();
         out.println("--- restart: everything closed; reopening the store and index from disk ---");
         try (Engine engine = new Engine(dir)) {
+            engine.warmUp();
             TranscriptPrinter transcript = new TranscriptPrinter(out, "assistant");
             AgentRuntime runtime = engine.runtime(b -> b.model(SPEC, script("demo-after.json")).listener(transcript));
             Agent agent = runtime.agent(USER, AGENT);
@@ -72,15 +74,28 @@ final class DemoCommand extends BaseCommand {
             List<SearchHit> hits = runtime.search().search(SearchRequest.builder(agent.scope(), "octopus migration deadline")
                     .domains(SearchDomain.ARCHIVAL, SearchDomain.NOTES).k(3).build());
             for (SearchHit h : hits) {
-                out.printf(Locale.ROOT, "  [%s %.3f] %s%n", h.domain().name().toLowerCase(Locale.ROOT), h.score(),
-                        TranscriptPrinter.compact(h.text()));
+                out.printf(Locale.ROOT, "  [%s %.3f] %s (%s)%n", h.domain().name().toLowerCase(Locale.ROOT), h.score(),
+                        TranscriptPrinter.compact(h.text()), retrievers(h));
             }
+            out.println("  (A score adds the hit's BM25 and vector scores, each scaled to 0..1 between the best and the "
+                    + "worst candidate of its list and weighted: a relevant hit that ranks last in both lists scores 0. "
+                    + "These two are nearly tied in both lists, so their order may differ between runs: the quantised "
+                    + "embedding model gives a text slightly different vectors in different batches.)");
             say(transcript, agent, "Do you remember me?");
         }
         out.println();
         out.println("The agent remembered across the restart. Try 'engram chat' with a real model next "
                 + "(see 'engram chat --help').");
         return 0;
+    }
+
+    /** Which retrievers found a hit, at which rank, with their own scores: {@code bm25 #1 1.166, vector #2 0.868}. */
+    static String retrievers(SearchHit h) {
+        StringBuilder sb = new StringBuilder();
+        h.bm25().ifPresent(c -> sb.append(String.format(Locale.ROOT, "bm25 #%d %.3f", c.rank(), c.score())));
+        h.vector().ifPresent(c -> sb.append(sb.isEmpty() ? "" : ", ")
+                .append(String.format(Locale.ROOT, "vector #%d %.3f", c.rank(), c.score())));
+        return sb.isEmpty() ? "no retriever" : sb.toString();
     }
 
     private static void say(TranscriptPrinter transcript, Agent agent, String text) {

@@ -8,6 +8,8 @@ import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.Scope;
+import dev.engram.memory.SearchRequest;
 import dev.engram.memory.onnx.OnnxEmbedder;
 import dev.engram.tools.PermissionBroker;
 import java.io.IOException;
@@ -37,6 +39,12 @@ final class Engine implements AutoCloseable {
 
     private final Optional<String> postgres;
     private final Map<String, String> environment;
+    /** One lock per resource, so that the warm-up opening the search never holds up a command that needs only the store. */
+    private final Object storeLock = new Object();
+    private final Object embedderLock = new Object();
+    private final Object searchLock = new Object();
+    private volatile boolean closed;
+    private Thread warmUp;
 
     Engine(Path home) {
         this(home, Optional.empty(), Map.of());
@@ -60,35 +68,85 @@ final class Engine implements AutoCloseable {
     }
 
     MemoryStore store() {
-        if (store == null) {
-            try {
-                Files.createDirectories(home);
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot create the Engram home " + home + ": " + e.getMessage(), e);
+        synchronized (storeLock) {
+            checkOpen();
+            if (store == null) {
+                try {
+                    Files.createDirectories(home);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot create the Engram home " + home + ": " + e.getMessage(), e);
+                }
+                store = postgres.map(url -> MemoryStore.over(dev.engram.memory.postgres.PostgresBackend.open(url,
+                                environment.get("PGUSER"), environment.get("PGPASSWORD"))))
+                        .orElseGet(() -> MemoryStore.sqlite(home.resolve("memory.db")));
             }
-            store = postgres.map(url -> MemoryStore.over(dev.engram.memory.postgres.PostgresBackend.open(url,
-                            environment.get("PGUSER"), environment.get("PGPASSWORD"))))
-                    .orElseGet(() -> MemoryStore.sqlite(home.resolve("memory.db")));
+            return store;
         }
-        return store;
     }
 
     /** The embedding model; a stand-in that fails every call when it cannot be opened, so that search degrades to BM25. */
-    synchronized Embedder embedder() {
-        if (embedder == null) {
-            embedder = OnnxEmbedder.builder(EmbeddingModel.defaultModel()).nativeCacheDirectory(home.resolve("native"))
-                    .buildOrUnavailable();
+    Embedder embedder() {
+        synchronized (embedderLock) {
+            checkOpen();
+            if (embedder == null) {
+                embedder = OnnxEmbedder.builder(EmbeddingModel.defaultModel()).nativeCacheDirectory(home.resolve("native"))
+                        .buildOrUnavailable();
+            }
+            return embedder;
         }
-        return embedder;
     }
 
-    synchronized MemorySearch search() {
-        if (search == null) {
-            // Over PostgreSQL each machine keeps its own index, derived from the database's change log.
-            search = LuceneMemorySearch.builder(store(), embedder())
-                    .directory(home.resolve(postgres.isPresent() ? "index-postgres" : "index")).build();
+    MemorySearch search() {
+        synchronized (searchLock) {
+            checkOpen();
+            if (search == null) {
+                // Over PostgreSQL each machine keeps its own index, derived from the database's change log.
+                search = LuceneMemorySearch.builder(store(), embedder())
+                        .directory(home.resolve(postgres.isPresent() ? "index-postgres" : "index")).build();
+            }
+            return search;
         }
-        return search;
+    }
+
+    /**
+     * Opens the search (the index, caught up with the store, and the embedding model) on a background thread and runs
+     * one query through it, so that the first search the user makes costs what later ones cost: loading the model and
+     * its first inference take seconds, which a chat or a server spends waiting for the user anyway. A failure here
+     * is left for that first search to report. Idempotent; the engine's close waits for it.
+     */
+    synchronized void warmUp() {
+        if (warmUp != null || closed) {
+            return;
+        }
+        warmUp = Thread.ofPlatform().daemon().name("engram-warm-up").start(() -> {
+            try {
+                MemorySearch s = search();
+                embedder().embedQuery("warm up");
+                s.search(SearchRequest.builder(WARM_UP_SCOPE, "warm up").build());
+            } catch (RuntimeException e) {
+                // The first real search opens what failed here, and reports it there.
+            }
+        });
+    }
+
+    /** A scope no one has: the warm-up's query finds nothing and reads no one's memory. */
+    private static final Scope WARM_UP_SCOPE = Scope.of("engram-warm-up", "engram-warm-up");
+
+    /** Waits for the warm-up (if any) to finish. */
+    void awaitWarmUp() throws InterruptedException {
+        Thread t;
+        synchronized (this) {
+            t = warmUp;
+        }
+        if (t != null) {
+            t.join();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the Engram home " + home + " was closed");
+        }
     }
 
     /**
@@ -151,6 +209,18 @@ final class Engine implements AutoCloseable {
 
     @Override
     public void close() {
+        Thread t;
+        synchronized (this) {
+            closed = true;
+            t = warmUp;
+        }
+        if (t != null) {
+            try {
+                t.join(); // it may be opening the index: let it finish, so that what it opened is closed below
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         for (int i = extra.size() - 1; i >= 0; i--) {
             try {
                 extra.get(i).close();

@@ -89,7 +89,7 @@ final class ServeCommand extends BaseCommand {
         EngramServer server;
         try {
             // On PostgreSQL the index follows the other servers' writes from the start; on the SQLite file it opens
-            // (with the embedding model) on the first search, so that the server starts at once.
+            // (with the embedding model) in the background once the server listens, so that the server starts at once.
             MemorySearch search = engine.onPostgres() ? engine.search() : new LazySearch(engine::search);
             EngramServer.Builder b = EngramServer.builder(engine.store(), search).host(host).port(port).defaultModel(model)
                     .modelPolicy(ModelPolicy.providersOnly().allow(allowModels)).runtime(rb -> {
@@ -111,6 +111,7 @@ final class ServeCommand extends BaseCommand {
                 b.turnLock(TurnLock.byName(locks::acquire));
             }
             server = b.start();
+            engine.warmUp(); // once listening: the first search costs what later ones cost
         } catch (RuntimeException e) {
             if (locks != null) {
                 locks.close();

@@ -10,6 +10,7 @@ import dev.engram.framework.ToolRegistry;
 import dev.engram.framework.ToolResult;
 import dev.engram.memory.Scope;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -31,14 +32,22 @@ final class ToolsCommands extends GroupCommand {
         @Override
         int run() {
             try (Engine engine = root().engine()) {
-                for (DynamicTool t : engine.runtime(b -> tools.apply(b, root().environment())).toolRegistry().list()) {
+                List<DynamicTool> list = engine.runtime(b -> tools.apply(b, root().environment())).toolRegistry().list();
+                // Each column as wide as its longest entry, so that a long name never pushes a row out of line.
+                int nameWidth = list.stream().mapToInt(t -> t.name().length()).max().orElse(0);
+                int tierWidth = list.stream().mapToInt(t -> tier(t).length()).max().orElse(0);
+                String row = "%-" + Math.max(1, nameWidth) + "s  %-" + Math.max(1, tierWidth) + "s  %s%n";
+                for (DynamicTool t : list) {
                     String d = t.description();
                     int end = d.indexOf(". ");
-                    out().printf(Locale.ROOT, "%-16s %-15s %s%n", t.name(), t.safetyTier().name().toLowerCase(Locale.ROOT),
-                            end > 0 ? d.substring(0, end + 1) : d);
+                    out().printf(Locale.ROOT, row, t.name(), tier(t), end > 0 ? d.substring(0, end + 1) : d);
                 }
             }
             return 0;
+        }
+
+        private static String tier(DynamicTool t) {
+            return t.safetyTier().name().toLowerCase(Locale.ROOT);
         }
     }
 

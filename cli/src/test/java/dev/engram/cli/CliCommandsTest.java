@@ -51,6 +51,29 @@ class CliCommandsTest {
         assertThat(ok("agent", "list", "--user", "ana").out()).contains("has no agents");
     }
 
+    /** Subagents are kept but not listed among the agents a user talks to; {@code --all} lists them with their parent. */
+    @Test
+    void subagentsAreCountedButListedOnlyWithAll() throws Exception {
+        Path script = Files.writeString(work.resolve("sub.json"), """
+                {"turns": [
+                  {"tool_calls": [{"name": "spawn_subagent", "arguments": {"task": "List three teas", "name": "researcher"}}]},
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "Green, black, oolong."}}]},
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "Try green tea."}}]}
+                ]}""");
+        ok("agent", "create", "helper", "--user", "ana", "--model", "script:" + script, "--id", "helper-1",
+                "--tools", "send_message,block,spawn_subagent");
+        ChatCommand.testInput = new ByteArrayInputStream("Which teas?\n/exit\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(ok("chat", "--user", "ana", "--agent", "helper").out()).contains("Try green tea.");
+
+        String list = ok("agent", "list", "--user", "ana").out();
+        assertThat(list).contains("id=helper-1").doesNotContain("researcher")
+                .contains("(and 1 subagent started by these agents; --all lists them)");
+        assertThat(list.lines()).hasSize(2);
+        assertThat(ok("agent", "list", "--user", "ana", "--all").out()).contains("id=helper-1")
+                .containsPattern("researcher \\(helper-1-sub-\\w+\\) +id=helper-1-sub-\\w+ .*subagent of helper-1")
+                .doesNotContain("--all lists them");
+    }
+
     @Test
     void anImportedFileGrantsNothingChoosesNoModelAndBelongsToTheCaller() throws Exception {
         Path evil = Files.writeString(work.resolve("evil.json"), """
@@ -116,6 +139,21 @@ class CliCommandsTest {
         oneLineError(Cli.run(home, "agent", "import", bad.toString(), "--user", "ana"), 1, "has model endpoint type 'bedrock'");
         oneLineError(Cli.run(home, "agent", "export", "memgpt_agent", "helper", "--user", "ana", "-o", out.toString()), 2,
                 "An Engram agent file holds one agent");
+    }
+
+    /** A Letta built-in that Engram has behind a flag is imported with a warning naming the flag. */
+    @Test
+    void importWarningsNameTheFlagThatEnablesALettaBuiltIn() throws Exception {
+        Path af = Files.writeString(work.resolve("web.af"), """
+                {"agents": [{"name": "researcher", "llm_config": {"model": "gpt-4o-mini", "model_endpoint_type": "openai"},
+                             "tool_ids": ["t1", "t2"]}],
+                 "tools": [{"id": "t1", "name": "web_search", "tool_type": "letta_builtin"},
+                           {"id": "t2", "name": "run_code", "tool_type": "letta_builtin"}]}""");
+        Cli.Run r = ok("agent", "import", af.toString(), "--user", "ana");
+        assertThat(r.err()).contains("engram: warning: tool 'web_search' (letta_builtin) is Engram's web_search, which this "
+                + "runtime was not given: enable it with --web (engram chat --web, engram serve --web")
+                .contains("engram: warning: tool 'run_code' (letta_builtin) has no Engram implementation in this runtime")
+                .doesNotContain("'web_search' (letta_builtin) has no Engram implementation");
     }
 
     @Test
@@ -267,6 +305,27 @@ class CliCommandsTest {
         }
     }
 
+    /** The columns of 'tools list' are as wide as their longest entry: a name longer than 16 characters stays in line. */
+    @Test
+    void toolsListColumnsLineUpWhateverTheLengthOfTheNames() throws Exception {
+        Path ws = Files.createDirectories(work.resolve("ws"));
+        java.util.List<String> rows = ok("tools", "list", "--workspace", ws.toString(), "--shell", "ls").out().lines().toList();
+        int longest = rows.stream().mapToInt(l -> l.indexOf(' ')).max().orElseThrow();
+        assertThat(longest).as("a name longer than the old 16-character column").isGreaterThan(16);
+        assertThat(rows).hasSizeGreaterThan(10).allSatisfy(row -> {
+            assertThat(row).matches("\\S+ +(read_only|side_effecting|privileged) +\\S.*");
+            assertThat(row.substring(longest)).as(row).startsWith("  ");
+            assertThat(row.charAt(longest + 2)).as(row).isNotEqualTo(' ');
+        });
+        java.util.Set<Integer> descriptionColumns = new java.util.HashSet<>();
+        for (String row : rows) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\S+ +\\S+ +").matcher(row);
+            assertThat(m.find()).isTrue();
+            descriptionColumns.add(m.end());
+        }
+        assertThat(descriptionColumns).as("every description starts in the same column").hasSize(1);
+    }
+
     @Test
     void toolsAreListedDescribedAndCalledThroughThePipeline() throws Exception {
         assertThat(ok("tools", "list").out()).contains("block").contains("memory_search").contains("read_only");
@@ -414,8 +473,9 @@ class CliCommandsTest {
         }
     }
 
+    /** The tool flags of a chat are for that session; {@code --save} keeps them with the agent. */
     @Test
-    void chatWithAWorkspaceGivesAnExistingAgentTheFileToolsAndItKeepsThem() throws Exception {
+    void chatWithAWorkspaceGivesAnAgentTheFileToolsForTheSessionAndKeepsThemOnlyWithSave() throws Exception {
         Path ws = Files.createDirectories(work.resolve("ws"));
         Files.writeString(ws.resolve("plan.md"), "Ship on Friday\n");
         Path script = Files.writeString(work.resolve("files.json"), """
@@ -425,11 +485,34 @@ class CliCommandsTest {
                    "expect_in_prompt": ["Ship on Friday"]}
                 ]}""");
         ok("agent", "create", "assistant", "--user", "ana", "--model", "script:" + script);
+        String stored = ok("agent", "show", "assistant", "--user", "ana").out();
         ChatCommand.testInput = new ByteArrayInputStream("What does the plan say?\n/exit\n".getBytes(StandardCharsets.UTF_8));
-        Cli.Run r = ok("chat", "--user", "ana", "--workspace", ws.toString());
+        Cli.Run r = ok("chat", "--user", "ana", "--workspace", ws.toString(), "--web");
+        assertThat(r.out()).contains("Agent 'assistant' has file_read, read_many_files, file_list, file_search, file_write, "
+                + "file_edit, file_delete, web_fetch for this session (--save keeps them with the agent).")
+                .contains("assistant > It says Friday.");
+        assertThat(ok("agent", "show", "assistant", "--user", "ana").out()).as("the stored agent is unchanged")
+                .isEqualTo(stored).doesNotContain("file_read").doesNotContain("web_fetch");
+
+        ChatCommand.testInput = new ByteArrayInputStream("What does the plan say?\n/exit\n".getBytes(StandardCharsets.UTF_8));
+        r = ok("chat", "--user", "ana", "--workspace", ws.toString(), "--save");
         assertThat(r.out()).contains("Agent 'assistant' now has file_read, read_many_files, file_list, file_search, file_write, "
                 + "file_edit, file_delete (kept with the agent).").contains("assistant > It says Friday.");
-        assertThat(ok("agent", "show", "assistant", "--user", "ana").out()).contains("file_read");
+        assertThat(ok("agent", "show", "assistant", "--user", "ana").out()).contains("file_read").doesNotContain("web_fetch");
+    }
+
+    /** A provider model without its key fails before the prompt opens, naming the variable, and creates no agent. */
+    @Test
+    void chatOnAProviderWithoutItsKeySaysWhichVariableToSetBeforeThePromptOpens() {
+        ChatCommand.testInput = new ByteArrayInputStream("Hi\n/exit\n".getBytes(StandardCharsets.UTF_8));
+        Cli.Run r = Cli.run(home, Map.of(), "chat", "--user", "ana", "--model", "openai:gpt-4o-mini");
+        oneLineError(r, 1, "set OPENAI_API_KEY");
+        assertThat(r.out()).doesNotContain("Chatting with").doesNotContain("Created agent");
+        assertThat(ok("agent", "list", "--user", "ana").out()).contains("has no agents");
+
+        ok("agent", "create", "assistant", "--user", "ana", "--model", "anthropic:claude-sonnet-4-5");
+        ChatCommand.testInput = new ByteArrayInputStream("Hi\n/exit\n".getBytes(StandardCharsets.UTF_8));
+        oneLineError(Cli.run(home, Map.of(), "chat", "--user", "ana"), 1, "set ANTHROPIC_API_KEY");
     }
 
     @Test

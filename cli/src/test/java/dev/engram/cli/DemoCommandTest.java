@@ -32,8 +32,11 @@ class DemoCommandTest {
                 .contains("assistant > You're tracking octopus migration off Cascais");
         // After the reopen: the compiled prompt holds the learned facts, and search finds the memories.
         assertThat(after).contains("Name: Maya, marine biologist in Lisbon").contains("Allergic to peanuts")
-                .containsPattern("\\[archival [0-9.]+\\] Maya's research: tracking octopus migration")
-                .containsPattern("\\[notes [0-9.]+\\] Maya's field report on octopus migration is due on March 3")
+                .containsPattern("\\[archival [0-9.]+\\] Maya's research: tracking octopus migration.*"
+                        + "\\(bm25 #[12] [0-9.]+, vector #[12] [0-9.]+\\)")
+                .containsPattern("\\[notes [0-9.]+\\] Maya's field report on octopus migration is due on March 3\\. "
+                        + "\\(bm25 #[12] [0-9.]+, vector #[12] [0-9.]+\\)")
+                .contains("a relevant hit that ranks last in both lists scores 0")
                 .contains("assistant > Of course, Maya!");
         assertThat(home.resolve("demo/memory.db")).exists();
     }

@@ -104,4 +104,82 @@ class LauncherTest {
         }
         assertThat(err).as("stderr").doesNotContain("incubator").contains("engram: something real went wrong", "WARNING: another warning stays");
     }
+
+    /** A copy of the launcher in its own root, with a fake Maven wrapper and a fake JDK; no jar yet. */
+    private Path launcherWithFakeBuild(String mvnw) throws IOException {
+        Path root = Files.createDirectories(dir.resolve("clone"));
+        Path launcher = Files.copy(LAUNCHER, root.resolve("engram"));
+        Path wrapper = Files.writeString(root.resolve("mvnw"), mvnw);
+        Path bin = Files.createDirectories(dir.resolve("jdk").resolve("bin"));
+        Path java = Files.writeString(bin.resolve("java"), """
+                #!/bin/sh
+                case "$*" in *-XshowSettings*) echo "    java.specification.version = 25" >&2; exit 0;; esac
+                echo "engram ran"
+                """);
+        for (Path p : List.of(launcher, wrapper, java)) {
+            Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        return launcher;
+    }
+
+    private Process runLauncher(Path launcher, Path errFile) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder("bash", launcher.toString(), "--version");
+        pb.environment().put("JAVA_HOME", dir.resolve("jdk").toString());
+        pb.environment().put("ENGRAM_HOME", dir.resolve("home").toString());
+        pb.environment().remove("ENGRAM_JAR");
+        return pb.redirectError(errFile.toFile()).start();
+    }
+
+    @Test
+    void aFirstRunSaysHowLongTheBuildTakesAndPrintsALinePerModule() throws Exception {
+        assumeTrue(Files.isRegularFile(LAUNCHER), "skipped: no launcher at " + LAUNCHER);
+        Path launcher = launcherWithFakeBuild("""
+                #!/bin/sh
+                echo "[INFO] Scanning for projects..."
+                echo "[INFO] Building Engram framework 0.1.0-SNAPSHOT                               [1/3]"
+                echo "[INFO] Compiling 120 source files"
+                echo "[INFO] Building Engram memory 0.1.0-SNAPSHOT                                  [2/3]"
+                echo "[INFO] Building Engram CLI 0.1.0-SNAPSHOT                                     [3/3]"
+                mkdir -p cli/target && echo jar > cli/target/engram.jar
+                echo "[INFO] BUILD SUCCESS"
+                """);
+        Path errFile = dir.resolve("stderr.txt");
+        Process p = runLauncher(launcher, errFile);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isZero();
+        assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("engram ran\n");
+        String err = Files.readString(errFile);
+        assertThat(err).contains("about 2 minutes on 2 cores, once")
+                .containsPattern("engram:   \\[1/3\\] Engram framework \\(0:\\d\\d so far\\)")
+                .containsPattern("engram:   \\[2/3\\] Engram memory \\(0:\\d\\d so far\\)")
+                .containsPattern("engram:   \\[3/3\\] Engram CLI \\(0:\\d\\d so far\\)")
+                .containsPattern("engram: built in 0:\\d\\d")
+                .doesNotContain("Compiling 120").doesNotContain("Scanning");
+        assertThat(err.indexOf("[1/3]")).isLessThan(err.indexOf("[2/3]")).isLessThan(err.indexOf("[3/3]"));
+
+        // The jar is there now: the next run builds nothing and says nothing.
+        Path again = dir.resolve("stderr2.txt");
+        Process second = runLauncher(launcher, again);
+        assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(Files.readString(again)).doesNotContain("building");
+    }
+
+    @Test
+    void aFailedBuildShowsMavensLastLinesAndItsExitCodeAndRunsNothing() throws Exception {
+        assumeTrue(Files.isRegularFile(LAUNCHER), "skipped: no launcher at " + LAUNCHER);
+        Path launcher = launcherWithFakeBuild("""
+                #!/bin/sh
+                echo "[INFO] Building Engram framework 0.1.0-SNAPSHOT                               [1/3]"
+                echo "[ERROR] COMPILATION ERROR: Foo.java:[3,1] class, interface, enum, or record expected"
+                exit 7
+                """);
+        Path errFile = dir.resolve("stderr.txt");
+        Process p = runLauncher(launcher, errFile);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(7);
+        assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).doesNotContain("engram ran");
+        assertThat(Files.readString(errFile)).contains("engram:   [1/3] Engram framework")
+                .containsPattern("the build failed after 0:\\d\\d \\(Maven exit 7\\)")
+                .contains("[ERROR] COMPILATION ERROR: Foo.java:[3,1]");
+    }
 }

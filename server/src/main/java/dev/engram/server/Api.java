@@ -5,6 +5,7 @@ import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.AgentNotFoundException;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.agents.DeclaredTool;
+import dev.engram.agents.LettaModels;
 import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ToolDefinition;
 import dev.engram.memory.AgentRecord;
@@ -43,9 +44,10 @@ final class Api {
      * @param images       limits the images of one message
      * @param runRetention how long a run and its events are kept after it ends
      * @param maxRunEvents the most events kept per run (the newest)
+     * @param environment  the operator's, whose base-URL variables say where provider models are really called
      */
     record Settings(String defaultModel, java.time.Duration pingInterval, java.time.Duration keyCacheTtl,
-            ImageParts.Limits images, java.time.Duration runRetention, int maxRunEvents) {
+            ImageParts.Limits images, java.time.Duration runRetention, int maxRunEvents, Map<String, String> environment) {
     }
 
     Api(AgentRuntime runtime, Turns turns, Settings settings) {
@@ -121,6 +123,7 @@ final class Api {
                 .map(m -> Ids.message(m.id())).toList();
         ObjectNode state = LettaViews.agent(d, store.blocks().list(agent.scope()), tools(d), inContext, record.createdAt(),
                 record.updatedAt());
+        state.set("llm_config", LettaModels.llmConfig(d, settings.environment()));
         // The call a turn of this agent waits to have approved, as Letta shows it (so a client that reconnects finds it)
         // (the first, when a step waits on several).
         turns.running(agent.scope()).map(Turns.Running::pending).filter(p -> !p.isEmpty()).map(List::getFirst).ifPresentOrElse(

@@ -115,7 +115,7 @@ public final class EngramServer implements AutoCloseable {
         this.shutdownGrace = b.shutdownGrace;
         runtime.scheduler().runTurnsWith(turns::runScheduled);
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.imageLimits,
-                b.runRetention, b.maxRunEvents));
+                b.runRetention, b.maxRunEvents, b.environment));
         HelidonLog.install();
         this.managed = b.managementPort >= 0;
         this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers), !managed);

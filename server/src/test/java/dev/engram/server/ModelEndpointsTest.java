@@ -99,6 +99,35 @@ class ModelEndpointsTest {
         }
     }
 
+    /** An agent's {@code llm_config.model_endpoint} is where its model is really called: OPENAI_BASE_URL when set. */
+    @Test
+    void llmConfigShowsTheEndpointTheModelIsReallyCalledAt() {
+        fx = new ServerFixture(dir, b -> b.environment(Map.of("OPENAI_API_KEY", "sk-openai-test", "OPENAI_BASE_URL",
+                base() + "/openai/v1", "OLLAMA_HOST", "gpu-box:11434")));
+        ServerFixture.Response created = fx.post(fx.ben, "/v1/agents/", ServerFixture.obj("name", "coder", "model",
+                "openai/gpt-4o-mini"));
+        assertThat(created.status()).as(created.text()).isEqualTo(200);
+        JsonNode llm = created.json().path("llm_config");
+        assertThat(llm.path("model_endpoint").asString()).isEqualTo(base() + "/openai/v1");
+        assertThat(llm.path("model_endpoint_type").asString()).isEqualTo("openai");
+        String id = created.json().path("id").asString();
+        assertThat(fx.get(fx.ben, "/v1/agents/" + id).json().path("llm_config").path("model_endpoint").asString())
+                .isEqualTo(base() + "/openai/v1");
+        ServerFixture.Response ollama = fx.post(fx.ben, "/v1/agents/", ServerFixture.obj("name", "local", "model",
+                "ollama/llama3.2"));
+        assertThat(ollama.status()).as(ollama.text()).isEqualTo(200);
+        assertThat(ollama.json().path("llm_config").path("model_endpoint").asString()).isEqualTo("http://gpu-box:11434/v1");
+    }
+
+    @Test
+    void withoutABaseUrlLlmConfigShowsTheProvidersOwnEndpoint() {
+        fx = new ServerFixture(dir, b -> b.environment(Map.of("OPENAI_API_KEY", "sk-openai-test")));
+        ServerFixture.Response created = fx.post(fx.ben, "/v1/agents/", ServerFixture.obj("name", "coder", "model",
+                "openai/gpt-4o-mini"));
+        assertThat(created.status()).as(created.text()).isEqualTo(200);
+        assertThat(created.json().path("llm_config").path("model_endpoint").asString()).isEqualTo("https://api.openai.com/v1");
+    }
+
     @Test
     void aProviderThatFailsIsLeftOutAndNothingElseIsListedWithoutKeys() {
         fx = new ServerFixture(dir, b -> b.environment(Map.of("OPENAI_API_KEY", "sk-openai-test", "OPENAI_BASE_URL",

@@ -117,6 +117,25 @@ public record ModelSpec(Provider provider, String model, URI baseUrl, Optional<S
         return "ENGRAM_KEY_" + hostPort.toUpperCase(java.util.Locale.ROOT).replaceAll("[^A-Z0-9]", "_");
     }
 
+    /**
+     * Where the specs of {@code provider} ({@code openai}, {@code anthropic}, {@code gemini}, {@code ollama}) are sent
+     * in {@code env} when its base-URL variable moves them from the provider's own endpoint: {@code OPENAI_BASE_URL},
+     * {@code ANTHROPIC_BASE_URL}, {@code GEMINI_BASE_URL}, {@code OLLAMA_HOST} (as {@link #parse} reads them). Empty
+     * when the variable is not set (or blank), and for any other provider.
+     */
+    public static Optional<String> baseUrlOverride(String provider, Map<String, String> env) {
+        Objects.requireNonNull(env, "env");
+        String variable = switch (Objects.requireNonNull(provider, "provider").toLowerCase(java.util.Locale.ROOT)) {
+            case "openai" -> "OPENAI_BASE_URL";
+            case "anthropic" -> "ANTHROPIC_BASE_URL";
+            case "gemini" -> "GEMINI_BASE_URL";
+            case "ollama" -> "OLLAMA_HOST";
+            default -> null;
+        };
+        Optional<String> value = Optional.ofNullable(variable).map(env::get).map(ModelSpec::blankToNull).map(String::strip);
+        return variable != null && variable.equals("OLLAMA_HOST") ? value.map(ModelSpec::ollamaBase) : value;
+    }
+
     /** Whether {@code spec} names its own endpoint ({@code http(s)://...#model}) rather than a provider. */
     public static boolean namesEndpoint(String spec) {
         String s = spec.strip().toLowerCase(java.util.Locale.ROOT);
