@@ -14,6 +14,7 @@ import dev.engram.memory.ConversationStore;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Run;
+import dev.engram.memory.Scope;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
@@ -219,11 +220,24 @@ final class ConversationRoutes {
         RunReplay.stream(api, run, body, res);
     }
 
+    /**
+     * Cancels the conversation's active run, as Letta does: {@code {"<run id>": "cancelled"}} (or {@code "failed"} when it
+     * runs on another server, which this one cannot stop), and a 409 naming the conversation when it has none. A turn of
+     * this conversation that waits for approval or a client's result is cancelled too (its calls get a result).
+     */
     private void cancel(Caller caller, ServerRequest req, ServerResponse res) {
         Target t = target(caller, req, Optional.empty());
-        boolean cancelled = api.turns.cancel(t.agent().scope());
-        Api.json(res, Body.JSON.createObjectNode().put("conversation_id", t.session()).put("agent_id", t.agent().id())
-                .put("cancelled", cancelled).put("status", cancelled ? "cancelled" : "no run in progress"));
+        Scope scope = t.agent().scope();
+        Optional<Turns.Running> here = api.turns.running(scope).filter(r -> r.session.equals(t.session()));
+        Optional<Run> active = api.store.runs().latest(scope, t.session())
+                .filter(r -> r.status().isActive() && !api.runs.isStale(r));
+        if (here.isEmpty() && active.isEmpty()) {
+            throw ApiException.conflict("No active runs to cancel for conversation " + t.session());
+        }
+        boolean cancelled = here.isPresent() && api.turns.cancel(scope);
+        String run = active.or(() -> api.store.runs().latest(scope, t.session())).map(Run::id)
+                .orElse("default".equals(t.session()) ? t.agent().id() : t.session());
+        Api.json(res, Body.JSON.createObjectNode().put(run, cancelled ? "cancelled" : "failed"));
     }
 
     /** A new conversation with a copy of this one's messages in context (the agent's own history for {@code default}). */

@@ -140,8 +140,12 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         /** Whether the turn delivers a scheduled message: no request waits on it, so no one can approve its calls. */
         volatile boolean scheduled;
 
-        Running(Agent agent) {
+        /** The session the turn runs in: {@code default} or a conversation's id. */
+        final String session;
+
+        Running(Agent agent, String session) {
             this.agent = agent;
+            this.session = session;
         }
 
         List<Pending> pending() {
@@ -208,7 +212,7 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
                     ? "result" : "approval") + " of a call to '" + p.toolName() + "' (tool_call_id " + p.callId()
                     + "); answer it with an approval message before sending another message.");
         }
-        Running r = new Running(agent);
+        Running r = new Running(agent, session);
         r.listener = listener;
         Optional<ClientTools> client = message.clientTools().isEmpty() ? Optional.empty()
                 : Optional.of(new ClientTools(message.clientTools(), (scope, calls) -> ClientWaits.awaitClient(r, calls, caps, store.clock())));
@@ -278,7 +282,7 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         if (stopping) {
             throw new CancellationException("the server is stopping");
         }
-        Running r = new Running(agent);
+        Running r = new Running(agent, session);
         r.scheduled = true;
         Scope scope = agent.scope();
         try (TurnLock.Hold hold = acquire(scope)) {

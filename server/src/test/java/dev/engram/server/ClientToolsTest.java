@@ -361,4 +361,39 @@ class ClientToolsTest {
         assertThat(next.status()).as(next.text()).isEqualTo(200);
         assertThat(stopReason(next)).isEqualTo("end_turn");
     }
+
+    @Test
+    void aConversationsCancelStopsItsOwnWaitingTurnAndAnswersAsLettaDoes() {
+        start("""
+                {"turns": [
+                  {"tool_calls": [{"id": "b1", "name": "Bash", "arguments": {"command": "sleep 100"}}]},
+                  {"text": "Hello."}
+                ]}""");
+        String conv = fx.post(fx.ana, "/v1/conversations/?agent_id=" + agent, obj()).json().path("id").asString();
+        String other = fx.post(fx.ana, "/v1/conversations/?agent_id=" + agent, obj()).json().path("id").asString();
+        ObjectNode message = withTools(fx.userMessage("go"), BASH);
+        message.put("streaming", false);
+        ServerFixture.Response paused = fx.post(fx.ana, "/v1/conversations/" + conv + "/messages", message);
+        assertThat(stopReason(paused)).as(paused.text()).isEqualTo("requires_approval");
+        String run = paused.json().path("usage").path("run_ids").path(0).asString();
+        assertThat(run).startsWith("run-");
+
+        // another conversation of the agent has no run: Letta's 409, and the waiting turn is untouched
+        ServerFixture.Response elsewhere = fx.post(fx.ana, "/v1/conversations/" + other + "/cancel", obj());
+        assertThat(elsewhere.status()).isEqualTo(409);
+        assertThat(elsewhere.text()).contains("No active runs to cancel for conversation " + other);
+        assertThat(fx.server.runtime().agent("ana", agent).isBusy()).isTrue();
+        assertThat(fx.post(fx.ben, "/v1/conversations/" + conv + "/cancel", obj()).status()).isEqualTo(404);
+        assertThat(fx.server.runtime().agent("ana", agent).isBusy()).isTrue();
+
+        ServerFixture.Response cancel = fx.post(fx.ana, "/v1/conversations/" + conv + "/cancel", obj());
+        assertThat(cancel.status()).as(cancel.text()).isEqualTo(200);
+        assertThat(cancel.json().path(run).asString()).isEqualTo("cancelled");
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (fx.server.runtime().agent("ana", agent).isBusy() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(fx.server.runtime().agent("ana", agent).isBusy()).isFalse();
+        assertThat(fx.post(fx.ana, "/v1/conversations/" + conv + "/cancel", obj()).status()).isEqualTo(409);
+    }
 }
