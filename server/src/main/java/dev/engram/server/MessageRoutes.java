@@ -81,6 +81,7 @@ final class MessageRoutes {
         // A stored message may show as several Letta messages (sharing its id) or as none (send_message's
         // result): whole stored messages are read until the page has 'limit' Letta messages.
         List<ObjectNode> shown = new ArrayList<>();
+        List<Turns.Pending> waiting = api.turns.running(agent.scope()).map(Turns.Running::pending).orElse(List.of());
         while (shown.size() < pages.limit() && lower < upper - 1) {
             MessageQuery range = query.withIdRange(lower, upper);
             int batch = pages.limit() - shown.size();
@@ -92,6 +93,9 @@ final class MessageRoutes {
             List<ConversationMessage> kept = stored.stream().filter(keep).toList();
             List<ObjectNode> letta = new ArrayList<>(view.of(kept, callId -> callName(api, agent, stored.getFirst().id(), callId),
                     callId -> laterOutcome(api, agent.scope(), stored.getLast().id(), callId)));
+            if (!waiting.isEmpty()) {
+                letta.replaceAll(m -> TurnViews.asWaiting(m, waiting));
+            }
             if (newest) {
                 upper = stored.getFirst().id();
             } else {

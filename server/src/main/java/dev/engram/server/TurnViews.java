@@ -83,6 +83,22 @@ final class TurnViews {
     }
 
     /**
+     * A listed message as Letta lists a call that waits for approval or for the client's result: its
+     * {@code tool_call_message} becomes the call's {@code approval_request_message} (with the stored message's id), so
+     * that a client that lists the messages, as Letta Code does when it reconnects, finds what the turn waits on.
+     */
+    static ObjectNode asWaiting(ObjectNode message, List<Turns.Pending> waiting) {
+        if (!message.path("message_type").asString().equals("tool_call_message")) {
+            return message;
+        }
+        String callId = message.path("tool_call").path("tool_call_id").asString();
+        return waiting.stream().filter(p -> p.callId().equals(callId)).findFirst()
+                .map(p -> LettaViews.approvalRequest(message.path("id").asString(), p.at(), p.toolName(), p.arguments(),
+                        p.callId()))
+                .orElse(message);
+    }
+
+    /**
      * Letta's {@code StopReasonType} for why a turn stopped: {@code end_turn} only when the agent answered (a message to
      * the user, or a final text); {@code no_tool_call} when a MemGPT-style loop stopped after a call that neither asked
      * for a heartbeat nor messaged the user, so the turn ended without the call that answers; {@code tool_rule} for a

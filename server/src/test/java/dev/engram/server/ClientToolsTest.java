@@ -396,4 +396,28 @@ class ClientToolsTest {
         assertThat(fx.server.runtime().agent("ana", agent).isBusy()).isFalse();
         assertThat(fx.post(fx.ana, "/v1/conversations/" + conv + "/cancel", obj()).status()).isEqualTo(409);
     }
+
+    @Test
+    void aListingShowsTheCallsTheTurnWaitsOnAsApprovalRequestsUntilTheyAreAnswered() {
+        start("""
+                {"turns": [
+                  {"tool_calls": [{"id": "c1", "name": "Bash", "arguments": {"command": "ls"}}]},
+                  {"text": "Done."}
+                ]}""");
+        assertThat(stopReason(fx.post(fx.ana, messages(), withTools(fx.userMessage("list"), BASH)))).isEqualTo("requires_approval");
+        JsonNode listed = fx.get(fx.ana, messages() + "?order=asc").json();
+        List<JsonNode> requests = ofType(listed, "approval_request_message");
+        assertThat(requests).hasSize(1);
+        assertThat(requests.getFirst().path("tool_call").path("tool_call_id").asString()).isEqualTo("c1");
+        assertThat(requests.getFirst().path("tool_call").path("name").asString()).isEqualTo("Bash");
+        assertThat(ofType(listed, "tool_call_message")).isEmpty();
+        // the listed request's id is the stored message's: a client can fetch it
+        assertThat(fx.get(fx.ana, "/v1/messages/" + requests.getFirst().path("id").asString()).status()).isEqualTo(200);
+
+        ServerFixture.Response answered = fx.post(fx.ana, messages(), approvals(result("c1", "notes.txt", "success")));
+        assertThat(stopReason(answered)).as(answered.text()).isEqualTo("end_turn");
+        JsonNode after = fx.get(fx.ana, messages() + "?order=asc").json();
+        assertThat(ofType(after, "approval_request_message")).isEmpty();
+        assertThat(ofType(after, "tool_call_message")).hasSize(1);
+    }
 }
