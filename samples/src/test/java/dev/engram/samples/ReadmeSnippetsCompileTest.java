@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
@@ -96,7 +97,19 @@ class ReadmeSnippetsCompileTest {
         List<File> files = new ArrayList<>();
         for (Snippet s : snippets) {
             Path file = src.resolve(s.className() + ".java");
-            Files.writeString(file, HEADER.formatted(s.className()) + s.code().indent(8) + "    }\n}\n");
+            // A snippet's own imports (a reader copies them) go to the top of the file, on the package's line, and leave
+            // blank lines behind, so that line numbers in errors stay the snippet's.
+            List<String> imports = new ArrayList<>();
+            String body = s.code().lines().map(line -> {
+                if (line.startsWith("import ")) {
+                    imports.add(line.strip());
+                    return "";
+                }
+                return line;
+            }).collect(Collectors.joining("\n", "", "\n"));
+            String header = HEADER.formatted(s.className()).replaceFirst("package readme;",
+                    Matcher.quoteReplacement("package readme; " + String.join(" ", imports)));
+            Files.writeString(file, header + body.indent(8) + "    }\n}\n");
             files.add(file.toFile());
         }
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
