@@ -40,6 +40,7 @@ public final class LuceneMemorySearch implements MemorySearch {
     private final LuceneRetriever retriever;
 
     private LuceneMemorySearch(Builder b) {
+        LuceneLogging.quietVectorizationUnlessConfigured();
         this.store = b.store;
         Analyzer analyzer = new EnglishAnalyzer();
         this.embedder = new EmbedderWatch(b.embedder);
