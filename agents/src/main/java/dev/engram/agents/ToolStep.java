@@ -258,7 +258,8 @@ final class ToolStep {
         // A companion's tools act on its agent's memory, and say who acted.
         ToolContext.Builder b = ToolContext.builder().userId(agent.userId()).agentId(agent.memoryScope().agentId())
                 .sessionId(turn.session)
-                .cancellation(turn.token);
+                .cancellation(turn.token)
+                .chatModel(settings.models().apply(agent.model()));
         agent.toolAccess().workspace().or(settings::workspaceRoot).ifPresent(b::workspaceRoot);
         agent.actsFor().ifPresent(a -> b.actor("sleep-time agent '" + agent.id() + "'"));
         Optional<ApprovalHandler> handler = settings.approvalHandler();

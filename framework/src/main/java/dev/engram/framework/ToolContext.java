@@ -1,5 +1,6 @@
 package dev.engram.framework;
 
+import dev.engram.framework.model.ChatModel;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -24,6 +25,8 @@ public final class ToolContext {
     private final CancellationToken cancellation;
     private final String actor;
     private final String callId;
+    private final ToolProgress progress;
+    private final ChatModel chatModel;
 
     private ToolContext(Builder b) {
         this.userId = b.userId;
@@ -34,6 +37,8 @@ public final class ToolContext {
         this.cancellation = b.cancellation == null ? CancellationToken.create() : b.cancellation;
         this.actor = b.actor;
         this.callId = b.callId;
+        this.progress = b.progress == null ? ToolProgress.NONE : b.progress;
+        this.chatModel = b.chatModel;
     }
 
     /** A context with no identity, no workspace and no approval handler. */
@@ -56,6 +61,8 @@ public final class ToolContext {
         b.cancellation = cancellation;
         b.actor = actor;
         b.callId = callId;
+        b.progress = progress;
+        b.chatModel = chatModel;
         return b;
     }
 
@@ -93,6 +100,22 @@ public final class ToolContext {
 
     public Optional<ApprovalHandler> approvalHandler() {
         return Optional.ofNullable(approvalHandler);
+    }
+
+    /**
+     * Where the tool reports output while it runs; never absent ({@link ToolProgress#NONE} when nobody
+     * listens). What is reported here never reaches the model.
+     */
+    public ToolProgress progress() {
+        return progress;
+    }
+
+    /**
+     * The calling agent's language model, for a tool that needs one (to summarise, to extract); absent when the
+     * call is made outside an agent's turn. A tool that calls it spends the agent's tokens.
+     */
+    public Optional<ChatModel> chatModel() {
+        return Optional.ofNullable(chatModel);
     }
 
     /** Never absent: a context built without one gets a token nobody else holds. */
@@ -142,8 +165,22 @@ public final class ToolContext {
         private CancellationToken cancellation;
         private String actor;
         private String callId;
+        private ToolProgress progress;
+        private ChatModel chatModel;
 
         private Builder() {
+        }
+
+        /** See {@link ToolContext#progress()}. */
+        public Builder progress(ToolProgress progress) {
+            this.progress = Objects.requireNonNull(progress, "progress must not be null");
+            return this;
+        }
+
+        /** See {@link ToolContext#chatModel()}. */
+        public Builder chatModel(ChatModel chatModel) {
+            this.chatModel = Objects.requireNonNull(chatModel, "chat model must not be null");
+            return this;
         }
 
         /** See {@link ToolContext#callId()}. */
