@@ -26,6 +26,7 @@ public final class ToolContext {
     private final String actor;
     private final String callId;
     private final ToolProgress progress;
+    private final ToolProgressListener progressListener;
     private final ChatModel chatModel;
 
     private ToolContext(Builder b) {
@@ -38,6 +39,7 @@ public final class ToolContext {
         this.actor = b.actor;
         this.callId = b.callId;
         this.progress = b.progress == null ? ToolProgress.NONE : b.progress;
+        this.progressListener = b.progressListener;
         this.chatModel = b.chatModel;
     }
 
@@ -62,6 +64,7 @@ public final class ToolContext {
         b.actor = actor;
         b.callId = callId;
         b.progress = progress;
+        b.progressListener = progressListener;
         b.chatModel = chatModel;
         return b;
     }
@@ -108,6 +111,14 @@ public final class ToolContext {
      */
     public ToolProgress progress() {
         return progress;
+    }
+
+    /**
+     * Where a {@link ToolExecutor} sends the progress of each call it runs with this context, tagged with the call; the
+     * executor then gives each call a {@link #progress()} of its own that reports there. Absent when nobody listens.
+     */
+    public Optional<ToolProgressListener> progressListener() {
+        return Optional.ofNullable(progressListener);
     }
 
     /**
@@ -166,9 +177,16 @@ public final class ToolContext {
         private String actor;
         private String callId;
         private ToolProgress progress;
+        private ToolProgressListener progressListener;
         private ChatModel chatModel;
 
         private Builder() {
+        }
+
+        /** See {@link ToolContext#progressListener()}. */
+        public Builder progressListener(ToolProgressListener listener) {
+            this.progressListener = Objects.requireNonNull(listener, "progress listener must not be null");
+            return this;
         }
 
         /** See {@link ToolContext#progress()}. */

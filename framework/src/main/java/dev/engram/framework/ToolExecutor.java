@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -26,13 +27,18 @@ import tools.jackson.databind.JsonNode;
  * <ol>
  *   <li><b>Lookup</b>: an unknown tool gets an error listing the tools the agent may call.</li>
  *   <li><b>Policy</b>: the agent's {@link ToolPolicy}.</li>
+ *   <li><b>Hooks</b> before the call ({@link ToolHook}, in order): allow, deny, rewrite the arguments, add a note.</li>
  *   <li><b>Parse and validate</b> the arguments against the tool's schema; every problem is listed
  *       with its field, what was expected and what came, so the model can correct itself.</li>
  *   <li><b>Approval</b> by {@link ApprovalMode} and {@link ApprovalRule}s, through the context's
  *       {@link ApprovalHandler}; a timeout denies.</li>
  *   <li><b>Run</b> on a virtual thread with the tool's timeout; a timed-out or cancelled tool is interrupted.</li>
  *   <li><b>Serialise</b> the output (typed tools) and <b>truncate</b> it to the byte budget.</li>
+ *   <li><b>Hooks</b> after the call, in order: they may rewrite its result.</li>
  * </ol>
+ *
+ * <p>While a call runs, what it reports through {@link ToolContext#progress()} goes, coalesced and tagged with the
+ * call, to the context's {@link ToolProgressListener}, never into the result.
  *
  * <p>An exception from a tool becomes a curated message; its stack trace goes to the log, never to
  * the model. One executor serves one agent (it holds that agent's policy and approval settings and
@@ -43,12 +49,17 @@ public final class ToolExecutor {
 
     /** The default output budget: 16 KiB. */
     public static final int DEFAULT_OUTPUT_BUDGET_BYTES = 16 * 1024;
+    /** The default shortest time between two progress reports of a call: 100 ms. */
+    public static final Duration DEFAULT_PROGRESS_INTERVAL = Duration.ofMillis(100);
 
     private final ToolRegistry registry;
     private final ToolPolicy policy;
     private final ApprovalGate approvals;
     private final Duration approvalTimeout;
     private final int outputBudgetBytes;
+    private final HookChain hooks;
+    private final Duration progressInterval;
+    private final LongSupplier nanoClock;
 
     private ToolExecutor(Builder b) {
         this.registry = b.registry;
@@ -56,6 +67,9 @@ public final class ToolExecutor {
         this.approvals = new ApprovalGate(b.approvalMode, b.rules);
         this.approvalTimeout = b.approvalTimeout;
         this.outputBudgetBytes = b.outputBudgetBytes;
+        this.hooks = new HookChain(b.hooks, b.outputBudgetBytes);
+        this.progressInterval = b.progressInterval;
+        this.nanoClock = b.nanoClock;
     }
 
     /** Starts an executor over {@code registry}, with defaults: allow all, {@link ApprovalMode#AUTO}, 16 KiB. */
@@ -101,7 +115,8 @@ public final class ToolExecutor {
      * The approval request the call would make if it ran now: empty when it would run without asking, or fail before
      * asking (unknown tool, denied by policy, invalid arguments). A host that gathers the approvals of several calls
      * before running any (Letta's clients answer them together) asks with this request and later runs the call with a
-     * handler that answers it. Never throws.
+     * handler that answers it. The {@link ToolHook}s are not run here (they run once, when the call runs), so a hook
+     * that rewrites the arguments is not reflected. Never throws.
      */
     public Optional<ApprovalRequest> approvalRequest(ToolCall call, ToolContext context) {
         try {
@@ -145,12 +160,29 @@ public final class ToolExecutor {
         Objects.requireNonNull(call, "call");
         Objects.requireNonNull(context, "context");
         long start = System.nanoTime();
+        ProgressCoalescer progress = context.progressListener().map(l -> new ProgressCoalescer(call, l,
+                progressInterval.toNanos(), nanoClock, ToolProgressListener.MAX_CHUNK_CHARS)).orElse(null);
+        ToolContext ofCall = context;
+        if (!call.id().isBlank() || progress != null) {
+            ToolContext.Builder b = context.toBuilder();
+            if (!call.id().isBlank()) {
+                b.callId(call.id());
+            }
+            if (progress != null) {
+                b.progress(progress);
+            }
+            ofCall = b.build();
+        }
         try {
-            return run(call, context, start);
+            return run(call, ofCall, start, progress);
         } catch (Throwable t) {
             // The stages below handle every expected failure; this is the last line of defence.
             LOG.error("Tool pipeline failed unexpectedly for call {} to '{}'", call.id(), call.name(), t);
             return finish(call, start, ToolStatus.FAILED, internalError(call.name()), Truncation.KEEP_HEAD);
+        } finally {
+            if (progress != null) {
+                progress.close(); // the call's last report comes before its result
+            }
         }
     }
 
@@ -212,7 +244,7 @@ public final class ToolExecutor {
         return registry.find(call.name()).map(t -> t.safetyTier() == SafetyTier.READ_ONLY).orElse(false);
     }
 
-    private ToolResult run(ToolCall call, ToolContext context, long start) {
+    private ToolResult run(ToolCall call, ToolContext context, long start, ProgressCoalescer progress) {
         String name = call.name();
         if (context.cancellation().isCancelled()) {
             return finish(call, start, ToolStatus.CANCELLED, "Tool call '" + name + "' was cancelled before it ran.",
@@ -234,8 +266,26 @@ public final class ToolExecutor {
             return finish(call, start, ToolStatus.DENIED_BY_POLICY,
                     "Tool '" + name + "' is not allowed for this agent.", Truncation.KEEP_HEAD);
         }
+        if (hooks.isEmpty()) {
+            return runTool(call, found.get(), context, start, progress);
+        }
 
-        // 3. Parse and validate
+        // 3. Hooks before the call
+        HookChain.Gate gate = hooks.before(call, context);
+        if (gate.refused()) {
+            return finish(call, start, gate.status(), gate.refusal(), Truncation.KEEP_HEAD);
+        }
+        ToolResult result = runTool(gate.call(), found.get(), context, start, progress);
+        // 9. Hooks after the call
+        return hooks.after(gate.call(), result, gate.notes(), context, start);
+    }
+
+    /** The stages from parsing the arguments to truncating the output. */
+    private ToolResult runTool(ToolCall call, ToolRegistry.RegisteredTool found, ToolContext context, long start,
+            ProgressCoalescer progress) {
+        DynamicTool tool = found.tool();
+
+        // 4. Parse and validate
         JsonNode args;
         String raw = call.arguments().isBlank() ? "{}" : call.arguments();
         try {
@@ -249,19 +299,19 @@ public final class ToolExecutor {
         if (!args.isObject()) {
             return invalid(call, start, "expected a JSON object, got " + Json.typeName(args) + " " + Json.preview(args));
         }
-        List<String> problems = found.get().validator().problems(args);
+        List<String> problems = found.validator().problems(args);
         if (!problems.isEmpty()) {
             return invalid(call, start, String.join("; ", problems));
         }
 
-        // 4. Approval
+        // 5. Approval
         Optional<ToolResult> refusal = approve(call, tool, args, raw, context, start);
         if (refusal.isPresent()) {
             return refusal.get();
         }
 
-        // 5. Run, 6. serialise (inside the tool adapter), 7. truncate (in finish)
-        return invoke(call, tool, args, raw, context, start);
+        // 6. Run, 7. serialise (inside the tool adapter), 8. truncate (in finish)
+        return invoke(call, tool, args, raw, context, start, progress);
     }
 
     private ToolResult invalid(ToolCall call, long start, String problems) {
@@ -354,14 +404,14 @@ public final class ToolExecutor {
     }
 
 
-    private ToolResult invoke(ToolCall call, DynamicTool tool, JsonNode args, String raw, ToolContext context, long start) {
+    private ToolResult invoke(ToolCall call, DynamicTool tool, JsonNode args, String raw, ToolContext context, long start,
+            ProgressCoalescer progress) {
         CompletableFuture<ToolOutput> output = new CompletableFuture<>();
-        ToolContext ofCall = call.id().isBlank() ? context : context.toBuilder().callId(call.id()).build();
         Thread worker = Thread.ofVirtual().name("engram-tool-" + tool.name()).unstarted(() -> {
             try {
                 output.complete(tool instanceof ParsedArgumentsTool parsed
-                        ? parsed.runParsed(args, ofCall)
-                        : tool.run(raw, ofCall));
+                        ? parsed.runParsed(args, context)
+                        : tool.run(raw, context));
             } catch (Throwable t) {
                 output.completeExceptionally(t);
             }
@@ -373,14 +423,14 @@ public final class ToolExecutor {
         worker.start();
         Duration timeout = tool.timeout();
         try {
-            ToolOutput out = output.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            ToolOutput out = await(output, timeout, progress);
             if (out == null) {
                 out = ToolOutput.of("OK");
             }
             Truncator.Cut cut = Truncator.cut(TypedTool.render(out.value()), outputBudgetBytes, tool.truncation());
             return new ToolResult(call.id(), call.name(), cut.content(), ToolStatus.SUCCESS,
                     Duration.ofNanos(System.nanoTime() - start), cut.truncated(), cut.originalBytes(), out.effects(),
-                    out.userMessage());
+                    out.userMessage(), out.metadata());
         } catch (TimeoutException e) {
             worker.interrupt();
             return finish(call, start, ToolStatus.TIMED_OUT, "Tool '" + tool.name() + "' timed out after "
@@ -403,6 +453,26 @@ public final class ToolExecutor {
             return finish(call, start, ToolStatus.FAILED, internalError(tool.name()), Truncation.KEEP_HEAD);
         } finally {
             unregister.run();
+        }
+    }
+
+    /** The tool's output within its timeout; meanwhile, the call's progress is passed on at every interval. */
+    private static ToolOutput await(CompletableFuture<ToolOutput> output, Duration timeout, ProgressCoalescer progress)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        if (progress == null) {
+            return output.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new TimeoutException();
+            }
+            try {
+                return output.get(Math.min(left, progress.intervalNanos()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                progress.flushIfDue();
+            }
         }
     }
 
@@ -438,6 +508,9 @@ public final class ToolExecutor {
         private final List<ApprovalRule> rules = new ArrayList<>();
         private Duration approvalTimeout = Duration.ofMinutes(5);
         private int outputBudgetBytes = DEFAULT_OUTPUT_BUDGET_BYTES;
+        private final List<ToolHook> hooks = new ArrayList<>();
+        private Duration progressInterval = DEFAULT_PROGRESS_INTERVAL;
+        private LongSupplier nanoClock = System::nanoTime;
 
         private Builder(ToolRegistry registry) {
             this.registry = Objects.requireNonNull(registry, "registry must not be null");
@@ -476,6 +549,31 @@ public final class ToolExecutor {
                         + " bytes to leave room for the truncation notice, got " + bytes);
             }
             this.outputBudgetBytes = bytes;
+            return this;
+        }
+
+        /** Adds a hook around every call; hooks run in the order added (see {@link ToolHook}). */
+        public Builder hook(ToolHook hook) {
+            hooks.add(Objects.requireNonNull(hook, "tool hook must not be null"));
+            return this;
+        }
+
+        /**
+         * How often at most a call's progress is passed to the context's {@link ToolProgressListener}; reports in
+         * between are gathered into one. Default 100 ms.
+         */
+        public Builder progressInterval(Duration interval) {
+            Objects.requireNonNull(interval, "progress interval must not be null");
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("progress interval must be positive, got " + interval);
+            }
+            this.progressInterval = interval;
+            return this;
+        }
+
+        /** The clock of the progress interval, for tests. */
+        Builder nanoClock(LongSupplier clock) {
+            this.nanoClock = Objects.requireNonNull(clock, "clock");
             return this;
         }
 

@@ -1,6 +1,7 @@
 package dev.engram.framework;
 
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -18,8 +19,10 @@ import java.util.Set;
  * @param value       what the model reads; never null
  * @param effects     what the call did
  * @param userMessage the text the user reads, present exactly when {@code effects} has {@link ToolEffect#MESSAGE_TO_USER}
+ * @param metadata    free-form, JSON-safe facts for the program around the agent, copied into the
+ *                    {@link ToolResult#metadata()}; the model never sees them ({@link #withMetadata})
  */
-public record ToolOutput(Object value, Set<ToolEffect> effects, Optional<String> userMessage) {
+public record ToolOutput(Object value, Set<ToolEffect> effects, Optional<String> userMessage, Map<String, Object> metadata) {
     public ToolOutput {
         Objects.requireNonNull(value, "value must not be null (return \"OK\" for a tool with nothing to say)");
         effects = Set.copyOf(Objects.requireNonNull(effects, "effects must not be null"));
@@ -28,6 +31,12 @@ public record ToolOutput(Object value, Set<ToolEffect> effects, Optional<String>
             throw new IllegalArgumentException("a tool output has a user message exactly when it has effect MESSAGE_TO_USER; "
                     + "use ToolOutput.messageToUser(value, message)");
         }
+        metadata = ToolMetadata.copy(metadata);
+    }
+
+    /** An output without metadata. */
+    public ToolOutput(Object value, Set<ToolEffect> effects, Optional<String> userMessage) {
+        this(value, effects, userMessage, Map.of());
     }
 
     /**
@@ -51,6 +60,17 @@ public record ToolOutput(Object value, Set<ToolEffect> effects, Optional<String>
 
     /** This output with {@code value} in place of its value (the same effects). */
     ToolOutput withValue(Object text) {
-        return new ToolOutput(text, effects, userMessage);
+        return new ToolOutput(text, effects, userMessage, metadata);
+    }
+
+    /**
+     * This output with one more metadata entry (replacing one of the same key):
+     * {@code ToolOutput.of(text).withMetadata("exit_code", 0)}.
+     *
+     * @throws IllegalArgumentException if the key is blank or the value is not JSON-safe (a string, a finite number, a
+     *                                  boolean, or a list or map of them)
+     */
+    public ToolOutput withMetadata(String key, Object value) {
+        return new ToolOutput(this.value, effects, userMessage, ToolMetadata.with(metadata, key, value));
     }
 }

@@ -1,6 +1,7 @@
 package dev.engram.framework;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -20,6 +21,10 @@ import java.util.Set;
  * @param originalBytes size in UTF-8 bytes of the output before truncation
  * @param effects       what the call did, as the tool said in its {@link ToolOutput}; empty for a call that did not run
  * @param userMessage   what the user reads, present exactly when {@code effects} has {@link ToolEffect#MESSAGE_TO_USER}
+ * @param metadata      free-form facts about the call for the program around the agent (listeners, hooks, a server's
+ *                      stream), never shown to the model: what the tool put in its {@link ToolOutput} and what
+ *                      {@link ToolHook}s added. JSON-safe values only (strings, finite numbers, booleans, and lists
+ *                      and maps of them); copied, unmodifiable, in the order given. Not stored with the message.
  */
 public record ToolResult(
         String callId,
@@ -30,7 +35,8 @@ public record ToolResult(
         boolean truncated,
         long originalBytes,
         Set<ToolEffect> effects,
-        Optional<String> userMessage) {
+        Optional<String> userMessage,
+        Map<String, Object> metadata) {
 
     public ToolResult {
         Objects.requireNonNull(callId, "callId");
@@ -43,6 +49,13 @@ public record ToolResult(
         if (effects.contains(ToolEffect.MESSAGE_TO_USER) != userMessage.isPresent()) {
             throw new IllegalArgumentException("a tool result has a user message exactly when it has effect MESSAGE_TO_USER");
         }
+        metadata = ToolMetadata.copy(metadata);
+    }
+
+    /** A result without metadata (the form every result had before metadata existed). */
+    public ToolResult(String callId, String toolName, String content, ToolStatus status, Duration duration, boolean truncated,
+            long originalBytes, Set<ToolEffect> effects, Optional<String> userMessage) {
+        this(callId, toolName, content, status, duration, truncated, originalBytes, effects, userMessage, Map.of());
     }
 
     /**
@@ -69,6 +82,27 @@ public record ToolResult(
      * rejected its output). Its effects stay: what the call did, it did.
      */
     public ToolResult asError(ToolStatus status, String content) {
-        return new ToolResult(callId, toolName, content, status, duration, truncated, originalBytes, effects, userMessage);
+        return new ToolResult(callId, toolName, content, status, duration, truncated, originalBytes, effects, userMessage,
+                metadata);
+    }
+
+    /**
+     * This result with {@code content} in place of its content (status, effects and metadata kept): what a
+     * {@link ToolHook} that rewrites a result returns. The pipeline cuts rewritten content to its output budget.
+     */
+    public ToolResult withContent(String content) {
+        Objects.requireNonNull(content, "content must not be null");
+        return new ToolResult(callId, toolName, content, status, duration, truncated, originalBytes, effects, userMessage,
+                metadata);
+    }
+
+    /**
+     * This result with one more metadata entry (replacing an entry of the same key).
+     *
+     * @throws IllegalArgumentException if the key is blank or the value is not JSON-safe
+     */
+    public ToolResult withMetadata(String key, Object value) {
+        return new ToolResult(callId, toolName, content, status, duration, truncated, originalBytes, effects, userMessage,
+                ToolMetadata.with(metadata, key, value));
     }
 }
