@@ -232,9 +232,17 @@ public final class Agent {
         AgentResponse response;
         lock.lock();
         try {
-            Turn turn = new Turn(sessionId, List.of(id()), Optional.empty(), definition.toolRules(), listener, client);
-            response = run(turn, message, images);
-            turn.emit(new AgentStreamEvent.Completed(response));
+            AgentDefinition hooked = definition;
+            TurnHookRunner.started(settings.turnHooks(), hooked, sessionId, message);
+            AgentResponse answered = null;
+            try {
+                Turn turn = new Turn(sessionId, List.of(id()), Optional.empty(), definition.toolRules(), listener, client);
+                answered = run(turn, message, images);
+                turn.emit(new AgentStreamEvent.Completed(answered));
+            } finally {
+                TurnHookRunner.ended(settings.turnHooks(), hooked, sessionId, Optional.ofNullable(answered));
+            }
+            response = answered;
         } finally {
             lock.unlock();
         }

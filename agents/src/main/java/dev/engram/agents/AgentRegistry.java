@@ -391,6 +391,7 @@ final class AgentRegistry {
                     + ". Available: " + availableTools() + " (add your own with AgentRuntime.Builder.tool).");
         }
         ToolExecutor.Builder b = ToolExecutor.builder(registry).policy(d.policy()).approvalMode(d.approvalMode());
+        settings.toolHooks().forEach(b::hook);
         if (d.approvalMode() == ApprovalMode.AUTO) {
             AgentRuntime.PRE_APPROVED_IN_AUTO.forEach(name -> b.approvalRule(ApprovalRule.autoApprove(name)));
         }

@@ -4,6 +4,7 @@ import dev.engram.framework.ApprovalHandler;
 import dev.engram.framework.ApprovalMode;
 import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ModelPolicy;
+import dev.engram.framework.ToolHook;
 import dev.engram.framework.ToolRegistry;
 import dev.engram.framework.model.ChatModel;
 import dev.engram.memory.AgentRecord;
@@ -84,7 +85,7 @@ public final class AgentRuntime implements AutoCloseable {
         AgentSettings settings = new AgentSettings(store, hub::model, hub::emit, Optional.ofNullable(b.approvalHandler),
                 Optional.ofNullable(b.workspace).map(Workspace::root), b.agentReplyTimeout, b.maxCorrections,
                 b.loopBreakerThreshold, b.memoryPressureThreshold, () -> !closed, Optional.ofNullable(b.pythonTools), b.unsandboxedHostShell,
-                sleeptime);
+                sleeptime, List.copyOf(b.toolHooks), List.copyOf(b.turnHooks));
         ActiveTurns turns = new ActiveTurns();
         Map<String, DynamicTool> catalog = new ConcurrentHashMap<>();
         this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog);
@@ -396,6 +397,8 @@ public final class AgentRuntime implements AutoCloseable {
         private List<dev.engram.tools.SearchProvider> searchProviders = List.of();
         private final List<DynamicTool> tools = new ArrayList<>();
         private final List<AgentListener> listeners = new ArrayList<>();
+        private final List<ToolHook> toolHooks = new ArrayList<>();
+        private final List<TurnHook> turnHooks = new ArrayList<>();
         private Function<String, TokenCounter> tokenCounters = TokenCounter::forModel;
         private int maxAgentDepth = 3;
         private Duration agentReplyTimeout = Duration.ofMinutes(5);
@@ -511,6 +514,22 @@ public final class AgentRuntime implements AutoCloseable {
 
         public Builder tool(dev.engram.framework.AiTool<?, ?> tool) {
             return tool(DynamicTool.from(tool));
+        }
+
+        /**
+         * Runs {@code hook} around every tool call of every agent of this runtime (its sleep-time companions' too), after
+         * the hooks added before it: it may deny a call with a reason the model reads, rewrite its arguments (then
+         * validated), add a note to its result for the model, or rewrite its result. See {@link ToolHook}.
+         */
+        public Builder toolHook(ToolHook hook) {
+            toolHooks.add(Objects.requireNonNull(hook, "tool hook must not be null"));
+            return this;
+        }
+
+        /** Runs {@code hook} at the start and the end of every message's turn, after the hooks added before it. */
+        public Builder turnHook(TurnHook hook) {
+            turnHooks.add(Objects.requireNonNull(hook, "turn hook must not be null"));
+            return this;
         }
 
         public Builder listener(AgentListener listener) {

@@ -1,6 +1,7 @@
 package dev.engram.agents;
 
 import dev.engram.framework.ApprovalHandler;
+import dev.engram.framework.ToolHook;
 import dev.engram.framework.model.ChatModel;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStore;
@@ -32,11 +33,14 @@ import java.util.function.Function;
  * @param unsandboxedHostShell    whether an agent's own shell runs commands unsandboxed on the host where bubblewrap
  *                                is missing (the host chose it); otherwise such a shell refuses every command
  * @param hooks                   what the runtime does around a user message's turn
+ * @param toolHooks               the user's hooks around every tool call, in order
+ * @param turnHooks               the user's hooks at the start and end of a message's turn, in order
  */
 record AgentSettings(MemoryStore store, Function<String, ChatModel> models, Consumer<AgentEvent> events,
         Optional<ApprovalHandler> approvalHandler, Optional<Path> workspaceRoot, Duration agentReplyTimeout,
         int maxCorrections, int loopBreakerThreshold, double memoryPressureThreshold, BooleanSupplier open,
-        Optional<dev.engram.tools.PythonTools> pythonRunner, boolean unsandboxedHostShell, TurnHooks hooks) {
+        Optional<dev.engram.tools.PythonTools> pythonRunner, boolean unsandboxedHostShell, TurnHooks hooks,
+        List<ToolHook> toolHooks, List<TurnHook> turnHooks) {
 
     /** Stores a message of the agent's conversation and tells the listeners ({@link AgentEvent.MessagesStored}). */
     ConversationMessage append(Scope scope, NewMessage message) {

@@ -7,8 +7,9 @@ import java.util.Optional;
  * What {@code Agent.stream} delivers while the agent works on a message, as it happens. Steps count
  * from 1 within the message. In each step: {@link StepStarted}; then, as the model streams, its
  * {@link Reasoning}, {@link Text} and {@link ToolCallDelta} fragments (and {@link ReplyDelta} for the
- * message of a {@code send_message} call being written); {@link Usage} when the model is done; a
- * {@link ToolReturn} per call; {@link StepFinished}. Last comes {@link Completed}, once.
+ * message of a {@code send_message} call being written); {@link Usage} when the model is done; while a call runs,
+ * the {@link ToolProgress} it reports; a {@link ToolReturn} per call; {@link StepFinished}. Last comes
+ * {@link Completed}, once. More kinds of event may come in later versions: a listener ignores those it does not know.
  */
 public sealed interface AgentStreamEvent {
     /** The step this event belongs to (0 for {@link Completed}). */
@@ -47,6 +48,20 @@ public sealed interface AgentStreamEvent {
 
     /** Tokens the model reported for this step's call. */
     record Usage(int step, int inputTokens, int outputTokens) implements AgentStreamEvent {
+    }
+
+    /**
+     * Output a running call reported ({@link dev.engram.framework.ToolContext#progress()}): a build's log, a download's
+     * progress. It is for the people watching; the model gets only the call's result ({@link ToolReturn}). Reports are
+     * coalesced (at most one per call every 100 ms, each at most
+     * {@value dev.engram.framework.ToolProgressListener#MAX_CHUNK_CHARS} characters, keeping the end of what was
+     * printed), and all of a call's come before its {@link ToolReturn}. They may come from another thread than the
+     * other events, one at a time.
+     *
+     * @param callId   the id of the call, as in its {@link ToolCallDelta} and {@link ToolReturn}
+     * @param chunk    the output since the call's last report (possibly parts of lines)
+     */
+    record ToolProgress(int step, String callId, String toolName, String chunk) implements AgentStreamEvent {
     }
 
     /** A tool call's result, after it is stored. */

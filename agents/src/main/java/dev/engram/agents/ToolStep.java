@@ -139,12 +139,12 @@ final class ToolStep {
             List<ToolResult> ran;
             Optional<ClientTools> client = turn.client.filter(c -> toRun.stream().anyMatch(call -> c.has(call.name())));
             if (client.isPresent()) {
-                ClientRound.Results round = ClientRound.run(client.get(), executor, toolContext(turn), scope, toRun,
+                ClientRound.Results round = ClientRound.run(client.get(), executor, toolContext(turn, step), scope, toRun,
                         request -> settings.events().accept(new AgentEvent.ApprovalRequested(scope, request)));
                 ran = round.results();
                 ranByClient = round.ranByClient();
             } else {
-                ran = executor.executeAll(toRun, toolContext(turn));
+                ran = executor.executeAll(toRun, toolContext(turn, step));
             }
             for (int k = 0; k < ran.size(); k++) {
                 results[toRunIndex.get(k)] = ran.get(k);
@@ -254,12 +254,21 @@ final class ToolStep {
         return r.status() == ToolStatus.SUCCESS ? r.content() : Prompts.ERROR_PREFIX + r.content();
     }
 
-    private ToolContext toolContext(Turn turn) {
+    private ToolContext toolContext(Turn turn, int step) {
         // A companion's tools act on its agent's memory, and say who acted.
         ToolContext.Builder b = ToolContext.builder().userId(agent.userId()).agentId(agent.memoryScope().agentId())
                 .sessionId(turn.session)
                 .cancellation(turn.token)
                 .chatModel(settings.models().apply(agent.model()));
+        if (turn.streaming()) {
+            // Reports come from the calls' threads (read-only calls run at once): one at a time to the listener.
+            Object oneAtATime = new Object();
+            b.progressListener((call, chunk) -> {
+                synchronized (oneAtATime) {
+                    turn.emit(new AgentStreamEvent.ToolProgress(step, call.id(), call.name(), chunk));
+                }
+            });
+        }
         agent.toolAccess().workspace().or(settings::workspaceRoot).ifPresent(b::workspaceRoot);
         agent.actsFor().ifPresent(a -> b.actor("sleep-time agent '" + agent.id() + "'"));
         Optional<ApprovalHandler> handler = settings.approvalHandler();
