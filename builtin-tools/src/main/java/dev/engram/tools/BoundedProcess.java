@@ -1,5 +1,6 @@
 package dev.engram.tools;
 
+import dev.engram.framework.ToolProgress;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -46,11 +47,20 @@ final class BoundedProcess {
      */
     static Outcome run(ProcessBuilder pb, byte[] input, Duration timeout, int outputBytes, boolean mergeErrors)
             throws IOException, InterruptedException {
+        return run(pb, input, timeout, outputBytes, mergeErrors, ToolProgress.NONE);
+    }
+
+    /**
+     * {@link #run(ProcessBuilder, byte[], Duration, int, boolean)}, reporting its standard output to {@code progress}
+     * as the process prints it (its standard error too when merged).
+     */
+    static Outcome run(ProcessBuilder pb, byte[] input, Duration timeout, int outputBytes, boolean mergeErrors,
+            ToolProgress progress) throws IOException, InterruptedException {
         pb.redirectErrorStream(mergeErrors);
         Process process = pb.start();
         TailBuffer output = new TailBuffer(outputBytes);
         TailBuffer errors = new TailBuffer(mergeErrors ? 1 : outputBytes);
-        Thread out = Thread.ofVirtual().start(() -> output.drain(process.getInputStream()));
+        Thread out = Thread.ofVirtual().start(() -> output.drain(process.getInputStream(), progress));
         Thread err = mergeErrors ? null : Thread.ofVirtual().start(() -> errors.drain(process.getErrorStream()));
         Stop stop = null;
         try {

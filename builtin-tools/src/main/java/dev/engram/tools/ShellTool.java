@@ -5,6 +5,7 @@ import dev.engram.framework.AiTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
 import dev.engram.framework.ToolInfo;
+import dev.engram.framework.ToolProgress;
 import dev.engram.framework.ToolException;
 import dev.engram.framework.Truncation;
 import java.io.IOException;
@@ -167,7 +168,7 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
         env.putAll(HostCommandPolicy.GIT_ENVIRONMENT);
         env.put("HOME", home == null ? Bubblewrap.HOME : home.toString());
         try {
-            return run(pb, program, timeout);
+            return run(pb, program, timeout, ctx.progress());
         } finally {
             if (home != null) {
                 deleteTree(home);
@@ -175,10 +176,11 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
         }
     }
 
-    private String run(ProcessBuilder pb, String program, Duration timeout) throws Exception {
+    /** Runs the command; what it prints is reported to {@code progress} as it runs (the result keeps its end). */
+    private String run(ProcessBuilder pb, String program, Duration timeout, ToolProgress progress) throws Exception {
         BoundedProcess.Outcome outcome;
         try {
-            outcome = BoundedProcess.run(pb, new byte[0], timeout, options.outputBytes(), true);
+            outcome = BoundedProcess.run(pb, new byte[0], timeout, options.outputBytes(), true, progress);
         } catch (IOException e) {
             throw new ToolException("Cannot start '" + program + "': " + e.getMessage());
         }

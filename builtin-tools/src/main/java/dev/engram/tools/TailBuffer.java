@@ -1,7 +1,12 @@
 package dev.engram.tools;
 
+import dev.engram.framework.ToolProgress;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -17,7 +22,16 @@ final class TailBuffer {
     }
 
     void drain(InputStream in) {
+        drain(in, ToolProgress.NONE);
+    }
+
+    /** Keeps the stream's end and reports everything it reads, as text, to {@code progress} (whole UTF-8 characters). */
+    void drain(InputStream in, ToolProgress progress) {
         byte[] buf = new byte[8_192];
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE);
+        ByteBuffer undecoded = ByteBuffer.allocate(buf.length + 8);
+        CharBuffer chars = CharBuffer.allocate(buf.length + 8);
         try (in) {
             int n;
             while ((n = in.read(buf)) > 0) {
@@ -25,6 +39,14 @@ final class TailBuffer {
                     for (int i = 0; i < n; i++) {
                         ring[(int) (total++ % ring.length)] = buf[i];
                     }
+                }
+                if (progress != ToolProgress.NONE) {
+                    // a character cut between two reads waits for its end
+                    undecoded.put(buf, 0, n).flip();
+                    decoder.decode(undecoded, chars, false);
+                    undecoded.compact();
+                    progress.report(chars.flip().toString());
+                    chars.clear();
                 }
             }
         } catch (IOException ignored) {
