@@ -39,6 +39,13 @@ import tools.jackson.databind.node.ObjectNode;
  * model ends the stream with an {@code error} event. A client that goes away cancels the turn, unless it asked for a
  * background run: then the turn goes on, and its events are kept for the client to resume ({@link RunLog}). The turn
  * is a run: every event but a ping carries its {@code run_id} and a {@code seq_id} numbering the run's events from 1.
+ *
+ * <p>{@code include_tool_progress} (Engram's own, off by default) adds what a running tool prints
+ * ({@link AgentStreamEvent.ToolProgress}) as named events, {@code event: tool_progress}, whose data is a
+ * {@code tool_progress_message} with the call's {@code tool_call_id}, its {@code name} and the {@code chunk}. Letta's
+ * clients never see them: its TypeScript client (and Letta Code, which bundles it) passes on only unnamed events and
+ * the named {@code error}, and both skip a {@code message_type} they do not know. Like pings they are not the run's
+ * events: neither numbered nor kept for a resumed stream. Only the tool's result goes to the model.
  */
 final class SseTurn {
     private static final Logger LOG = LoggerFactory.getLogger(SseTurn.class);
@@ -49,6 +56,7 @@ final class SseTurn {
     private final boolean tokens;
     private final boolean pings;
     private final boolean background;
+    private final boolean toolProgress;
     private final String streamId = UUID.randomUUID().toString().substring(0, 8);
     /** The name and call id of each call whose fragments are streamed, by its fragments' id: every fragment repeats them. */
     private final Map<String, HeldCall> calls = new HashMap<>();
@@ -74,8 +82,10 @@ final class SseTurn {
      * @param background whether the turn goes on when the client goes away ({@code background: true}), its events kept
      *                   for the client to resume ({@link RunLog}); otherwise a client that goes away cancels it
      */
-    SseTurn(Api api, Agent agent, TurnViews.View view, boolean tokens, boolean pings, boolean background) {
+    SseTurn(Api api, Agent agent, TurnViews.View view, boolean tokens, boolean pings, boolean background,
+            boolean toolProgress) {
         this.api = api;
+        this.toolProgress = toolProgress;
         this.agent = agent;
         this.view = view;
         this.tokens = tokens;
@@ -86,7 +96,7 @@ final class SseTurn {
     /** The stream a request asks for; {@code background} (its body's) says whether the turn outlives its client. */
     static SseTurn of(Api api, Agent agent, TurnRequest request, Body body) {
         return new SseTurn(api, agent, request.view(), request.streamTokens(), request.includePings(),
-                body.bool("background").orElse(false));
+                body.bool("background").orElse(false), body.bool("include_tool_progress").orElse(false));
     }
 
     void run(TurnRequest.Input input, ServerResponse response) {
@@ -179,6 +189,16 @@ final class SseTurn {
 
     /** Events of the turn, on the agent's thread. */
     private void onEvent(AgentStreamEvent event) {
+        if (event instanceof AgentStreamEvent.ToolProgress p) {
+            // from the call's thread; write() is synchronized
+            if (toolProgress) {
+                write("tool_progress", Body.JSON.writeValueAsString(Body.JSON.createObjectNode()
+                        .put("id", id(p.step(), "progress-" + p.callId())).put("date", LettaViews.date(Instant.now()))
+                        .put("message_type", "tool_progress_message").put("tool_call_id", p.callId())
+                        .put("name", p.toolName()).put("chunk", p.chunk()).put("run_id", run.id())));
+            }
+            return;
+        }
         if (!tokens) {
             if (event instanceof AgentStreamEvent.ToolReturn || event instanceof AgentStreamEvent.StepFinished) {
                 flushStored();
