@@ -77,7 +77,7 @@ final class ChatCommand extends BaseCommand {
         try (Engine engine = root().engine();
                 Input reader = Input.open(engine.home().resolve("history"), out)) {
             engine.warmUp(); // the model loads while the user types
-            TranscriptPrinter transcript = new TranscriptPrinter(out, agentName);
+            TranscriptPrinter transcript = new TranscriptPrinter(out, agentName, reader.interactive());
             AgentRuntime runtime = engine.runtime(b -> {
                 tools.apply(b, root().environment());
                 b.listener(transcript).approvalHandler(approvals(reader, out)).permissionBroker(consent(reader, out))
