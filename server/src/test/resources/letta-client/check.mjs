@@ -63,6 +63,19 @@ for await (const chunk of stream) {
 check(streamed === 'You said: streamed', 'stream a message token by token');
 check(kinds.has('stop_reason') && kinds.has('usage_statistics'), 'the stream ends with its stop reason and usage');
 
+// Engram's live tool output (include_tool_progress) comes as named events, which the client skips.
+const builder = await a.agents.create({ name: 'client-builder', tools: ['build'] });
+const live = await a.agents.messages.stream(builder.id, {
+  messages: [{ role: 'user', content: 'call {"name": "build", "arguments": {"target": "app"}}' }],
+  include_tool_progress: true,
+});
+const liveKinds = [];
+for await (const chunk of live) {
+  liveKinds.push(chunk.message_type);
+}
+check(liveKinds.includes('tool_return_message') && liveKinds.includes('stop_reason')
+  && !liveKinds.includes('tool_progress_message'), 'a stream with tool progress reads as a plain stream');
+
 const history = await all(a.agents.messages.list(agent.id, { limit: 2 }));
 check(history.filter((m) => m.message_type === 'user_message').length === 2, 'list the messages page by page');
 

@@ -3,6 +3,8 @@ package dev.engram.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.engram.framework.AiTool;
+import dev.engram.framework.SafetyTier;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
  * when node or npm is missing; a failed install (the npm registry unreachable) fails the test.
  */
 class LettaClientTest {
+    /** The input of the tool whose output a stream may carry ({@code include_tool_progress}). */
+    record Target(String target) {
+    }
+
     static final String CLIENT = "@letta-ai/letta-client@1.12.1";
 
     @TempDir
@@ -77,7 +83,11 @@ class LettaClientTest {
         assumeTrue(runs("node", "--version") && runs("npm", "--version"),
                 "skipped: node and npm are needed to run Letta's TypeScript client (apt-get install nodejs npm)");
         Path client = installedClient();
-        try (ServerFixture fx = new ServerFixture(dir)) {
+        try (ServerFixture fx = new ServerFixture(dir, b -> b.runtime(rt -> rt.model("test:echo", new EchoModel())
+                .tool(AiTool.of("build", "Builds a target, printing as it goes.", Target.class, SafetyTier.READ_ONLY, (in, ctx) -> {
+                    ctx.progress().report("compiling " + in.target() + "\n");
+                    return "built " + in.target();
+                }))))) {
             Map<String, String> env = new HashMap<>(Map.of("ENGRAM_URL", fx.url(""),
                     "KEY_A", fx.ana, "KEY_B", fx.ben));
             Path af = Path.of("").toAbsolutePath().getParent().getParent().resolve("shared/data/agent-files/customer_service.af");
