@@ -125,11 +125,30 @@ public final class BuiltinTools {
         return wrap(tools);
     }
 
-    /** {@code shell_exec}. */
+    /**
+     * {@code shell_exec}.
+     *
+     * @throws IllegalArgumentException for {@link ShellOptions.Backend#SESSION}, which needs
+     *                                  {@link #shell(Workspace, ShellOptions, ShellSessions)}
+     */
     public static DynamicTool shell(Workspace workspace, ShellOptions options) {
         Objects.requireNonNull(workspace, "workspace must not be null");
         Objects.requireNonNull(options, "options must not be null");
         return DynamicTool.from(new ShellTool(workspace, options));
+    }
+
+    /**
+     * {@code shell_exec} with {@link ShellOptions.Backend#SESSION} (a persistent sandboxed shell per agent and session,
+     * owned by {@code sessions}); other backends ignore {@code sessions}.
+     *
+     * @throws IllegalStateException when {@code bwrap} is not installed (apt-get install bubblewrap util-linux)
+     */
+    public static DynamicTool shell(Workspace workspace, ShellOptions options, ShellSessions sessions) {
+        Objects.requireNonNull(workspace, "workspace must not be null");
+        Objects.requireNonNull(options, "options must not be null");
+        Objects.requireNonNull(sessions, "sessions must not be null");
+        return DynamicTool.from(options.backend() == ShellOptions.Backend.SESSION ? new ShellTool(workspace, options, sessions)
+                : new ShellTool(workspace, options));
     }
 
     /**

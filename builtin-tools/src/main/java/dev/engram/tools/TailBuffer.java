@@ -21,14 +21,17 @@ final class TailBuffer {
         try (in) {
             int n;
             while ((n = in.read(buf)) > 0) {
-                synchronized (this) {
-                    for (int i = 0; i < n; i++) {
-                        ring[(int) (total++ % ring.length)] = buf[i];
-                    }
-                }
+                append(buf, 0, n);
             }
         } catch (IOException ignored) {
             // the process was killed
+        }
+    }
+
+    /** Keeps {@code length} more bytes of the stream. */
+    synchronized void append(byte[] bytes, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            ring[(int) (total++ % ring.length)] = bytes[i];
         }
     }
 
