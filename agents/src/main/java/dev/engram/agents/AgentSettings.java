@@ -6,6 +6,7 @@ import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
+import dev.engram.tools.ShellSessions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -31,12 +32,15 @@ import java.util.function.Function;
  * @param pythonRunner            the local runner of imported Python tools, if the host enabled it
  * @param unsandboxedHostShell    whether an agent's own shell runs commands unsandboxed on the host where bubblewrap
  *                                is missing (the host chose it); otherwise such a shell refuses every command
+ * @param shellSessions           when the host chose persistent shells, the sessions that own them: an agent's own
+ *                                shell then keeps one per session ({@code ShellOptions.session})
  * @param hooks                   what the runtime does around a user message's turn
  */
 record AgentSettings(MemoryStore store, Function<String, ChatModel> models, Consumer<AgentEvent> events,
         Optional<ApprovalHandler> approvalHandler, Optional<Path> workspaceRoot, Duration agentReplyTimeout,
         int maxCorrections, int loopBreakerThreshold, double memoryPressureThreshold, BooleanSupplier open,
-        Optional<dev.engram.tools.PythonTools> pythonRunner, boolean unsandboxedHostShell, TurnHooks hooks) {
+        Optional<dev.engram.tools.PythonTools> pythonRunner, boolean unsandboxedHostShell, TurnHooks hooks,
+        Optional<ShellSessions> shellSessions) {
 
     /** Stores a message of the agent's conversation and tells the listeners ({@link AgentEvent.MessagesStored}). */
     ConversationMessage append(Scope scope, NewMessage message) {

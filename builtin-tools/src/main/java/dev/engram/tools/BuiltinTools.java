@@ -115,13 +115,14 @@ public final class BuiltinTools {
     }
 
     /**
-     * {@code file_read}, {@code read_many_files}, {@code file_list}, {@code file_search}, {@code file_write},
-     * {@code file_edit}, {@code file_delete}.
+     * {@code file_read}, {@code read_many_files}, {@code glob}, {@code file_list}, {@code file_search},
+     * {@code file_write}, {@code file_edit}, {@code file_delete}.
      */
     public static List<DynamicTool> files(Workspace workspace) {
         Objects.requireNonNull(workspace, "workspace must not be null");
         List<AiTool<?, ?>> tools = new java.util.ArrayList<>(FileTools.all(workspace));
         tools.add(1, new ReadManyFilesTool(workspace));
+        tools.add(2, new GlobTool(workspace));
         return wrap(tools);
     }
 

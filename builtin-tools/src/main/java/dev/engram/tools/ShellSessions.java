@@ -61,7 +61,7 @@ public final class ShellSessions implements AutoCloseable {
     private final ScheduledExecutorService reaper;
     private boolean closed;
 
-    private ShellSessions(Duration idleTimeout, int maxSessions, Clock clock) {
+    private ShellSessions(Duration idleTimeout, int maxSessions, Clock clock, boolean checkSandbox) {
         Objects.requireNonNull(idleTimeout, "idle timeout must not be null");
         Objects.requireNonNull(clock, "clock must not be null");
         if (idleTimeout.isNegative() || idleTimeout.isZero()) {
@@ -69,6 +69,14 @@ public final class ShellSessions implements AutoCloseable {
         }
         if (maxSessions < 1) {
             throw new IllegalArgumentException("at least one shell session must be allowed, got " + maxSessions);
+        }
+        if (checkSandbox) {
+            Bubblewrap sandbox = Bubblewrap.find().orElseThrow(() -> new IllegalStateException("shell sessions run in the "
+                    + "bubblewrap sandbox, and bwrap is not on the PATH (or /usr/bin/prlimit is missing): "
+                    + Bubblewrap.INSTALL));
+            sandbox.user().refusal().ifPresent(why -> {
+                throw new IllegalStateException("shell sessions run in the bubblewrap sandbox, which cannot start here: " + why);
+            });
         }
         this.idleTimeout = idleTimeout;
         this.maxSessions = maxSessions;
@@ -79,7 +87,7 @@ public final class ShellSessions implements AutoCloseable {
         reaper.scheduleWithFixedDelay(this::closeIdle, period, period, TimeUnit.MILLISECONDS);
     }
 
-    /** {@link #DEFAULT_IDLE_TIMEOUT} and {@link #DEFAULT_MAX_SESSIONS}. */
+    /** {@link #DEFAULT_IDLE_TIMEOUT} and {@link #DEFAULT_MAX_SESSIONS}; see {@link #create(Duration, int)}. */
     public static ShellSessions create() {
         return create(DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS);
     }
@@ -88,14 +96,16 @@ public final class ShellSessions implements AutoCloseable {
      * Sessions closed after {@code idleTimeout} without a command, at most {@code maxSessions} at once.
      *
      * @throws IllegalArgumentException when the timeout is not positive or fewer than one session is allowed
+     * @throws IllegalStateException    when there is no sandbox to run them in (bubblewrap missing, or a root JVM
+     *                                  without {@code setpriv}), naming what to install
      */
     public static ShellSessions create(Duration idleTimeout, int maxSessions) {
-        return new ShellSessions(idleTimeout, maxSessions, Clock.systemUTC());
+        return new ShellSessions(idleTimeout, maxSessions, Clock.systemUTC(), true);
     }
 
-    /** As {@link #create(Duration, int)}, idle time measured on {@code clock} (tests move it). */
+    /** As {@link #create(Duration, int)}, idle time measured on {@code clock} (tests move it), the sandbox not checked. */
     static ShellSessions create(Duration idleTimeout, int maxSessions, Clock clock) {
-        return new ShellSessions(idleTimeout, maxSessions, clock);
+        return new ShellSessions(idleTimeout, maxSessions, clock, false);
     }
 
     public Duration idleTimeout() {

@@ -128,14 +128,15 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
     @Override
     public ToolInfo info() {
         return new ToolInfo(NAME,
-            "Run a command in the workspace and return its exit code and output (the end of it, if long). "
+            (sessions.isPresent() ? "Run a command line in this conversation's persistent shell, in the workspace, and return "
+                    + "its exit code and output (the end of it, if long). "
+                    : "Run a command in the workspace and return its exit code and output (the end of it, if long). ")
                 + (options.anyCommand() ? "" : "Allowed programs: " + (options.allowedCommands().isEmpty() ? "none"
                         : String.join(", ", options.allowedCommands().stream().sorted().toList())) + ". ")
                 + (options.shellSyntax() ? "" : "No shell syntax: one program with its arguments, no ;, &&, |, redirections, "
                         + "$( ) or backticks. ")
-                + (sessions.isPresent() ? "Lines run in a persistent shell of this conversation: the working directory and "
-                        + "exported variables carry over to the next call (cd, pwd, export and unset are always allowed). "
-                        : "")
+                + (sessions.isPresent() ? "The working directory and exported variables carry over to the next call (cd, pwd, "
+                        + "export and unset are always allowed); a command past its timeout restarts the session. " : "")
                 + "Use file tools, not cat or sed, to read and edit files.",
             SafetyTier.PRIVILEGED, options.maxTimeout().plusSeconds(10), Truncation.KEEP_TAIL);
     }
