@@ -28,8 +28,8 @@ import java.util.Optional;
 final class GlobTool implements AiTool<GlobTool.Input, String> {
     static final String NAME = "glob";
     static final int SHOWN = 100;
-    private static final ToolInfo INFO = new ToolInfo(NAME, "Find files of the workspace by path pattern, e.g. **/*.java, "
-            + "src/**/Test*.java or docs/*.md, skipping what .gitignore ignores. Returns their paths, newest first (by "
+    private static final ToolInfo INFO = new ToolInfo(NAME, "Find files of the workspace by path pattern (such as **/*.java, "
+            + "src/**/Test*.java or docs/*.md), skipping what .gitignore ignores. Returns their paths, newest first (by "
             + "modification time); at most " + SHOWN + ", then how many more matched. Patterns are relative to the workspace "
             + "root (or to path).", SafetyTier.READ_ONLY, ToolInfo.DEFAULT_TIMEOUT, Truncation.KEEP_HEAD);
 

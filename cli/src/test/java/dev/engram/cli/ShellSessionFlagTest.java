@@ -23,7 +23,8 @@ class ShellSessionFlagTest {
     void theFlagIsDocumentedAndToolsListShowsGlobAndTheSessionShellWithTheirTiers() throws Exception {
         assertThat(Cli.ok(home, "--help").out()).contains("--shell-session").contains("persistent shell");
         assertThat(Cli.ok(home, "tools", "list", "--workspace", ws.toString()).out())
-                .containsPattern("glob\\s+read_only\\s+Find files of the workspace by path pattern");
+                .containsPattern("glob\\s+read_only\\s+Find files of the workspace by path pattern \\(such as \\*\\*/\\*.java, src/\\*\\*/Test\\*.java "
+                        + "or docs/\\*.md\\), skipping what .gitignore ignores.\\n");
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "skipped: bwrap is not installed (apt-get install bubblewrap)");
         assertThat(Cli.ok(home, "--shell-session", "tools", "list", "--workspace", ws.toString(), "--shell", "ls").out())
                 .containsPattern("shell_exec\\s+privileged\\s+Run a command line in this conversation's persistent shell")
