@@ -338,9 +338,15 @@ final class AgentRegistry {
             }
             tools.addAll(dev.engram.tools.BuiltinTools.files(ws));
             if (!access.shell().isEmpty()) {
-                dev.engram.tools.ShellOptions shell = dev.engram.tools.ShellOptions.of(access.shell().toArray(String[]::new));
-                tools.add(dev.engram.tools.BuiltinTools.shell(ws, settings.unsandboxedHostShell()
-                        ? shell.withUnsandboxedHostFallback() : shell));
+                String[] programs = access.shell().toArray(String[]::new);
+                if (settings.shellSessions().isPresent()) {
+                    tools.add(dev.engram.tools.BuiltinTools.shell(ws, dev.engram.tools.ShellOptions.session(programs),
+                            settings.shellSessions().get()));
+                } else {
+                    dev.engram.tools.ShellOptions shell = dev.engram.tools.ShellOptions.of(programs);
+                    tools.add(dev.engram.tools.BuiltinTools.shell(ws, settings.unsandboxedHostShell()
+                            ? shell.withUnsandboxedHostFallback() : shell));
+                }
             }
         }
         if (access.web()) {

@@ -14,6 +14,8 @@ import dev.engram.memory.ScheduleLimits;
 import dev.engram.memory.Scope;
 import dev.engram.tools.BuiltinTools;
 import dev.engram.tools.PermissionBroker;
+import dev.engram.tools.ShellOptions;
+import dev.engram.tools.ShellSessions;
 import dev.engram.tools.Workspace;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,6 +79,7 @@ public final class AgentRuntime implements AutoCloseable {
     private final AgentScheduler scheduler;
     private final ModelPolicy modelPolicy;
     private volatile boolean closed;
+    private final Optional<ShellSessions> shellSessions;
 
     private AgentRuntime(Builder b) {
         this.store = b.store;
@@ -85,7 +88,8 @@ public final class AgentRuntime implements AutoCloseable {
         AgentSettings settings = new AgentSettings(store, hub::model, hub::emit, Optional.ofNullable(b.approvalHandler),
                 Optional.ofNullable(b.workspace).map(Workspace::root), b.agentReplyTimeout, b.maxCorrections,
                 b.loopBreakerThreshold, b.memoryPressureThreshold, () -> !closed, Optional.ofNullable(b.pythonTools), b.unsandboxedHostShell,
-                sleeptime, List.copyOf(b.toolHooks), List.copyOf(b.turnHooks));
+                sleeptime, List.copyOf(b.toolHooks), List.copyOf(b.turnHooks), Optional.ofNullable(b.shellSessions));
+        this.shellSessions = Optional.ofNullable(b.shellSessions);
         ActiveTurns turns = new ActiveTurns();
         Map<String, DynamicTool> catalog = new ConcurrentHashMap<>();
         this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog);
@@ -99,8 +103,19 @@ public final class AgentRuntime implements AutoCloseable {
         this.scheduler = new AgentScheduler(store, this::agent, () -> !closed, b.scheduleLimits);
 
         ToolCatalog.fill(catalog, new ToolCatalog.Sources(store, search, b.broker, b.agentReplyTimeout, b.maxAgentDepth, b.workspace,
-                b.shell != null && b.unsandboxedHostShell ? b.shell.withUnsandboxedHostFallback() : b.shell, b.webFetcher,
-                b.searchProviders, b.tools, b.scheduleLimits), agents, turns, hub::emit);
+                runtimeShell(b), b.webFetcher, b.searchProviders, b.tools, b.scheduleLimits, b.shellSessions), agents, turns,
+                hub::emit);
+    }
+
+    /** The runtime's own shell: in a session per agent and session when the host chose that, else as given. */
+    private static ShellOptions runtimeShell(Builder b) {
+        if (b.shell == null || b.shell.backend() == ShellOptions.Backend.DISABLED) {
+            return b.shell;
+        }
+        if (b.shellSessions != null) {
+            return b.shell.withShellSyntax().withBackend(ShellOptions.Backend.SESSION);
+        }
+        return b.unsandboxedHostShell ? b.shell.withUnsandboxedHostFallback() : b.shell;
     }
 
     /** A builder over {@code store} and {@code search} (which must index that store). */
@@ -357,7 +372,8 @@ public final class AgentRuntime implements AutoCloseable {
 
     /**
      * Stops accepting messages. Steps in progress finish; the store and the search stay open (they
-     * are the caller's to close). Idempotent.
+     * are the caller's to close); the {@linkplain Builder#shellSessions shell sessions} are closed, their processes
+     * killed. Idempotent.
      */
     @Override
     public void close() {
@@ -365,6 +381,7 @@ public final class AgentRuntime implements AutoCloseable {
         scheduler.stop();
         sleeptime.close();
         agents.cancelAll();
+        shellSessions.ifPresent(ShellSessions::close);
     }
 
     /** Waits until the agent's sleep-time companion is not running; false if it still is after {@code timeout}. */
@@ -393,6 +410,7 @@ public final class AgentRuntime implements AutoCloseable {
         private Workspace workspace;
         private dev.engram.tools.ShellOptions shell;
         private boolean unsandboxedHostShell;
+        private ShellSessions shellSessions;
         private dev.engram.tools.WebFetcher webFetcher;
         private List<dev.engram.tools.SearchProvider> searchProviders = List.of();
         private final List<DynamicTool> tools = new ArrayList<>();
@@ -487,6 +505,18 @@ public final class AgentRuntime implements AutoCloseable {
          */
         public Builder unsandboxedHostShell() {
             this.unsandboxedHostShell = true;
+            return this;
+        }
+
+        /**
+         * Gives {@code shell_exec} (this runtime's and every agent's own) a persistent shell per agent and conversation
+         * session, in the bubblewrap sandbox: the working directory and exported variables carry over between calls
+         * ({@link ShellOptions#session(String...)}; {@code engram --shell-session}). The runtime owns {@code sessions}
+         * from here on and closes them, killing their processes, when it closes. Needs {@code bwrap}: a shell cannot be
+         * created without it.
+         */
+        public Builder shellSessions(ShellSessions sessions) {
+            this.shellSessions = Objects.requireNonNull(sessions, "shell sessions must not be null");
             return this;
         }
 

@@ -7,6 +7,7 @@ import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
+import dev.engram.tools.ShellSessions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -35,12 +36,14 @@ import java.util.function.Function;
  * @param hooks                   what the runtime does around a user message's turn
  * @param toolHooks               the user's hooks around every tool call, in order
  * @param turnHooks               the user's hooks at the start and end of a message's turn, in order
+ * @param shellSessions           when the host chose persistent shells, the sessions that own them: an agent's own
+ *                                shell then keeps one per session ({@code ShellOptions.session})
  */
 record AgentSettings(MemoryStore store, Function<String, ChatModel> models, Consumer<AgentEvent> events,
         Optional<ApprovalHandler> approvalHandler, Optional<Path> workspaceRoot, Duration agentReplyTimeout,
         int maxCorrections, int loopBreakerThreshold, double memoryPressureThreshold, BooleanSupplier open,
         Optional<dev.engram.tools.PythonTools> pythonRunner, boolean unsandboxedHostShell, TurnHooks hooks,
-        List<ToolHook> toolHooks, List<TurnHook> turnHooks) {
+        List<ToolHook> toolHooks, List<TurnHook> turnHooks, Optional<ShellSessions> shellSessions) {
 
     /** Stores a message of the agent's conversation and tells the listeners ({@link AgentEvent.MessagesStored}). */
     ConversationMessage append(Scope scope, NewMessage message) {

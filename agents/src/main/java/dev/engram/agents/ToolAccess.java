@@ -21,7 +21,7 @@ public record ToolAccess(Optional<Path> workspace, List<String> shell, boolean w
     public static final ToolAccess NONE = new ToolAccess(Optional.empty(), List.of(), false);
 
     /** The file tools' names. */
-    static final List<String> FILE_TOOLS = List.of("file_read", "read_many_files", "file_list", "file_search", "file_write",
+    static final List<String> FILE_TOOLS = List.of("file_read", "read_many_files", "glob", "file_list", "file_search", "file_write",
             "file_edit", "file_delete");
 
     public ToolAccess {

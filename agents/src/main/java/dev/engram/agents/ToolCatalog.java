@@ -7,6 +7,7 @@ import dev.engram.tools.BuiltinTools;
 import dev.engram.tools.PermissionBroker;
 import dev.engram.tools.SearchProvider;
 import dev.engram.tools.ShellOptions;
+import dev.engram.tools.ShellSessions;
 import dev.engram.tools.WebFetcher;
 import dev.engram.tools.Workspace;
 import java.time.Duration;
@@ -27,7 +28,7 @@ final class ToolCatalog {
     /** What the catalog is made of, from the runtime's builder. */
     record Sources(MemoryStore store, MemorySearch search, PermissionBroker broker, Duration agentReplyTimeout,
             int maxAgentDepth, Workspace workspace, ShellOptions shell, WebFetcher webFetcher, List<SearchProvider> searchProviders,
-            List<DynamicTool> tools, dev.engram.memory.ScheduleLimits scheduleLimits) {
+            List<DynamicTool> tools, dev.engram.memory.ScheduleLimits scheduleLimits, ShellSessions shellSessions) {
     }
 
     static void fill(Map<String, DynamicTool> catalog, Sources b, AgentRegistry agents, ActiveTurns turns,
@@ -47,7 +48,8 @@ final class ToolCatalog {
             if (b.workspace() == null) {
                 throw new IllegalArgumentException("shell_exec runs in a workspace: set one with Builder.workspace(...) too");
             }
-            builtins.add(BuiltinTools.shell(b.workspace(), b.shell()));
+            builtins.add(b.shellSessions() == null ? BuiltinTools.shell(b.workspace(), b.shell())
+                    : BuiltinTools.shell(b.workspace(), b.shell(), b.shellSessions()));
         }
         if (b.webFetcher() != null) {
             builtins.addAll(BuiltinTools.web(b.webFetcher(), b.searchProviders()));

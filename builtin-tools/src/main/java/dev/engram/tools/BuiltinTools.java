@@ -115,21 +115,41 @@ public final class BuiltinTools {
     }
 
     /**
-     * {@code file_read}, {@code read_many_files}, {@code file_list}, {@code file_search}, {@code file_write},
-     * {@code file_edit}, {@code file_delete}.
+     * {@code file_read}, {@code read_many_files}, {@code glob}, {@code file_list}, {@code file_search},
+     * {@code file_write}, {@code file_edit}, {@code file_delete}.
      */
     public static List<DynamicTool> files(Workspace workspace) {
         Objects.requireNonNull(workspace, "workspace must not be null");
         List<AiTool<?, ?>> tools = new java.util.ArrayList<>(FileTools.all(workspace));
         tools.add(1, new ReadManyFilesTool(workspace));
+        tools.add(2, new GlobTool(workspace));
         return wrap(tools);
     }
 
-    /** {@code shell_exec}. */
+    /**
+     * {@code shell_exec}.
+     *
+     * @throws IllegalArgumentException for {@link ShellOptions.Backend#SESSION}, which needs
+     *                                  {@link #shell(Workspace, ShellOptions, ShellSessions)}
+     */
     public static DynamicTool shell(Workspace workspace, ShellOptions options) {
         Objects.requireNonNull(workspace, "workspace must not be null");
         Objects.requireNonNull(options, "options must not be null");
         return DynamicTool.from(new ShellTool(workspace, options));
+    }
+
+    /**
+     * {@code shell_exec} with {@link ShellOptions.Backend#SESSION} (a persistent sandboxed shell per agent and session,
+     * owned by {@code sessions}); other backends ignore {@code sessions}.
+     *
+     * @throws IllegalStateException when {@code bwrap} is not installed (apt-get install bubblewrap util-linux)
+     */
+    public static DynamicTool shell(Workspace workspace, ShellOptions options, ShellSessions sessions) {
+        Objects.requireNonNull(workspace, "workspace must not be null");
+        Objects.requireNonNull(options, "options must not be null");
+        Objects.requireNonNull(sessions, "sessions must not be null");
+        return DynamicTool.from(options.backend() == ShellOptions.Backend.SESSION ? new ShellTool(workspace, options, sessions)
+                : new ShellTool(workspace, options));
     }
 
     /**

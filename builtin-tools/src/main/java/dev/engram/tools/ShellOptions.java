@@ -45,6 +45,14 @@ public record ShellOptions(Backend backend, Set<String> allowedCommands, boolean
          * but nothing that contains what an allowed program does. Only for a trusted agent on a trusted machine.
          */
         UNSANDBOXED_HOST,
+        /**
+         * A persistent shell per agent and conversation session, in a bubblewrap sandbox with the same limits: the
+         * working directory and variables carry over between calls. The tool cannot be created without {@code bwrap},
+         * nor without the {@link ShellSessions} that own the shells ({@link BuiltinTools#shell(Workspace, ShellOptions,
+         * ShellSessions)}). Lines run in the shell, so it needs {@link ShellOptions#withShellSyntax()}
+         * ({@link ShellOptions#session(String...)} sets it).
+         */
+        SESSION,
         /** Every call is refused. */
         DISABLED
     }
@@ -52,8 +60,8 @@ public record ShellOptions(Backend backend, Set<String> allowedCommands, boolean
     /**
      * Validates the options.
      *
-     * @throws IllegalArgumentException when the timeouts are not {@code 0 < default <= max} or fewer than 1024
-     *                                  output bytes are kept
+     * @throws IllegalArgumentException when the timeouts are not {@code 0 < default <= max}, fewer than 1024
+     *                                  output bytes are kept, or a {@link Backend#SESSION} lacks shell syntax
      */
     public ShellOptions {
         Objects.requireNonNull(backend, "backend");
@@ -67,6 +75,10 @@ public record ShellOptions(Backend backend, Set<String> allowedCommands, boolean
         }
         if (outputBytes < 1_024) {
             throw new IllegalArgumentException("output bytes must be at least 1024, got " + outputBytes);
+        }
+        if (backend == Backend.SESSION && !shellSyntax) {
+            throw new IllegalArgumentException("a shell session runs each line in a shell: add withShellSyntax() (or use "
+                    + "ShellOptions.session(...))");
         }
     }
 
@@ -89,6 +101,16 @@ public record ShellOptions(Backend backend, Set<String> allowedCommands, boolean
     /** As {@link #of}, always in a bubblewrap sandbox. */
     public static ShellOptions sandboxed(String... allowedCommands) {
         return of(allowedCommands).withBackend(Backend.SANDBOX);
+    }
+
+    /**
+     * As {@link #of}, in a persistent sandboxed shell per agent and session ({@link Backend#SESSION}), with shell syntax:
+     * the first word of a line must be an allowed program or one of the builtins that only change the session
+     * ({@code cd}, {@code pwd}, {@code export}, {@code unset}); the rest of the line is the shell's, so pair it with
+     * approval, as the tool's tier does.
+     */
+    public static ShellOptions session(String... allowedCommands) {
+        return of(allowedCommands).withShellSyntax().withBackend(Backend.SESSION);
     }
 
     /**

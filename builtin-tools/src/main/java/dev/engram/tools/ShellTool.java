@@ -40,6 +40,10 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
     private final Optional<Bubblewrap> sandbox;
     /** Why every call is refused, when there is no sandbox and the host was not chosen. */
     private final Optional<String> refusal;
+    /** The persistent shells, with {@link ShellOptions.Backend#SESSION}. */
+    private final Optional<ShellSessions> sessions;
+    /** Builtins a session line may start with whatever the allow-list: they change only the session. */
+    private static final java.util.Set<String> SESSION_BUILTINS = java.util.Set.of("cd", "pwd", "export", "unset");
 
     static final String NO_SANDBOX = "shell_exec cannot run commands here: bubblewrap, the sandbox commands run in, is "
             + "not installed, and running them unsandboxed on the host was not chosen. The operator can install it ("
@@ -47,24 +51,43 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
             + "(ShellOptions.withUnsandboxedHostFallback()). Nothing was run.";
 
     ShellTool(Workspace workspace, ShellOptions options) {
-        this(workspace, options, switch (options.backend()) {
-            case AUTO, SANDBOX -> Bubblewrap.find();
+        this(workspace, options, findSandbox(options), Optional.empty());
+    }
+
+    /** With {@code sessions} owning the shells of {@link ShellOptions.Backend#SESSION}. */
+    ShellTool(Workspace workspace, ShellOptions options, ShellSessions sessions) {
+        this(workspace, options, findSandbox(options), Optional.of(sessions));
+    }
+
+    private static Optional<Bubblewrap> findSandbox(ShellOptions options) {
+        return switch (options.backend()) {
+            case AUTO, SANDBOX, SESSION -> Bubblewrap.find();
             case UNSANDBOXED_HOST, DISABLED -> Optional.empty();
-        });
+        };
     }
 
     /** With the sandbox found on this machine, if any (tests pass none to see the tool without bubblewrap). */
     ShellTool(Workspace workspace, ShellOptions options, Optional<Bubblewrap> bwrap) {
+        this(workspace, options, bwrap, Optional.empty());
+    }
+
+    private ShellTool(Workspace workspace, ShellOptions options, Optional<Bubblewrap> bwrap, Optional<ShellSessions> sessions) {
         this.workspace = workspace;
         this.options = options;
-        if (options.backend() == ShellOptions.Backend.SANDBOX && bwrap.isEmpty()) {
+        this.sessions = sessions;
+        boolean session = options.backend() == ShellOptions.Backend.SESSION;
+        if (session && sessions.isEmpty()) {
+            throw new IllegalArgumentException("a shell session backend needs the ShellSessions that own its shells: "
+                    + "BuiltinTools.shell(workspace, options, sessions)");
+        }
+        if ((session || options.backend() == ShellOptions.Backend.SANDBOX) && bwrap.isEmpty()) {
             throw new IllegalStateException("shell_exec was asked to run commands in a bubblewrap sandbox, but bwrap is "
                     + "not on the PATH; install it (" + Bubblewrap.INSTALL + ") or choose ShellOptions.unsandboxedHost(...)");
         }
         this.sandbox = options.backend() == ShellOptions.Backend.UNSANDBOXED_HOST ? Optional.empty() : bwrap;
         // A root JVM without setpriv has no sandbox, and no weaker one either: never the host, whatever the fallback.
         Optional<String> unusable = sandbox.flatMap(b -> b.user().refusal());
-        if (options.backend() == ShellOptions.Backend.SANDBOX && unusable.isPresent()) {
+        if ((session || options.backend() == ShellOptions.Backend.SANDBOX) && unusable.isPresent()) {
             throw new IllegalStateException("shell_exec was asked to run commands in a bubblewrap sandbox: " + unusable.get());
         }
         this.refusal = unusable.map(why -> "shell_exec cannot run commands here. " + why + " Nothing was run.")
@@ -74,8 +97,8 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
             if (unusable.isPresent()) {
                 LOG.warn("shell_exec refuses every command over workspace {}: {}", workspace.root(), unusable.get());
             } else if (sandbox.isPresent()) {
-                LOG.info("shell_exec runs commands in a bubblewrap sandbox ({}, uid {} on the host) over workspace {}",
-                        sandbox.get().executable(), sandbox.get().user().uid(), workspace.root());
+                LOG.info("shell_exec runs commands in {} bubblewrap sandbox ({}, uid {} on the host) over workspace {}",
+                        session ? "a persistent shell per session, in a" : "a", sandbox.get().executable(), sandbox.get().user().uid(), workspace.root());
                 try {
                     sandbox.get().user().checkAccess(workspace, workspace.root());
                 } catch (ToolException e) {
@@ -106,11 +129,15 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
     @Override
     public ToolInfo info() {
         return new ToolInfo(NAME,
-            "Run a command in the workspace and return its exit code and output (the end of it, if long). "
+            (sessions.isPresent() ? "Run a command line in this conversation's persistent shell, in the workspace, and return "
+                    + "its exit code and output (the end of it, if long). "
+                    : "Run a command in the workspace and return its exit code and output (the end of it, if long). ")
                 + (options.anyCommand() ? "" : "Allowed programs: " + (options.allowedCommands().isEmpty() ? "none"
                         : String.join(", ", options.allowedCommands().stream().sorted().toList())) + ". ")
                 + (options.shellSyntax() ? "" : "No shell syntax: one program with its arguments, no ;, &&, |, redirections, "
                         + "$( ) or backticks. ")
+                + (sessions.isPresent() ? "The working directory and exported variables carry over to the next call (cd, pwd, "
+                        + "export and unset are always allowed); a command past its timeout restarts the session. " : "")
                 + "Use file tools, not cat or sed, to read and edit files.",
             SafetyTier.PRIVILEGED, options.maxTimeout().plusSeconds(10), Truncation.KEEP_TAIL);
     }
@@ -138,7 +165,8 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
             throw new ToolException("command is empty.");
         }
         String program = Path.of(words.get(0)).getFileName().toString();
-        if (!options.anyCommand() && !options.allowedCommands().contains(words.get(0))) {
+        if (!options.anyCommand() && !options.allowedCommands().contains(words.get(0))
+                && !(sessions.isPresent() && SESSION_BUILTINS.contains(words.get(0)))) {
             throw new ToolException("'" + words.get(0) + "' is not an allowed command. Allowed: "
                     + (options.allowedCommands().isEmpty() ? "none" : String.join(", ", options.allowedCommands().stream().sorted().toList()))
                     + ".");
@@ -155,6 +183,10 @@ final class ShellTool implements AiTool<ShellTool.Input, String> {
         }).orElse(options.defaultTimeout());
         if (timeout.compareTo(options.maxTimeout()) > 0) {
             throw new ToolException("timeout_seconds may be at most " + options.maxTimeout().toSeconds() + ".");
+        }
+        if (sessions.isPresent()) {
+            return sessions.get().run(ShellSessions.Key.of(ctx, workspace), sandbox.orElseThrow(), workspace, options,
+                    in.command(), in.cwd().map(c -> cwd), timeout, ctx);
         }
         if (sandbox.isEmpty() && !options.shellSyntax()) {
             HostCommandPolicy.check(words, workspace, cwd);

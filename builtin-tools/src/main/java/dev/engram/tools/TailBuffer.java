@@ -35,11 +35,7 @@ final class TailBuffer {
         try (in) {
             int n;
             while ((n = in.read(buf)) > 0) {
-                synchronized (this) {
-                    for (int i = 0; i < n; i++) {
-                        ring[(int) (total++ % ring.length)] = buf[i];
-                    }
-                }
+                append(buf, 0, n);
                 if (progress != ToolProgress.NONE) {
                     // a character cut between two reads waits for its end
                     undecoded.put(buf, 0, n).flip();
@@ -51,6 +47,13 @@ final class TailBuffer {
             }
         } catch (IOException ignored) {
             // the process was killed
+        }
+    }
+
+    /** Keeps {@code length} more bytes of the stream. */
+    synchronized void append(byte[] bytes, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            ring[(int) (total++ % ring.length)] = bytes[i];
         }
     }
 

@@ -51,7 +51,7 @@ class ToolSchemasPrintTest {
                     .register(BuiltinTools.shell(ws, ShellOptions.disabled()))
                     .registerAll(BuiltinTools.web(WebFetcher.http(), List.of(SearchProviders.searxng(java.net.URI.create("http://127.0.0.1:1")))));
             assertThat(registry.names()).containsExactly("block", "file_delete", "file_edit", "file_list", "file_read",
-                    "file_search", "file_write", "memory_delete", "memory_save", "memory_search", "memory_update", "read_many_files",
+                    "file_search", "file_write", "glob", "memory_delete", "memory_save", "memory_search", "memory_update", "read_many_files",
                     "recall", "search", "send_message", "shell_exec", "web_fetch", "web_search");
             for (DynamicTool t : registry.list()) {
                 assertThat(t.description()).as(t.name()).hasSizeGreaterThan(40);

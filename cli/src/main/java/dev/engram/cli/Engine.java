@@ -12,6 +12,7 @@ import dev.engram.memory.Scope;
 import dev.engram.memory.SearchRequest;
 import dev.engram.memory.onnx.OnnxEmbedder;
 import dev.engram.tools.PermissionBroker;
+import dev.engram.tools.ShellSessions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -36,6 +37,7 @@ final class Engine implements AutoCloseable {
 
     private dev.engram.tools.PythonTools pythonTools;
     private boolean unsandboxedHostShell;
+    private boolean shellSessions;
 
     private final Optional<String> postgres;
     private final Map<String, String> environment;
@@ -159,6 +161,14 @@ final class Engine implements AutoCloseable {
         this.pythonTools = runner;
     }
 
+    /**
+     * Shells keep a persistent sandboxed session per agent and session ({@code --shell-session}); each runtime gets
+     * {@link ShellSessions} of its own, which it closes.
+     */
+    void useShellSessions() {
+        this.shellSessions = true;
+    }
+
     /** Shells run unsandboxed on the host where bubblewrap is missing ({@code --unsafe-host-shell}). */
     void allowUnsandboxedHostShell() {
         this.unsandboxedHostShell = true;
@@ -191,6 +201,9 @@ final class Engine implements AutoCloseable {
         }
         if (unsandboxedHostShell) {
             b.unsandboxedHostShell();
+        }
+        if (shellSessions) {
+            b.shellSessions(ShellSessions.create());
         }
     }
 

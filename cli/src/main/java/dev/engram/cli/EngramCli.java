@@ -44,6 +44,12 @@ public final class EngramCli implements Runnable {
             + "Gives up the sandbox: use only for a trusted agent on a trusted machine.")
     boolean unsafeHostShell;
 
+    @Option(names = "--shell-session", scope = ScopeType.INHERIT, description = "Give shell_exec a persistent shell per "
+            + "agent and conversation session, in the bubblewrap sandbox (needed): cd and export carry over between calls. "
+            + "A session idle for 15 minutes is closed; at most 8 live at once (the one idle longest is closed for a new "
+            + "one); all are closed when engram exits.")
+    boolean shellSession;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -121,6 +127,9 @@ public final class EngramCli implements Runnable {
         }
         if (unsafeHostShell) {
             engine.allowUnsandboxedHostShell();
+        }
+        if (shellSession) {
+            engine.useShellSessions();
         }
         return engine;
     }

@@ -7,6 +7,7 @@ import dev.engram.server.EngramServer;
 import dev.engram.server.TurnLock;
 import dev.engram.tools.SearchProviders;
 import dev.engram.tools.ShellOptions;
+import dev.engram.tools.ShellSessions;
 import dev.engram.tools.WebFetcher;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -140,6 +141,10 @@ final class ServeCommand extends BaseCommand {
                 host, server.port(), Duration.ofNanos(System.nanoTime() - start).toMillis()));
         lines.add("  store:   " + engine.storeDescription());
         lines.add("  sandbox: " + ShellOptions.sandboxDescription(root().unsafeHostShell));
+        if (root().shellSession) {
+            lines.add("  shell:   a persistent sandboxed session per agent and session (--shell-session; idle "
+                    + ShellSessions.DEFAULT_IDLE_TIMEOUT.toMinutes() + " min, at most " + ShellSessions.DEFAULT_MAX_SESSIONS + ")");
+        }
         lines.add("  model:   " + model + " (for agents created without one)");
         lines.add("  models:  provider models" + (allowModels.isEmpty() ? "" : ", " + String.join(", ", allowModels))
                 + " (what API users and agent files may name)");

@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
  * are kept with the agent.
  */
 final class ToolOptions {
-    @Option(names = "--workspace", paramLabel = "DIR", description = "Give the file tools (file_read, read_many_files, "
+    @Option(names = "--workspace", paramLabel = "DIR", description = "Give the file tools (file_read, read_many_files, glob, "
             + "file_list, file_search, file_write, file_edit, file_delete) this directory.")
     Path workspace;
 

@@ -488,7 +488,7 @@ class CliCommandsTest {
         String stored = ok("agent", "show", "assistant", "--user", "ana").out();
         ChatCommand.testInput = new ByteArrayInputStream("What does the plan say?\n/exit\n".getBytes(StandardCharsets.UTF_8));
         Cli.Run r = ok("chat", "--user", "ana", "--workspace", ws.toString(), "--web");
-        assertThat(r.out()).contains("Agent 'assistant' has file_read, read_many_files, file_list, file_search, file_write, "
+        assertThat(r.out()).contains("Agent 'assistant' has file_read, read_many_files, glob, file_list, file_search, file_write, "
                 + "file_edit, file_delete, web_fetch for this session (--save keeps them with the agent).")
                 .contains("assistant > It says Friday.");
         assertThat(ok("agent", "show", "assistant", "--user", "ana").out()).as("the stored agent is unchanged")
@@ -496,7 +496,7 @@ class CliCommandsTest {
 
         ChatCommand.testInput = new ByteArrayInputStream("What does the plan say?\n/exit\n".getBytes(StandardCharsets.UTF_8));
         r = ok("chat", "--user", "ana", "--workspace", ws.toString(), "--save");
-        assertThat(r.out()).contains("Agent 'assistant' now has file_read, read_many_files, file_list, file_search, file_write, "
+        assertThat(r.out()).contains("Agent 'assistant' now has file_read, read_many_files, glob, file_list, file_search, file_write, "
                 + "file_edit, file_delete (kept with the agent).").contains("assistant > It says Friday.");
         assertThat(ok("agent", "show", "assistant", "--user", "ana").out()).contains("file_read").doesNotContain("web_fetch");
     }
