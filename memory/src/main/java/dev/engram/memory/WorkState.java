@@ -11,18 +11,19 @@ import java.util.Optional;
  * @param currentGoal the current goal, if any
  * @param checkpoints the current goal's latest checkpoints, newest first; empty without a current goal
  * @param decisions   the current goal's latest decisions, newest first; empty without a current goal
- * @param openGoals   how many of the agent's goals are not completed (the current one included)
+ * @param openGoals   the agent's goals not completed (the current one included), oldest first
  */
 public record WorkState(List<TodoItem> todos, Optional<Goal> currentGoal, List<GoalEntry> checkpoints,
-        List<GoalEntry> decisions, int openGoals) {
+        List<GoalEntry> decisions, List<Goal> openGoals) {
     /** An agent with no todos and no goals. */
-    public static final WorkState EMPTY = new WorkState(List.of(), Optional.empty(), List.of(), List.of(), 0);
+    public static final WorkState EMPTY = new WorkState(List.of(), Optional.empty(), List.of(), List.of(), List.of());
 
     public WorkState {
         todos = List.copyOf(todos);
         Checks.notNull(currentGoal, "currentGoal");
         checkpoints = List.copyOf(checkpoints);
         decisions = List.copyOf(decisions);
+        openGoals = List.copyOf(openGoals);
     }
 
     /** Whether there is nothing to show: no todos and no current goal. */

@@ -196,7 +196,7 @@ public final class WorkStateStore {
         return store.read(rows -> {
             List<TodoItem> todos = rows.todos(scope);
             List<Goal> goals = rows.goals(scope);
-            int open = (int) goals.stream().filter(g -> !g.completed()).count();
+            List<Goal> open = goals.stream().filter(g -> !g.completed()).toList();
             Optional<Goal> current = goals.stream().filter(Goal::current).findFirst();
             if (current.isEmpty()) {
                 return new WorkState(todos, current, List.of(), List.of(), open);
