@@ -42,6 +42,7 @@ final class ToolCatalog {
         builtins.add(DynamicTool.from(new SubagentTool(agents, turns, b.agentReplyTimeout(), b.maxAgentDepth())));
         // The workbench tools: opt-in per agent (none is among AgentDefinition.DEFAULT_TOOLS), as schedule is.
         builtins.addAll(BuiltinTools.work(b.store()));
+        builtins.add(BuiltinTools.reasoning(b.store()));
         SessionTools.all(b.store()).forEach(t -> builtins.add(DynamicTool.from(t)));
         builtins.add(DynamicTool.from(new HotSwapTool(agents)));
         if (b.workspace() != null) {

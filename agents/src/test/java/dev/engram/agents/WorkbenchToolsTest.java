@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WorkbenchToolsTest {
     private static final Scope ANA = Scope.of("ana", "helper");
     private static final List<String> TOOLS = List.of("write_todos", "create_goal", "switch_goal", "complete_goal",
-            "create_checkpoint", "record_decision");
+            "create_checkpoint", "record_decision", "read_reasoning");
 
     @TempDir
     Path dir;
@@ -141,5 +141,28 @@ class WorkbenchToolsTest {
         assertThat(coachPrompt).doesNotContain("Secret plan", "hidden", "<work_state>");
         assertThat(fx.store.work().todos(Scope.of("ana", "coach"))).isEmpty();
         assertThat(fx.store.work().goals(ANA)).extracting(Goal::title).containsExactly("Secret plan");
+    }
+    @Test
+    void readReasoningShowsTheAgentItsEarlierReasoningNewestFirstAndRefusesABadLimit() {
+        ScriptedChatModel model = script("""
+                {"turns": [
+                  {"text": "The user wants tea; I should check the notes first.",
+                   "tool_calls": [{"name": "memory_search", "arguments": {"query": "tea"}}]},
+                  {"text": "Green tea, then."},
+                  {"tool_calls": [{"name": "read_reasoning", "arguments": {"query": "TEA"}},
+                                  {"name": "read_reasoning", "arguments": {"limit": 99}},
+                                  {"name": "read_reasoning", "arguments": {"query": "coffee"}}]},
+                  {"expect_in_prompt": ["Your reasoning, newest first (1):", "then called memory_search: The user wants tea; I should check the notes first.", "limit must be between 1 and 50, got 99.",
+                     "No earlier reasoning found containing 'coffee'."],
+                   "text": "I had checked the notes."}
+                ]}""");
+        Agent agent = agent(model, "helper");
+        agent.send("What should I drink?");
+
+        AgentResponse r = agent.send("Why did you say that?");
+
+        assertThat(r.reply()).as(r.toString()).contains("I had checked the notes.");
+        assertThat(r.toolResults()).extracting(t -> t.status()).containsExactly(ToolStatus.SUCCESS, ToolStatus.TOOL_ERROR,
+                ToolStatus.SUCCESS);
     }
 }

@@ -127,6 +127,12 @@ public final class BuiltinTools {
         return wrap(WorkTools.all(store));
     }
 
+    /** {@code read_reasoning}: the calling agent reads its own earlier reasoning, kept in recall memory. Read-only. */
+    public static DynamicTool reasoning(MemoryStore store) {
+        Objects.requireNonNull(store, "store must not be null");
+        return DynamicTool.from(new ReasoningTool(store));
+    }
+
     /** {@code write_memory_dump}: a snapshot of the calling agent's memory into a file of {@code workspace}. */
     public static DynamicTool memoryDump(MemoryStore store, Workspace workspace) {
         Objects.requireNonNull(store, "store must not be null");
