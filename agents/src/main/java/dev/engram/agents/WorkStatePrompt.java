@@ -6,6 +6,7 @@ import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Scope;
 import dev.engram.memory.TodoItem;
 import dev.engram.memory.WorkState;
+import java.util.List;
 
 /**
  * The {@code <work_state>} section of an agent's system prompt: its current goal with the goal's latest checkpoints and
@@ -54,7 +55,7 @@ final class WorkStatePrompt {
         } else {
             out.append("You have no current goal.\n");
         }
-        var others = state.openGoals().stream().filter(g -> !g.current()).toList();
+        List<Goal> others = state.openGoals().stream().filter(g -> !g.current()).toList();
         if (!others.isEmpty()) {
             out.append("Other open goals (switch_goal to resume one):\n");
             others.stream().skip(Math.max(0, others.size() - OTHER_GOALS))
