@@ -46,7 +46,7 @@ final class Prompts {
         renderBlocks(blockText, blocks, memory.agentId());
         StringBuilder statsText = new StringBuilder(256);
         renderStats(statsText, stats, agent.definition().timezone());
-        String workText = WorkStatePrompt.render(store, memory);
+        String workText = WorkStatePrompt.render(store, memory, tools);
         StringBuilder system = new StringBuilder(instructions.length() + blockText.length() + statsText.length()
                 + workText.length() + 512).append(instructions).append(blockText).append(workText).append(statsText);
         // Instructions and blocks rarely change between steps: their counts are cached by text. The

@@ -1,26 +1,38 @@
 package dev.engram.agents;
 
+import dev.engram.framework.ToolDefinition;
 import dev.engram.memory.Goal;
 import dev.engram.memory.GoalEntry;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Scope;
 import dev.engram.memory.TodoItem;
 import dev.engram.memory.WorkState;
+import dev.engram.tools.BuiltinTools;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The {@code <work_state>} section of an agent's system prompt: its current goal with the goal's latest checkpoints and
- * decisions, its other open goals, and its task list. Nothing when the agent has no todos and no current goal, or when
- * its store keeps no work state.
+ * decisions, its other open goals, and its task list. Nothing when the agent has no todos and no goals, when it has
+ * none of the tools that write them, or when its store keeps no work state.
  */
 final class WorkStatePrompt {
+    /** The tools whose agent sees the section: those that write the work state. */
+    private static final Set<String> WORK_TOOLS = Set.copyOf(BuiltinTools.WORK_STATE_EDITS);
     /** The other open goals listed by title at most. */
     static final int OTHER_GOALS = 10;
 
     private WorkStatePrompt() {
     }
 
-    static String render(MemoryStore store, Scope scope) {
+    /**
+     * The section for an agent offered {@code tools}: read only when one of them is a work-state tool (the agent can act
+     * on what it shows), so that an agent without them pays no store read per step.
+     */
+    static String render(MemoryStore store, Scope scope, List<ToolDefinition> tools) {
+        if (tools.stream().noneMatch(t -> WORK_TOOLS.contains(t.name()))) {
+            return "";
+        }
         WorkState state;
         try {
             state = store.work().snapshot(scope);
