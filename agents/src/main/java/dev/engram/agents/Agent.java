@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -73,6 +75,8 @@ public final class Agent {
     /** Token counts of what goes into this agent's prompts. */
     final PromptTokens tokens;
     private final ReentrantLock lock = new ReentrantLock(true);
+    /** Sessions whose context the agent asked to swap (trigger_hot_swap): compacted before the session's next model call. */
+    private final Set<String> hotSwaps = ConcurrentHashMap.newKeySet();
 
     Agent(AgentDefinition definition, ToolExecutor executor, TokenCounter tokens, AgentSettings settings, ActiveTurns turns) {
         this.settings = settings;
@@ -322,6 +326,21 @@ public final class Agent {
     }
 
     /**
+     * Asks for the session's context to be compacted before its next model call, in the turn running now (the
+     * {@code trigger_hot_swap} tool) or the next one: the compaction {@link #compact(String)} does, which keeps the
+     * newest user message and everything after it, so the turn that asked goes on. Returns whether the session has
+     * anything to evict now.
+     */
+    boolean requestHotSwap(String sessionId) {
+        checkText(sessionId, "session id");
+        boolean possible = new Compactor(this, settings).canCompact(context.read(sessionId).messages());
+        if (possible) {
+            hotSwaps.add(sessionId);
+        }
+        return possible;
+    }
+
+    /**
      * The messages in the context window of the agent's own history (not a conversation's), oldest first (summaries of
      * evicted messages are system messages).
      */
@@ -520,7 +539,9 @@ public final class Agent {
     private CompiledPrompt promptForStep(Turn turn, boolean forceCompaction) {
         InContextMessages.Read read = context.read(turn.session);
         CompiledPrompt prompt = compile(read);
-        if (forceCompaction || prompt.tokens() > definition.contextWindowTokens()) {
+        // A swap the agent asked for happens where there is something to evict; otherwise there is nothing to do.
+        boolean swap = hotSwaps.remove(turn.session) && new Compactor(this, settings).canCompact(read.messages());
+        if (swap || forceCompaction || prompt.tokens() > definition.contextWindowTokens()) {
             new Compactor(this, settings).compact(turn.session, read.messages(), prompt.tokens());
             prompt = compile(context.read(turn.session));
             if (prompt.tokens() > definition.contextWindowTokens()) {

@@ -60,10 +60,15 @@ import org.slf4j.LoggerFactory;
 public final class AgentRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
 
-    /** Tools that change only the agent's own memory (guarded by block permissions) or talk, pre-approved in AUTO. */
-    public static final List<String> PRE_APPROVED_IN_AUTO = java.util.stream.Stream.concat(
-            java.util.stream.Stream.of("send_message", "block", "recall", SubagentTool.NAME, "memory_finish_edits", "schedule"),
-            BuiltinTools.MEMORY_EDITS.stream()).toList();
+    /**
+     * Tools that change only the agent's own memory (guarded by block permissions), its own todos, goals, sessions and
+     * context, or talk, pre-approved in AUTO. ({@code write_memory_dump} writes a file of the workspace: it asks, as
+     * {@code file_write} does.)
+     */
+    public static final List<String> PRE_APPROVED_IN_AUTO = java.util.stream.Stream.of(
+            java.util.stream.Stream.of("send_message", "block", "recall", SubagentTool.NAME, "memory_finish_edits", "schedule",
+                    SessionTools.SEND, SessionTools.PATCH, HotSwapTool.NAME),
+            BuiltinTools.MEMORY_EDITS.stream(), BuiltinTools.WORK_STATE_EDITS.stream()).flatMap(s -> s).toList();
 
     /** The default highest step cap of an imported agent: 50 model calls per message. */
     public static final int DEFAULT_MAX_IMPORTED_STEPS = 50;

@@ -46,13 +46,14 @@ final class Prompts {
         renderBlocks(blockText, blocks, memory.agentId());
         StringBuilder statsText = new StringBuilder(256);
         renderStats(statsText, stats, agent.definition().timezone());
-        StringBuilder system = new StringBuilder(instructions.length() + blockText.length() + statsText.length() + 512)
-                .append(instructions).append(blockText).append(statsText);
+        String workText = WorkStatePrompt.render(store, memory, tools);
+        StringBuilder system = new StringBuilder(instructions.length() + blockText.length() + statsText.length()
+                + workText.length() + 512).append(instructions).append(blockText).append(workText).append(statsText);
         // Instructions and blocks rarely change between steps: their counts are cached by text. The
         // statistics change every step but are short (about 80 tokens): one token per 3 characters
         // over-counts them slightly and saves encoding them each time.
         int systemTokens = agent.tokens.cached(instructions) + agent.tokens.cached(blockText.toString())
-                + (statsText.length() + 2) / 3;
+                + (workText.isEmpty() ? 0 : agent.tokens.cached(workText)) + (statsText.length() + 2) / 3;
 
         List<ChatMessage> chat = new ArrayList<>(messages.size() + 1);
         chat.add(null); // the system message, once its text is complete

@@ -18,7 +18,7 @@ import java.util.function.Consumer;
 
 /**
  * The tools a runtime can give its agents: the built-ins (memory, Letta's memory tools, notes,
- * messaging, schedules, subagents), the workspace, shell and web tools when the builder enabled them, and the
+ * messaging, schedules, subagents, todos and goals, sessions, context swaps), the workspace (with the memory dump), shell and web tools when the builder enabled them, and the
  * host's own tools, which may not take a built-in's name.
  */
 final class ToolCatalog {
@@ -41,8 +41,14 @@ final class ToolCatalog {
         builtins.addAll(BuiltinTools.notes(b.store(), b.search()));
         builtins.add(BuiltinTools.schedule(b.store(), b.scheduleLimits()));
         builtins.add(DynamicTool.from(new SubagentTool(agents, turns, b.agentReplyTimeout(), b.maxAgentDepth())));
+        // The workbench tools: opt-in per agent (none is among AgentDefinition.DEFAULT_TOOLS), as schedule is.
+        builtins.addAll(BuiltinTools.work(b.store()));
+        builtins.add(BuiltinTools.reasoning(b.store()));
+        SessionTools.all(b.store()).forEach(t -> builtins.add(DynamicTool.from(t)));
+        builtins.add(DynamicTool.from(new HotSwapTool(agents)));
         if (b.workspace() != null) {
             builtins.addAll(BuiltinTools.files(b.workspace()));
+            builtins.add(BuiltinTools.memoryDump(b.store(), b.workspace()));
         }
         if (b.shell() != null) {
             if (b.workspace() == null) {

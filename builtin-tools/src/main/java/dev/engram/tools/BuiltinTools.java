@@ -20,6 +20,7 @@ import java.util.Objects;
  * registry.registerAll(BuiltinTools.notes(store, search));                              // memory_search/save/update/delete
  * registry.register(BuiltinTools.sendMessage(router));                                  // send_message
  * registry.register(BuiltinTools.schedule(store));                                       // schedule
+ * registry.registerAll(BuiltinTools.work(store));                                        // write_todos and the goal tools
  * registry.registerAll(BuiltinTools.files(Workspace.of(dir)));                          // file_*
  * registry.register(BuiltinTools.shell(workspace, ShellOptions.of("git", "ls")));      // shell_exec, sandboxed if bwrap is installed
  * registry.registerAll(BuiltinTools.web(WebFetcher.http(),
@@ -43,6 +44,13 @@ public final class BuiltinTools {
     public static final List<String> MEMORY_EDITS = List.of("memory_save", "memory_update", "memory_delete",
             "core_memory_append", "core_memory_replace", "memory_insert", "memory_replace", "memory_rethink", "memory",
             "archival_memory_insert");
+
+    /**
+     * The work-state tools ({@link #work}), whose calls change only the calling agent's own todos and goals, for
+     * approval policies.
+     */
+    public static final List<String> WORK_STATE_EDITS = List.of(WorkTools.WRITE_TODOS, WorkTools.CREATE_GOAL,
+            WorkTools.SWITCH_GOAL, WorkTools.COMPLETE_GOAL, WorkTools.CREATE_CHECKPOINT, WorkTools.RECORD_DECISION);
 
     private BuiltinTools() {
     }
@@ -107,6 +115,29 @@ public final class BuiltinTools {
         Objects.requireNonNull(store, "store must not be null");
         Objects.requireNonNull(limits, "schedule limits must not be null");
         return DynamicTool.from(new ScheduleTool(store, limits));
+    }
+
+    /**
+     * The work-state tools over {@code store.work()}: {@code write_todos}, {@code create_goal}, {@code switch_goal},
+     * {@code complete_goal}, {@code create_checkpoint} and {@code record_decision}. They change only the calling agent's
+     * own todos and goals, which an agent runtime renders into its prompt.
+     */
+    public static List<DynamicTool> work(MemoryStore store) {
+        Objects.requireNonNull(store, "store must not be null");
+        return wrap(WorkTools.all(store));
+    }
+
+    /** {@code read_reasoning}: the calling agent reads its own earlier reasoning, kept in recall memory. Read-only. */
+    public static DynamicTool reasoning(MemoryStore store) {
+        Objects.requireNonNull(store, "store must not be null");
+        return DynamicTool.from(new ReasoningTool(store));
+    }
+
+    /** {@code write_memory_dump}: a snapshot of the calling agent's memory into a file of {@code workspace}. */
+    public static DynamicTool memoryDump(MemoryStore store, Workspace workspace) {
+        Objects.requireNonNull(store, "store must not be null");
+        Objects.requireNonNull(workspace, "workspace must not be null");
+        return DynamicTool.from(new MemoryDumpTool(store, workspace));
     }
 
     public static DynamicTool sendMessage(MessageRouter router) {

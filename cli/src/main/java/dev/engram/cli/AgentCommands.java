@@ -164,7 +164,7 @@ final class AgentCommands extends GroupCommand {
         }
     }
 
-    @Command(name = "show", mixinStandardHelpOptions = true, description = "Show an agent's definition and blocks.")
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Show an agent's definition, blocks, goals and todos.")
     static final class Show extends BaseCommand {
         @Parameters(paramLabel = "NAME", description = "The agent's name or id.")
         String name;
@@ -183,6 +183,7 @@ final class AgentCommands extends GroupCommand {
                     out().printf(Locale.ROOT, "block %s (%d/%d, %s): %s%n", b.label(), b.size(), b.limit(),
                             b.permission().name().toLowerCase(Locale.ROOT), TranscriptPrinter.compact(b.value()));
                 }
+                WorkLines.print(out(), engine.store(), scope);
             }
             return 0;
         }

@@ -51,6 +51,11 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, Run> runs = new LinkedHashMap<>();
     /** Each run's kept events by sequence number; a run's map is replaced, never changed in place (the undo log restores it). */
     private final Map<String, NavigableMap<Long, RunEvent>> runEvents = new LinkedHashMap<>();
+    /** Each agent's task list; a list is replaced, never changed in place (the undo log restores it). */
+    private final Map<Scope, List<TodoItem>> todos = new LinkedHashMap<>();
+    private final Map<String, Goal> goals = new LinkedHashMap<>();
+    /** Each goal's entries, oldest first; a list is replaced, never changed in place. */
+    private final Map<String, List<GoalEntry>> goalEntries = new LinkedHashMap<>();
     private final List<ChangeEvent> changes = new ArrayList<>();
     /**
      * How many of {@link #changes} are committed. The log shows only those, also to a read on the thread of a
@@ -502,6 +507,55 @@ final class InMemoryBackend implements MemoryBackend, Rows {
             remove(runEvents, id);
         }
         return gone.size();
+    }
+
+    @Override
+    public List<TodoItem> todos(Scope scope) {
+        return todos.getOrDefault(scope, List.of());
+    }
+
+    @Override
+    public void replaceTodos(Scope scope, List<TodoItem> list, Instant at) {
+        put(todos, scope, List.copyOf(list));
+    }
+
+    @Override
+    public void putGoal(Goal goal) {
+        put(goals, goal.id(), goal); // a LinkedHashMap keeps a replaced key in its place: goals stay in creation order
+    }
+
+    @Override
+    public Optional<Goal> goal(String id) {
+        return Optional.ofNullable(goals.get(id));
+    }
+
+    @Override
+    public List<Goal> goals(Scope scope) {
+        return goals.values().stream().filter(g -> g.scope().equals(scope)).toList();
+    }
+
+    @Override
+    public void insertGoalEntry(Scope scope, GoalEntry entry) {
+        List<GoalEntry> next = new ArrayList<>(goalEntries.getOrDefault(entry.goalId(), List.of()));
+        next.add(entry);
+        put(goalEntries, entry.goalId(), List.copyOf(next));
+    }
+
+    @Override
+    public List<GoalEntry> goalEntries(String goalId, GoalEntry.Kind kind, int limit) {
+        List<GoalEntry> all = goalEntries.getOrDefault(goalId, List.of());
+        List<GoalEntry> out = new ArrayList<>();
+        for (int i = all.size() - 1; i >= 0 && out.size() < limit; i--) {
+            if (all.get(i).kind() == kind) {
+                out.add(all.get(i));
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public int countGoalEntries(String goalId) {
+        return goalEntries.getOrDefault(goalId, List.of()).size();
     }
 
     @Override

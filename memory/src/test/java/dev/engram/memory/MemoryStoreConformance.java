@@ -93,6 +93,15 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** Each agent's todos and goals, on this backend. */
+    @Nested
+    class Work extends WorkStateConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     @Nested
     class Usage {
         @Test

@@ -165,6 +165,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new ModelRoutes(models).routes());
         routes.addAll(new ProviderRoutes(api, providers).routes());
         routes.addAll(new ScheduleRoutes(api).routes());
+        routes.addAll(new WorkRoutes(api).routes());
         routes.addAll(new StartupRoutes(api).routes());
         routes.addAll(new ContextRoutes(api).routes());
         routes.addAll(new NoteRoutes(api).routes());

@@ -5,6 +5,8 @@ import dev.engram.memory.ApiKey;
 import dev.engram.memory.Conversation;
 import dev.engram.memory.Identity;
 import dev.engram.memory.ProviderRecord;
+import dev.engram.memory.Goal;
+import dev.engram.memory.GoalEntry;
 import dev.engram.memory.Run;
 import dev.engram.memory.RunEvent;
 import dev.engram.memory.ArchivalEntry;
@@ -19,6 +21,7 @@ import dev.engram.memory.NewMessage;
 import dev.engram.memory.Note;
 import dev.engram.memory.Schedule;
 import dev.engram.memory.Scope;
+import dev.engram.memory.TodoItem;
 import dev.engram.memory.UserUsage;
 import java.time.Instant;
 import java.util.Collection;
@@ -343,6 +346,53 @@ public interface Rows {
      */
     default int deleteRuns(Instant endedBefore, Instant staleBefore) {
         throw noRuns();
+    }
+
+    // ---- work state: todos and goals (optional) ------------------------------------------------------
+
+    /** The agent's task list, in its order. Work state is optional, like runs: the defaults throw. */
+    default List<TodoItem> todos(Scope scope) {
+        throw noWorkState();
+    }
+
+    /** Replaces the agent's task list (an empty list clears it), stamped {@code at}. */
+    default void replaceTodos(Scope scope, List<TodoItem> todos, Instant at) {
+        throw noWorkState();
+    }
+
+    /** Stores a goal, replacing the one of its id. */
+    default void putGoal(Goal goal) {
+        throw noWorkState();
+    }
+
+    /** The goal of that id, whoever's it is. */
+    default Optional<Goal> goal(String id) {
+        throw noWorkState();
+    }
+
+    /** The agent's goals, oldest first. */
+    default List<Goal> goals(Scope scope) {
+        throw noWorkState();
+    }
+
+    /** Adds a checkpoint or decision to a goal of the agent of {@code scope}. */
+    default void insertGoalEntry(Scope scope, GoalEntry entry) {
+        throw noWorkState();
+    }
+
+    /** A goal's entries of that kind, newest first, at most {@code limit}. */
+    default List<GoalEntry> goalEntries(String goalId, GoalEntry.Kind kind, int limit) {
+        throw noWorkState();
+    }
+
+    /** How many entries (of both kinds) a goal has. */
+    default int countGoalEntries(String goalId) {
+        throw noWorkState();
+    }
+
+    private static UnsupportedOperationException noWorkState() {
+        return new UnsupportedOperationException("this memory backend keeps no todos or goals (it does not implement the "
+                + "work-state methods of Rows)");
     }
 
     private static UnsupportedOperationException noRuns() {
