@@ -77,18 +77,20 @@ class WorkbenchToolsTest {
     }
 
     @Test
-    void aCanvasOverTheLimitIsAnErrorTheModelReadsAndNothingIsStored() {
-        String big = "x".repeat(dev.engram.memory.CanvasStore.MAX_BYTES + 1);
-        ScriptedChatModel model = ScriptedChatModel.of(List.of(
-                new ScriptedChatModel.Turn("", List.of(new dev.engram.framework.ToolCall("c1", "canvas",
-                        "{\"name\": \"big\", \"html\": \"" + big + "\", \"request_heartbeat\": true}")), List.of()),
-                new ScriptedChatModel.Turn("", List.of(new dev.engram.framework.ToolCall("c2", "send_message",
-                        "{\"message\": \"Too big.\"}")), List.of("an artefact is at most 1048576 bytes"))));
+    void aCanvasWithABadNameIsAnErrorTheModelReadsAndNothingIsStored() {
+        ScriptedChatModel model = script("""
+                {"turns": [
+                  {"tool_calls": [{"name": "canvas", "arguments": {"name": "../../etc/passwd", "html": "<p>x</p>",
+                      "request_heartbeat": true}}]},
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "Bad name."}}],
+                   "expect_in_prompt": ["canvas name '../../etc/passwd' is not valid"]}
+                ]}""");
         fx = new AgentFixture(dir).open("script:test", model);
-        AgentResponse r = agent("canvas").send("Draw it all.");
+        AgentResponse r = agent("canvas").send("Draw it.");
 
         assertThat(r.toolResults().getFirst().status()).isEqualTo(ToolStatus.TOOL_ERROR);
         assertThat(fx.store.canvases().list(ANA)).isEmpty();
+        assertThat(model.remaining()).isZero();
     }
 
     @Test
