@@ -2,8 +2,14 @@ package dev.engram.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayInputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +50,34 @@ class WorkbenchCommandsTest {
         Cli.oneLineError(Cli.run(home, "canvas", "open", "chart", "--agent", "helper", "--user", "ana", "--version", "7"), 1,
                 "has no canvas 'chart' version 7");
         Cli.oneLineError(Cli.run(home, "canvas", "open", "chart", "--agent", "helper", "--user", "ben"), 1, "ben");
+    }
+
+    @Test
+    void chatWithAWebhookGivesANewAgentTheMessageToolAndTheMessageIsPosted() throws Exception {
+        List<String> bodies = new CopyOnWriteArrayList<>();
+        HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        http.createContext("/hook", ex -> {
+            bodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        http.start();
+        try {
+            Path script = Files.writeString(work.resolve("chat.json"), """
+                    {"turns": [
+                      {"tool_calls": [{"name": "message", "arguments": {"text": "Ana says hi", "request_heartbeat": true}}]},
+                      {"tool_calls": [{"name": "send_message", "arguments": {"message": "I told them."}}],
+                       "expect_in_prompt": ["\\"delivered\\":true"]}
+                    ]}""");
+            ChatCommand.testInput = new ByteArrayInputStream("Tell the team I said hi\ny\n/exit\n".getBytes(StandardCharsets.UTF_8));
+            Cli.Run r = ok("chat", "--user", "ana", "--model", "script:" + script, "--webhook",
+                    "http://127.0.0.1:" + http.getAddress().getPort() + "/hook");
+            assertThat(r.out()).contains("It uses message", "? message (privileged) wants to run", "I told them.");
+            assertThat(bodies).singleElement().asString().contains("\"text\":\"Ana says hi\"", "\"user_id\":\"ana\"");
+        } finally {
+            ChatCommand.testInput = null;
+            http.stop(0);
+        }
     }
 
     @Test
