@@ -13,6 +13,8 @@ import dev.engram.memory.MemoryStore;
 import dev.engram.memory.ScheduleLimits;
 import dev.engram.memory.Scope;
 import dev.engram.tools.BuiltinTools;
+import dev.engram.tools.OutboundChannel;
+import dev.engram.tools.Vault;
 import dev.engram.tools.PermissionBroker;
 import dev.engram.tools.ShellOptions;
 import dev.engram.tools.ShellSessions;
@@ -67,7 +69,7 @@ public final class AgentRuntime implements AutoCloseable {
      */
     public static final List<String> PRE_APPROVED_IN_AUTO = java.util.stream.Stream.of(
             java.util.stream.Stream.of("send_message", "block", "recall", SubagentTool.NAME, "memory_finish_edits", "schedule",
-                    SessionTools.SEND, SessionTools.PATCH, HotSwapTool.NAME),
+                    SessionTools.SEND, SessionTools.PATCH, HotSwapTool.NAME, "canvas"),
             BuiltinTools.MEMORY_EDITS.stream(), BuiltinTools.WORK_STATE_EDITS.stream()).flatMap(s -> s).toList();
 
     /** The default highest step cap of an imported agent: 50 model calls per message. */
@@ -108,7 +110,7 @@ public final class AgentRuntime implements AutoCloseable {
         this.scheduler = new AgentScheduler(store, this::agent, () -> !closed, b.scheduleLimits);
 
         ToolCatalog.fill(catalog, new ToolCatalog.Sources(store, search, b.broker, b.agentReplyTimeout, b.maxAgentDepth, b.workspace,
-                runtimeShell(b), b.webFetcher, b.searchProviders, b.tools, b.scheduleLimits, b.shellSessions), agents, turns,
+                runtimeShell(b), b.webFetcher, b.searchProviders, b.tools, b.scheduleLimits, b.shellSessions, List.copyOf(b.channels), b.vault), agents, turns,
                 hub::emit);
     }
 
@@ -419,6 +421,8 @@ public final class AgentRuntime implements AutoCloseable {
         private dev.engram.tools.WebFetcher webFetcher;
         private List<dev.engram.tools.SearchProvider> searchProviders = List.of();
         private final List<DynamicTool> tools = new ArrayList<>();
+        private final List<OutboundChannel> channels = new ArrayList<>();
+        private Vault vault;
         private final List<AgentListener> listeners = new ArrayList<>();
         private final List<ToolHook> toolHooks = new ArrayList<>();
         private final List<TurnHook> turnHooks = new ArrayList<>();
@@ -538,6 +542,33 @@ public final class AgentRuntime implements AutoCloseable {
         public Builder web(dev.engram.tools.WebFetcher fetcher, List<dev.engram.tools.SearchProvider> providers) {
             this.webFetcher = Objects.requireNonNull(fetcher, "web fetcher must not be null");
             this.searchProviders = List.copyOf(Objects.requireNonNull(providers, "providers must not be null"));
+            return this;
+        }
+
+        /**
+         * Makes the {@code message} tool available, sending through {@code channel} (e.g.
+         * {@link OutboundChannel#webhook}); call it once per channel, each with its own name. The model
+         * picks a channel by name; where it goes is yours to set, never the model's.
+         *
+         * @throws IllegalArgumentException if a channel of that name is registered already
+         */
+        public Builder outboundChannel(OutboundChannel channel) {
+            Objects.requireNonNull(channel, "outbound channel must not be null");
+            if (channels.stream().anyMatch(c -> c.name().equals(channel.name()))) {
+                throw new IllegalArgumentException("an outbound channel named '" + channel.name() + "' is registered already; "
+                        + "give each channel its own name");
+            }
+            channels.add(channel);
+            return this;
+        }
+
+        /**
+         * Makes {@code vault_list} and {@code vault_copyto} available over {@code vault} (see
+         * {@link Vault}): an agent copies the items its manifest lets it use into the workspace
+         * (required), never seeing their content.
+         */
+        public Builder vault(Vault vault) {
+            this.vault = Objects.requireNonNull(vault, "vault must not be null");
             return this;
         }
 

@@ -4,8 +4,10 @@ import dev.engram.framework.DynamicTool;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.tools.BuiltinTools;
+import dev.engram.tools.OutboundChannel;
 import dev.engram.tools.PermissionBroker;
 import dev.engram.tools.SearchProvider;
+import dev.engram.tools.Vault;
 import dev.engram.tools.ShellOptions;
 import dev.engram.tools.ShellSessions;
 import dev.engram.tools.WebFetcher;
@@ -18,7 +20,8 @@ import java.util.function.Consumer;
 
 /**
  * The tools a runtime can give its agents: the built-ins (memory, Letta's memory tools, notes,
- * messaging, schedules, subagents, todos and goals, sessions, context swaps), the workspace (with the memory dump), shell and web tools when the builder enabled them, and the
+ * messaging, schedules, canvas, subagents, todos and goals, sessions, context swaps), the workspace (with the memory
+ * dump), shell, web, vault and outbound message tools when the builder enabled them, and the
  * host's own tools, which may not take a built-in's name.
  */
 final class ToolCatalog {
@@ -28,7 +31,8 @@ final class ToolCatalog {
     /** What the catalog is made of, from the runtime's builder. */
     record Sources(MemoryStore store, MemorySearch search, PermissionBroker broker, Duration agentReplyTimeout,
             int maxAgentDepth, Workspace workspace, ShellOptions shell, WebFetcher webFetcher, List<SearchProvider> searchProviders,
-            List<DynamicTool> tools, dev.engram.memory.ScheduleLimits scheduleLimits, ShellSessions shellSessions) {
+            List<DynamicTool> tools, dev.engram.memory.ScheduleLimits scheduleLimits, ShellSessions shellSessions,
+            List<OutboundChannel> channels, Vault vault) {
     }
 
     static void fill(Map<String, DynamicTool> catalog, Sources b, AgentRegistry agents, ActiveTurns turns,
@@ -40,6 +44,7 @@ final class ToolCatalog {
         builtins.addAll(BuiltinTools.letta(b.store(), b.search(), b.broker(), BuiltinTools.MemoryToolOptions.defaults()));
         builtins.addAll(BuiltinTools.notes(b.store(), b.search()));
         builtins.add(BuiltinTools.schedule(b.store(), b.scheduleLimits()));
+        builtins.add(BuiltinTools.canvas(b.store()));
         builtins.add(DynamicTool.from(new SubagentTool(agents, turns, b.agentReplyTimeout(), b.maxAgentDepth())));
         // The workbench tools: opt-in per agent (none is among AgentDefinition.DEFAULT_TOOLS), as schedule is.
         builtins.addAll(BuiltinTools.work(b.store()));
@@ -56,6 +61,15 @@ final class ToolCatalog {
             }
             builtins.add(b.shellSessions() == null ? BuiltinTools.shell(b.workspace(), b.shell())
                     : BuiltinTools.shell(b.workspace(), b.shell(), b.shellSessions()));
+        }
+        if (b.vault() != null) {
+            if (b.workspace() == null) {
+                throw new IllegalArgumentException("vault_copyto copies into a workspace: set one with Builder.workspace(...) too");
+            }
+            builtins.addAll(BuiltinTools.vault(b.vault(), b.workspace(), b.store()));
+        }
+        if (!b.channels().isEmpty()) {
+            builtins.add(BuiltinTools.message(b.channels()));
         }
         if (b.webFetcher() != null) {
             builtins.addAll(BuiltinTools.web(b.webFetcher(), b.searchProviders()));

@@ -195,6 +195,37 @@ public final class BuiltinTools {
                 : wrap(List.of(WebTools.fetch(fetcher), WebTools.search(providers)));
     }
 
+    /**
+     * {@code canvas}: the agent writes interactive HTML artefacts for its user, versioned, kept in {@code store}
+     * ({@link MemoryStore#canvases()}).
+     */
+    public static DynamicTool canvas(MemoryStore store) {
+        Objects.requireNonNull(store, "store must not be null");
+        return DynamicTool.from(new CanvasTool(store));
+    }
+
+    /**
+     * {@code message}: sends text and links out of the conversation through one of {@code channels} (the model picks
+     * one by name, never an address).
+     *
+     * @throws IllegalArgumentException if there is no channel, or two have one name
+     */
+    public static DynamicTool message(List<OutboundChannel> channels) {
+        Objects.requireNonNull(channels, "channels must not be null");
+        return DynamicTool.from(new MessageTool(List.copyOf(channels), java.time.Clock.systemUTC()));
+    }
+
+    /**
+     * {@code vault_list} and {@code vault_copyto}: the items of {@code vault} that an agent may use, copied into
+     * {@code workspace} by name without their content passing through the model; {@code store} knows the agents' names.
+     */
+    public static List<DynamicTool> vault(Vault vault, Workspace workspace, MemoryStore store) {
+        Objects.requireNonNull(vault, "vault must not be null");
+        Objects.requireNonNull(workspace, "workspace must not be null");
+        Objects.requireNonNull(store, "store must not be null");
+        return wrap(VaultTools.all(vault, workspace, store));
+    }
+
     private static List<DynamicTool> wrap(List<? extends AiTool<?, ?>> tools) {
         return tools.stream().map(DynamicTool::from).toList();
     }

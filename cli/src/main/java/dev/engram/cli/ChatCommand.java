@@ -56,6 +56,9 @@ final class ChatCommand extends BaseCommand {
     @picocli.CommandLine.Mixin
     ToolOptions tools;
 
+    @picocli.CommandLine.Mixin
+    WorkbenchOptions workbench;
+
     @Option(names = "--save", description = "Keep the tools of --workspace, --shell and --web with the agent (without it "
             + "they are for this session only).")
     boolean save;
@@ -80,6 +83,7 @@ final class ChatCommand extends BaseCommand {
             TranscriptPrinter transcript = new TranscriptPrinter(out, agentName, reader.interactive());
             AgentRuntime runtime = engine.runtime(b -> {
                 tools.apply(b, root().environment());
+                workbench.apply(b, tools.workspace);
                 b.listener(transcript).approvalHandler(approvals(reader, out)).permissionBroker(consent(reader, out))
                         .modelResolver(spec -> ChatModel.of(override != null && !override.isBlank() ? override : spec,
                                 root().environment()));
@@ -92,11 +96,16 @@ final class ChatCommand extends BaseCommand {
             }
             checkModel(override != null && !override.isBlank() ? override : existing.get().definition().model());
             Agent created = existing.orElseGet(() -> runtime.create(AgentDefinition.builder(user).name(agentName)
-                    .model(override).agentType(AgentType.MEMGPT_V2_AGENT).tools(CHAT_TOOLS).block("human", "What I know about the user", "")
+                    .model(override).agentType(AgentType.MEMGPT_V2_AGENT)
+                    .tools(java.util.stream.Stream.concat(CHAT_TOOLS.stream(), workbench.toolNames().stream()).toList()).block("human", "What I know about the user", "")
                     .block("persona", "Who I am", "I am a helpful assistant with a long memory.")
                     .toolAccess(tools.any() && save ? tools.access() : ToolAccess.NONE).build()));
             if (existing.isEmpty()) {
                 out.println("Created agent '" + agentName + "' for user '" + user + "' on " + override + ".");
+                if (!workbench.toolNames().isEmpty()) {
+                    out.println("It uses " + String.join(", ", workbench.toolNames()) + ": chat with it again with the same "
+                            + "--vault/--webhook.");
+                }
             }
             if (tools.any() && !created.definition().toolAccess().equals(tools.access())) {
                 String names = String.join(", ", tools.access().toolNames());
@@ -109,6 +118,11 @@ final class ChatCommand extends BaseCommand {
                     out.println("Agent '" + agentName + "' has " + names + " for this session (--save keeps them with "
                             + "the agent).");
                 }
+            }
+            List<String> unnamed = workbench.toolNames().stream().filter(t -> !created.definition().tools().contains(t)).toList();
+            if (!unnamed.isEmpty()) {
+                out.println("Agent '" + agentName + "' does not use " + String.join(", ", unnamed) + " (an agent the chat "
+                        + "creates with --vault or --webhook does).");
             }
             Agent agent = created;
             if (!agent.definition().toolAccess().shell().isEmpty()) {

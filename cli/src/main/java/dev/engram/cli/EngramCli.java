@@ -17,7 +17,7 @@ import picocli.CommandLine.ScopeType;
         description = "Stateful memory agents: run the demo, chat, and inspect and operate memory.",
         subcommands = {DemoCommand.class, ChatCommand.class, AgentCommands.class, BlockCommands.class,
                 ArchivalCommands.class, NotesCommands.class, SearchCommand.class, IngestCommand.class,
-                ReindexCommand.class, ToolsCommands.class, ScheduleCommands.class, KeysCommands.class, ServeCommand.class, EvalCommands.class,
+                ReindexCommand.class, ToolsCommands.class, CanvasCommands.class, ScheduleCommands.class, KeysCommands.class, ServeCommand.class, EvalCommands.class,
                 McpCommand.class,
                 CommandLine.HelpCommand.class})
 public final class EngramCli implements Runnable {

@@ -5,10 +5,12 @@ import dev.engram.memory.MemorySearch;
 import dev.engram.memory.postgres.PostgresLocks;
 import dev.engram.server.EngramServer;
 import dev.engram.server.TurnLock;
+import dev.engram.tools.OutboundChannel;
 import dev.engram.tools.SearchProviders;
 import dev.engram.tools.ShellOptions;
 import dev.engram.tools.ShellSessions;
 import dev.engram.tools.WebFetcher;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +56,11 @@ final class ServeCommand extends BaseCommand {
             + "when BRAVE_API_KEY, TAVILY_API_KEY or SEARXNG_URL is set; off by default.")
     boolean web;
 
+    @Option(names = "--webhook", paramLabel = "URL", description = "Let API users give agents the message tool, POSTing "
+            + "each message as JSON to this URL (channel 'webhook'; 10 s timeout, 3 attempts on 5xx, no redirects); off by "
+            + "default.")
+    URI webhook;
+
     @Option(names = "--management-port", paramLabel = "N",
             description = "Serve /metrics (Prometheus text, admin keys only) and the probes /livez, /readyz on this port "
                     + "(0 picks one) instead of on --port; by default /metrics is on --port.")
@@ -98,6 +105,9 @@ final class ServeCommand extends BaseCommand {
                         limits.configure(rb);
                         if (web) {
                             rb.web(WebFetcher.http(), SearchProviders.fromEnvironment(root().environment()));
+                        }
+                        if (webhook != null) {
+                            rb.outboundChannel(OutboundChannel.webhook("webhook", webhook));
                         }
                     });
             limits.apply(b);

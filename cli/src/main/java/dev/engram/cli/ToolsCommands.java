@@ -1,5 +1,6 @@
 package dev.engram.cli;
 
+import dev.engram.agents.AgentRuntime;
 import dev.engram.framework.ApprovalMode;
 import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ToolCall;
@@ -23,16 +24,27 @@ import picocli.CommandLine.Parameters;
         subcommands = {ToolsCommands.ListTools.class, ToolsCommands.Schema.class, ToolsCommands.Call.class})
 final class ToolsCommands extends GroupCommand {
 
+    /** Enables the tools of the options on a runtime. */
+    static void apply(AgentRuntime.Builder b, ToolOptions tools, WorkbenchOptions workbench,
+            Map<String, String> environment) {
+        tools.apply(b, environment);
+        workbench.apply(b, tools.workspace);
+    }
+
     @Command(name = "list", mixinStandardHelpOptions = true, description = {"The tools an agent can be given.",
-            "Memory tools always; the workspace, shell and web tools with --workspace, --shell and --web."})
+            "Memory tools always; the workspace, shell and web tools with --workspace, --shell and --web; the vault "
+                    + "tools with --vault, message with --webhook."})
     static final class ListTools extends BaseCommand {
         @Mixin
         ToolOptions tools;
 
+        @Mixin
+        WorkbenchOptions workbench;
+
         @Override
         int run() {
             try (Engine engine = root().engine()) {
-                List<DynamicTool> list = engine.runtime(b -> tools.apply(b, root().environment())).toolRegistry().list();
+                List<DynamicTool> list = engine.runtime(b -> apply(b, tools, workbench, root().environment())).toolRegistry().list();
                 // Each column as wide as its longest entry, so that a long name never pushes a row out of line.
                 int nameWidth = list.stream().mapToInt(t -> t.name().length()).max().orElse(0);
                 int tierWidth = list.stream().mapToInt(t -> tier(t).length()).max().orElse(0);
@@ -60,10 +72,13 @@ final class ToolsCommands extends GroupCommand {
         @Mixin
         ToolOptions tools;
 
+        @Mixin
+        WorkbenchOptions workbench;
+
         @Override
         int run() {
             try (Engine engine = root().engine()) {
-                out().println(engine.runtime(b -> tools.apply(b, root().environment())).toolRegistry().toolsJson(format)
+                out().println(engine.runtime(b -> apply(b, tools, workbench, root().environment())).toolRegistry().toolsJson(format)
                         .toPrettyString());
             }
             return 0;
@@ -93,12 +108,15 @@ final class ToolsCommands extends GroupCommand {
         @Mixin
         ToolOptions tools;
 
+        @Mixin
+        WorkbenchOptions workbench;
+
         @Override
         int run() {
             try (Engine engine = root().engine()) {
                 Scope s = scope(engine, scope.user, scope.agent);
                 ToolRegistry registry = engine.runtime(b -> {
-                    tools.apply(b, root().environment());
+                    apply(b, tools, workbench, root().environment());
                     if (consent) {
                         b.permissionBroker(dev.engram.tools.PermissionBroker.allowAll());
                     }

@@ -56,6 +56,8 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, Goal> goals = new LinkedHashMap<>();
     /** Each goal's entries, oldest first; a list is replaced, never changed in place. */
     private final Map<String, List<GoalEntry>> goalEntries = new LinkedHashMap<>();
+    /** Canvas artefacts by scope and name, then by version. */
+    private final Map<Key, NavigableMap<Integer, CanvasArtefact>> canvases = new LinkedHashMap<>();
     private final List<ChangeEvent> changes = new ArrayList<>();
     /**
      * How many of {@link #changes} are committed. The log shows only those, also to a read on the thread of a
@@ -556,6 +558,37 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     @Override
     public int countGoalEntries(String goalId) {
         return goalEntries.getOrDefault(goalId, List.of()).size();
+    }
+
+    @Override
+    public void insertCanvas(CanvasArtefact a) {
+        Key key = Key.of(a.scope(), a.name());
+        TreeMap<Integer, CanvasArtefact> next = new TreeMap<>(canvases.getOrDefault(key, new TreeMap<>()));
+        next.put(a.version(), a);
+        put(canvases, key, next);
+    }
+
+    @Override
+    public Optional<CanvasArtefact> canvas(Scope scope, String name, int version) {
+        return Optional.ofNullable(canvases.getOrDefault(Key.of(scope, name), new TreeMap<>()).get(version));
+    }
+
+    @Override
+    public int lastCanvasVersion(Scope scope, String name) {
+        NavigableMap<Integer, CanvasArtefact> versions = canvases.get(Key.of(scope, name));
+        return versions == null || versions.isEmpty() ? 0 : versions.lastKey();
+    }
+
+    @Override
+    public List<CanvasArtefact> canvasVersions(Scope scope, String name) {
+        return List.copyOf(canvases.getOrDefault(Key.of(scope, name), new TreeMap<>()).values());
+    }
+
+    @Override
+    public List<CanvasArtefact> listCanvases(Scope scope) {
+        return canvases.entrySet().stream().filter(e -> e.getKey().userId().equals(scope.userId())
+                        && e.getKey().agentId().equals(scope.agentId()) && !e.getValue().isEmpty())
+                .map(e -> e.getValue().lastEntry().getValue()).sorted(Comparator.comparing(CanvasArtefact::name)).toList();
     }
 
     @Override

@@ -43,6 +43,7 @@ public final class MemoryStore implements AutoCloseable {
     private final ProviderStore providers;
     private final RunStore runs;
     private final WorkStateStore work;
+    private final CanvasStore canvases;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this(new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
@@ -66,6 +67,7 @@ public final class MemoryStore implements AutoCloseable {
         this.providers = new ProviderStore(core);
         this.runs = new RunStore(core);
         this.work = new WorkStateStore(core);
+        this.canvases = new CanvasStore(core);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -199,6 +201,11 @@ public final class MemoryStore implements AutoCloseable {
     /** What each agent is working on: its task list and its goals, with their checkpoints and decisions. */
     public WorkStateStore work() {
         return work;
+    }
+
+    /** The canvas artefacts of each user's agents: versioned HTML documents an agent writes for its user to open. */
+    public CanvasStore canvases() {
+        return canvases;
     }
 
     /** The clock that stamps every write and says when a {@linkplain #schedules() schedule} is due. */

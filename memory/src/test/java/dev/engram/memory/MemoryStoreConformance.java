@@ -84,6 +84,15 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** The canvas artefacts of agents, on this backend. */
+    @Nested
+    class Canvases extends CanvasConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     /** The images of user messages, on this backend. */
     @Nested
     class Images extends MessageImageConformance {

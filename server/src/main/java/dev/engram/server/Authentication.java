@@ -11,8 +11,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The one place a request's key is read: a routing filter that authenticates every request under {@code /v1}
- * and {@code /metrics} (except the paths of {@link Route.Access#OPEN} routes: the health check and the probes) from its
+ * The one place a request's key is read: a routing filter that authenticates every request under {@code /v1},
+ * {@code /metrics} and the canvas pages (those without a signed link, which {@link CanvasRoutes} checks) (except the paths of {@link Route.Access#OPEN} routes: the health check and the probes) from its
  * {@code Authorization: Bearer KEY}, and registers its {@link Caller} in the request's context; no key or a wrong
  * one is a 401 before any handler runs, whatever route (or none) the path would reach. Handlers get the caller
  * from the context through {@link Route}; a route outside the filter's reach that needs a caller answers 401
@@ -38,7 +38,8 @@ final class Authentication implements Filter {
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         String path = req.path().path();
-        if ((path.equals("/v1") || path.startsWith("/v1/") || OUTSIDE_V1.contains(path)) && !openPaths.contains(path)) {
+        boolean page = path.startsWith(CanvasRoutes.PAGES) && !CanvasRoutes.signed(req);
+        if ((path.equals("/v1") || path.startsWith("/v1/") || OUTSIDE_V1.contains(path) || page) && !openPaths.contains(path)) {
             req.context().register(authenticate(req));
         }
         chain.proceed();

@@ -169,6 +169,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new StartupRoutes(api).routes());
         routes.addAll(new ContextRoutes(api).routes());
         routes.addAll(new NoteRoutes(api).routes());
+        routes.addAll(new CanvasRoutes(api).routes());
         return List.copyOf(routes);
     }
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RouteAuthenticationTest {
     /** Path parameters that name something of ana's: with ben's key, such a route must answer 404 (or 403). */
     private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label",
-            "conversation_id", "message_id", "run_id");
+            "conversation_id", "message_id", "run_id", "canvas_name");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
 
     @TempDir
@@ -61,6 +61,8 @@ class RouteAuthenticationTest {
         values.put("conversation_id", conversation);
         values.put("run_id", sent.json().path("usage").path("run_ids").path(0).asString());
         values.put("provider_id", "provider-none");
+        fx.store.canvases().write(Scope.of("ana", agent), "ana-chart", "", "<p>ana-secret-canvas</p>");
+        values.put("canvas_name", "ana-chart");
         values.put("scheduled_message_id", fx.post(fx.ana, "/v1/agents/" + agent + "/schedule", obj("messages",
                 List.of(obj("role", "user", "content", "ana-secret-reminder")), "schedule", Map.of("type", "recurring",
                 "cron_expression", "0 9 * * *"))).json().path("id").asString());
