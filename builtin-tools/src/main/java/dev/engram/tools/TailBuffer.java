@@ -32,6 +32,13 @@ final class TailBuffer {
         }
     }
 
+    /** Keeps {@code bytes} as the stream's next ones. */
+    synchronized void append(byte[] bytes) {
+        for (byte b : bytes) {
+            ring[(int) (total++ % ring.length)] = b;
+        }
+    }
+
     /** How many bytes the stream held in all, kept or dropped. */
     synchronized long total() {
         return total;
