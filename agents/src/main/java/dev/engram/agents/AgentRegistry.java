@@ -11,12 +11,14 @@ import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.QuotaExceededException;
 import dev.engram.memory.Scope;
+import dev.engram.tools.CodeRunner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
@@ -36,9 +38,13 @@ final class AgentRegistry {
     /** Workspace, shell and web tools a loaded agent has for this runtime's life only, in place of its stored ones. */
     private final Map<Scope, ToolAccess> sessionAccess = new ConcurrentHashMap<>();
 
+    /** The runner of {@code execute_code} and {@code run_code}, when the runtime enables code execution. */
+    private final Optional<CodeRunner> code;
+
     AgentRegistry(AgentSettings settings, ActiveTurns turns, Function<String, TokenCounter> tokenCounters,
-            Map<String, DynamicTool> catalog) {
+            Map<String, DynamicTool> catalog, Optional<CodeRunner> code) {
         this.settings = settings;
+        this.code = code;
         this.turns = turns;
         this.tokenCounters = tokenCounters;
         this.catalog = catalog;
@@ -370,6 +376,9 @@ final class AgentRegistry {
         List<String> missing = new ArrayList<>();
         Map<String, DynamicTool> own = accessTools(d);
         for (String name : d.tools()) {
+            if (name.equals(CodeMode.EXECUTE_CODE) && code.isPresent()) {
+                continue; // its stubs are the agent's other tools: registered once they are
+            }
             // The agent's own workspace, shell and web tools first; then the runtime's, which win over an
             // agent file's declaration of the same name.
             DynamicTool tool = own.containsKey(name) ? own.get(name) : catalog.get(name);
@@ -390,6 +399,10 @@ final class AgentRegistry {
             throw new AgentException("Agent '" + d.name() + "' names tools this runtime does not have: " + missing
                     + ". Available: " + availableTools() + " (add your own with AgentRuntime.Builder.tool).");
         }
+        AtomicReference<ToolExecutor> built = new AtomicReference<>();
+        if (d.tools().contains(CodeMode.EXECUTE_CODE) && code.isPresent()) {
+            registry.register(CodeMode.forAgent(code.get(), CodeMode.stubs(registry, d.policy()), built::get, turns, d.scope()));
+        }
         ToolExecutor.Builder b = ToolExecutor.builder(registry).policy(d.policy()).approvalMode(d.approvalMode());
         if (d.approvalMode() == ApprovalMode.AUTO) {
             AgentRuntime.PRE_APPROVED_IN_AUTO.forEach(name -> b.approvalRule(ApprovalRule.autoApprove(name)));
@@ -401,6 +414,7 @@ final class AgentRegistry {
         d.declaredTools().stream().filter(t -> t.isPython() && settings.pythonRunner().isPresent() && !own.containsKey(t.name())
                         && !catalog.containsKey(t.name()))
                 .forEach(t -> b.approvalRule(ApprovalRule.alwaysAsk(t.name())));
-        return b.build();
+        built.set(b.build());
+        return built.get();
     }
 }

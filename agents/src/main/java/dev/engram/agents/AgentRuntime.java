@@ -12,6 +12,7 @@ import dev.engram.memory.MemoryStore;
 import dev.engram.memory.ScheduleLimits;
 import dev.engram.memory.Scope;
 import dev.engram.tools.BuiltinTools;
+import dev.engram.tools.CodeRunner;
 import dev.engram.tools.PermissionBroker;
 import dev.engram.tools.Workspace;
 import java.nio.file.Path;
@@ -57,9 +58,13 @@ import org.slf4j.LoggerFactory;
 public final class AgentRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
 
-    /** Tools that change only the agent's own memory (guarded by block permissions) or talk, pre-approved in AUTO. */
+    /**
+     * Tools that change only the agent's own memory (guarded by block permissions) or talk, pre-approved in AUTO; and the
+     * code tools, whose programs reach nothing outside the sandbox but through tool calls that ask on their own.
+     */
     public static final List<String> PRE_APPROVED_IN_AUTO = java.util.stream.Stream.concat(
-            java.util.stream.Stream.of("send_message", "block", "recall", SubagentTool.NAME, "memory_finish_edits", "schedule"),
+            java.util.stream.Stream.of("send_message", "block", "recall", SubagentTool.NAME, "memory_finish_edits", "schedule",
+                    CodeMode.RUN_CODE, CodeMode.EXECUTE_CODE),
             BuiltinTools.MEMORY_EDITS.stream()).toList();
 
     /** The default highest step cap of an imported agent: 50 model calls per message. */
@@ -87,7 +92,7 @@ public final class AgentRuntime implements AutoCloseable {
                 sleeptime);
         ActiveTurns turns = new ActiveTurns();
         Map<String, DynamicTool> catalog = new ConcurrentHashMap<>();
-        this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog);
+        this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog, Optional.ofNullable(b.code));
         ModelPolicy policy = b.modelPolicy;
         for (String spec : b.models.keySet()) {
             policy = policy.allowSpec(spec);
@@ -99,7 +104,7 @@ public final class AgentRuntime implements AutoCloseable {
 
         ToolCatalog.fill(catalog, new ToolCatalog.Sources(store, search, b.broker, b.agentReplyTimeout, b.maxAgentDepth, b.workspace,
                 b.shell != null && b.unsandboxedHostShell ? b.shell.withUnsandboxedHostFallback() : b.shell, b.webFetcher,
-                b.searchProviders, b.tools, b.scheduleLimits), agents, turns, hub::emit);
+                b.searchProviders, b.tools, b.scheduleLimits, b.code), agents, turns, hub::emit);
     }
 
     /** A builder over {@code store} and {@code search} (which must index that store). */
@@ -393,6 +398,7 @@ public final class AgentRuntime implements AutoCloseable {
         private dev.engram.tools.ShellOptions shell;
         private boolean unsandboxedHostShell;
         private dev.engram.tools.WebFetcher webFetcher;
+        private CodeRunner code;
         private List<dev.engram.tools.SearchProvider> searchProviders = List.of();
         private final List<DynamicTool> tools = new ArrayList<>();
         private final List<AgentListener> listeners = new ArrayList<>();
@@ -500,6 +506,17 @@ public final class AgentRuntime implements AutoCloseable {
         public Builder web(dev.engram.tools.WebFetcher fetcher, List<dev.engram.tools.SearchProvider> providers) {
             this.webFetcher = Objects.requireNonNull(fetcher, "web fetcher must not be null");
             this.searchProviders = List.copyOf(Objects.requireNonNull(providers, "providers must not be null"));
+            return this;
+        }
+
+        /**
+         * Enables code execution: Letta's {@code run_code} (a Python or JavaScript program alone) and code mode's
+         * {@code execute_code} (a program calling the agent's other tools through stubs, each call through the agent's
+         * pipeline and recorded in its conversation), both run by {@code runner} in the bubblewrap sandbox. Off by
+         * default; an agent names the ones it uses.
+         */
+        public Builder code(CodeRunner runner) {
+            this.code = Objects.requireNonNull(runner, "code runner must not be null");
             return this;
         }
 

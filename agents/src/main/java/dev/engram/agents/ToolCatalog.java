@@ -4,6 +4,7 @@ import dev.engram.framework.DynamicTool;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.tools.BuiltinTools;
+import dev.engram.tools.CodeRunner;
 import dev.engram.tools.PermissionBroker;
 import dev.engram.tools.SearchProvider;
 import dev.engram.tools.ShellOptions;
@@ -27,7 +28,7 @@ final class ToolCatalog {
     /** What the catalog is made of, from the runtime's builder. */
     record Sources(MemoryStore store, MemorySearch search, PermissionBroker broker, Duration agentReplyTimeout,
             int maxAgentDepth, Workspace workspace, ShellOptions shell, WebFetcher webFetcher, List<SearchProvider> searchProviders,
-            List<DynamicTool> tools, dev.engram.memory.ScheduleLimits scheduleLimits) {
+            List<DynamicTool> tools, dev.engram.memory.ScheduleLimits scheduleLimits, CodeRunner code) {
     }
 
     static void fill(Map<String, DynamicTool> catalog, Sources b, AgentRegistry agents, ActiveTurns turns,
@@ -51,6 +52,10 @@ final class ToolCatalog {
         }
         if (b.webFetcher() != null) {
             builtins.addAll(BuiltinTools.web(b.webFetcher(), b.searchProviders()));
+        }
+        if (b.code() != null) {
+            builtins.add(BuiltinTools.runCode(b.code()));
+            builtins.add(CodeMode.forCatalog(b.code(), agents, turns));
         }
         for (DynamicTool t : builtins) {
             catalog.put(t.name(), t);
