@@ -12,6 +12,7 @@ import dev.engram.memory.NewBlock;
 import dev.engram.memory.QuotaExceededException;
 import dev.engram.memory.Scope;
 import dev.engram.tools.CodeRunner;
+import dev.engram.tools.ProgramTools;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +77,14 @@ final class AgentRegistry {
      * it once the unit has committed, so that a unit that rolls back leaves no loaded agent behind.
      */
     Agent stage(AgentDefinition definition, List<NewBlock> blocks) {
+        if (code.isEmpty()) {
+            List<String> named = definition.tools().stream().filter(ProgramTools.CODE_TOOLS::contains).toList();
+            if (!named.isEmpty()) {
+                throw new AgentException("Agent '" + definition.name() + "' names " + String.join(" and ", named) + ", but code "
+                        + "execution is off on this runtime: enable it (engram --code, AgentRuntime.Builder.code) or leave "
+                        + "them out.");
+            }
+        }
         ToolExecutor executor = executorFor(definition); // validates the tools before anything is stored
         Scope scope = definition.scope();
         for (BlockAttachment a : definition.sharedBlocks()) {
@@ -376,8 +385,10 @@ final class AgentRegistry {
         List<String> missing = new ArrayList<>();
         Map<String, DynamicTool> own = accessTools(d);
         for (String name : d.tools()) {
-            if (name.equals(CodeMode.EXECUTE_CODE) && code.isPresent()) {
-                continue; // its stubs are the agent's other tools: registered once they are
+            if (ProgramTools.CODE_TOOLS.contains(name) && (code.isEmpty() || name.equals(CodeMode.EXECUTE_CODE))) {
+                // Without code execution an agent that has the code tools runs without them (creating one is refused);
+                // execute_code's stubs are the agent's other tools, so it is registered once they are.
+                continue;
             }
             // The agent's own workspace, shell and web tools first; then the runtime's, which win over an
             // agent file's declaration of the same name.

@@ -128,7 +128,19 @@ class CodeModeAgentTest {
         fx = new AgentFixture(other).open(b -> b.model("script:coder", script("{\"turns\": []}")));
         assertThat(fx.runtime.toolRegistry().names()).doesNotContain("execute_code", "run_code");
         assertThatThrownBy(() -> fx.runtime.create(AgentDefinition.builder("ana").id("coder").model("script:coder")
-                .addTools("run_code").build())).isInstanceOf(AgentException.class).hasMessageContaining("run_code");
+                .addTools("run_code").build())).isInstanceOf(AgentException.class).hasMessageContaining("names run_code, but code execution is off")
+                .hasMessageContaining("--code");
         assertThat(fx.store.agents().get(ANA)).isEmpty();
+    }
+
+    @Test
+    void anAgentWithCodeToolsLoadsWithoutThemOnARuntimeWithoutCode() {
+        agent(script("{\"turns\": []}"), "send_message", "execute_code", "run_code");
+        assertThat(fx.runtime.agent("ana", "coder").executor().registry().names()).contains("execute_code", "run_code");
+        fx.close();
+        fx = new AgentFixture(dir).open(b -> b.model("script:coder", script("{\"turns\": []}")));
+        Agent reloaded = fx.runtime.agent("ana", "coder");
+        assertThat(reloaded.executor().registry().names()).contains("send_message").doesNotContain("execute_code", "run_code");
+        assertThat(reloaded.definition().tools()).contains("execute_code", "run_code");
     }
 }
