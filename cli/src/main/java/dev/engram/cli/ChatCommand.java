@@ -16,6 +16,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -109,6 +110,13 @@ final class ChatCommand extends BaseCommand {
                     out.println("Agent '" + agentName + "' has " + names + " for this session (--save keeps them with "
                             + "the agent).");
                 }
+            }
+            if (tools.code && !created.definition().tools().contains(ToolOptions.CODE_MODE)) {
+                List<String> withCode = new ArrayList<>(created.definition().tools());
+                withCode.add(ToolOptions.CODE_MODE);
+                created = runtime.changeTools(user, created.id(), withCode);
+                out.println("Agent '" + agentName + "' now has " + ToolOptions.CODE_MODE + " (kept with the agent; it runs "
+                        + "only where code execution is on, --code).");
             }
             Agent agent = created;
             if (!agent.definition().toolAccess().shell().isEmpty()) {

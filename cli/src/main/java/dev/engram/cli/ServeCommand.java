@@ -5,6 +5,7 @@ import dev.engram.memory.MemorySearch;
 import dev.engram.memory.postgres.PostgresLocks;
 import dev.engram.server.EngramServer;
 import dev.engram.server.TurnLock;
+import dev.engram.tools.CodeRunner;
 import dev.engram.tools.SearchProviders;
 import dev.engram.tools.ShellOptions;
 import dev.engram.tools.WebFetcher;
@@ -53,6 +54,11 @@ final class ServeCommand extends BaseCommand {
             + "when BRAVE_API_KEY, TAVILY_API_KEY or SEARXNG_URL is set; off by default.")
     boolean web;
 
+    @Option(names = "--code", description = "Let API users give agents run_code (Letta's) and execute_code (code mode: a "
+            + "program that calls the agent's tools): Python and JavaScript in the bubblewrap sandbox, no network; off by "
+            + "default.")
+    boolean code;
+
     @Option(names = "--management-port", paramLabel = "N",
             description = "Serve /metrics (Prometheus text, admin keys only) and the probes /livez, /readyz on this port "
                     + "(0 picks one) instead of on --port; by default /metrics is on --port.")
@@ -90,6 +96,8 @@ final class ServeCommand extends BaseCommand {
         try {
             // On PostgreSQL the index follows the other servers' writes from the start; on the SQLite file it opens
             // (with the embedding model) in the background once the server listens, so that the server starts at once.
+            // Built before the server starts: without bubblewrap, python3 or node it fails here, saying what to install.
+            CodeRunner runner = code ? CodeRunner.sandboxed() : null;
             MemorySearch search = engine.onPostgres() ? engine.search() : new LazySearch(engine::search);
             EngramServer.Builder b = EngramServer.builder(engine.store(), search).host(host).port(port).defaultModel(model)
                     .modelPolicy(ModelPolicy.providersOnly().allow(allowModels)).runtime(rb -> {
@@ -97,6 +105,9 @@ final class ServeCommand extends BaseCommand {
                         limits.configure(rb);
                         if (web) {
                             rb.web(WebFetcher.http(), SearchProviders.fromEnvironment(root().environment()));
+                        }
+                        if (runner != null) {
+                            rb.code(runner);
                         }
                     });
             limits.apply(b);
