@@ -6,6 +6,7 @@ import dev.engram.framework.ToolContext;
 import dev.engram.framework.ToolDefinition;
 import dev.engram.framework.ToolException;
 import dev.engram.framework.ToolExecutor;
+import dev.engram.framework.ToolPolicy;
 import dev.engram.framework.ToolRegistry;
 import dev.engram.framework.ToolResult;
 import dev.engram.memory.Scope;
@@ -59,7 +60,7 @@ final class CodeMode {
     }
 
     /** The {@code registry}'s tools {@code executor}'s policy permits, the code tools aside. */
-    static List<ToolDefinition> stubs(ToolRegistry registry, dev.engram.framework.ToolPolicy policy) {
+    static List<ToolDefinition> stubs(ToolRegistry registry, ToolPolicy policy) {
         return registry.definitions().stream()
                 .filter(d -> policy.permits(d.name()) && !ProgramTools.CODE_TOOLS.contains(d.name())).toList();
     }

@@ -29,11 +29,6 @@ public enum CodeLanguage {
         return names;
     }
 
-    /** Every name the runner accepts, for a tool's schema ({@code python}, {@code py}, ..., {@code js}, ...). */
-    static List<String> allNames() {
-        return java.util.Arrays.stream(values()).flatMap(l -> l.names.stream()).toList();
-    }
-
     /**
      * The language called {@code name} (any case).
      *

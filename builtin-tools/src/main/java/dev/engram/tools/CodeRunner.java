@@ -27,6 +27,8 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import tools.jackson.core.json.JsonWriteFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -201,7 +203,7 @@ public final class CodeRunner {
         SandboxUser user = sandbox.user();
         if (user.dropsRoot()) {
             try (var paths = Files.list(dir)) {
-                for (Path p : java.util.stream.Stream.concat(java.util.stream.Stream.of(dir), paths).toList()) {
+                for (Path p : Stream.concat(Stream.of(dir), paths).toList()) {
                     Files.setAttribute(p, "unix:uid", user.uid());
                     Files.setAttribute(p, "unix:gid", user.gid());
                 }
@@ -256,7 +258,7 @@ public final class CodeRunner {
         void write(TailBuffer buffer, String text);
     }
 
-    private static void readText(InputStream in, java.util.function.Consumer<String> sink) {
+    private static void readText(InputStream in, Consumer<String> sink) {
         char[] buf = new char[8_192];
         try (Reader r = new InputStreamReader(in, StandardCharsets.UTF_8)) {
             int n;
@@ -291,7 +293,7 @@ public final class CodeRunner {
             this.idBase = parent.length() > 30 ? parent.substring(parent.length() - 30) : parent;
         }
 
-        void read(InputStream in, java.util.function.Consumer<String> text) {
+        void read(InputStream in, Consumer<String> text) {
             StringBuilder frame = null;
             StringBuilder plain = new StringBuilder();
             char[] buf = new char[8_192];
@@ -323,7 +325,7 @@ public final class CodeRunner {
             }
         }
 
-        private void handle(String frame, java.util.function.Consumer<String> text) throws IOException {
+        private void handle(String frame, Consumer<String> text) throws IOException {
             if (!frame.startsWith(nonce) || tools.isEmpty()) {
                 text.accept(frame + "\n"); // not ours: the program's own text
                 return;

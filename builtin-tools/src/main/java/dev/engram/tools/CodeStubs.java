@@ -2,6 +2,7 @@ package dev.engram.tools;
 
 import dev.engram.framework.ToolDefinition;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -155,7 +156,7 @@ final class CodeStubs {
 
     private static List<Param> params(ToolDefinition t) {
         JsonNode schema = t.parameters();
-        Set<String> required = new java.util.HashSet<>();
+        Set<String> required = new HashSet<>();
         schema.path("required").forEach(r -> required.add(r.asString("")));
         List<Param> out = new ArrayList<>();
         Map<String, JsonNode> props = new LinkedHashMap<>();
