@@ -92,6 +92,11 @@ public final class Agent {
      * Gives the agent new tools (its definition changed, or the runtime's tools did); the next step
      * offers them. A step in progress finishes with the tools it started with.
      */
+    /** The pipeline this agent's tool calls run through now. */
+    ToolExecutor executor() {
+        return tools.step().executor();
+    }
+
     void retool(AgentDefinition changed, ToolExecutor executor) {
         this.tools = AgentTools.of(changed, settings, executor, tokens);
         this.definition = changed;

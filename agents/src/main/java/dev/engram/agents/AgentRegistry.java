@@ -11,12 +11,15 @@ import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.QuotaExceededException;
 import dev.engram.memory.Scope;
+import dev.engram.tools.CodeRunner;
+import dev.engram.tools.ProgramTools;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
@@ -36,9 +39,13 @@ final class AgentRegistry {
     /** Workspace, shell and web tools a loaded agent has for this runtime's life only, in place of its stored ones. */
     private final Map<Scope, ToolAccess> sessionAccess = new ConcurrentHashMap<>();
 
+    /** The runner of {@code execute_code} and {@code run_code}, when the runtime enables code execution. */
+    private final Optional<CodeRunner> code;
+
     AgentRegistry(AgentSettings settings, ActiveTurns turns, Function<String, TokenCounter> tokenCounters,
-            Map<String, DynamicTool> catalog) {
+            Map<String, DynamicTool> catalog, Optional<CodeRunner> code) {
         this.settings = settings;
+        this.code = code;
         this.turns = turns;
         this.tokenCounters = tokenCounters;
         this.catalog = catalog;
@@ -70,6 +77,14 @@ final class AgentRegistry {
      * it once the unit has committed, so that a unit that rolls back leaves no loaded agent behind.
      */
     Agent stage(AgentDefinition definition, List<NewBlock> blocks) {
+        if (code.isEmpty()) {
+            List<String> named = definition.tools().stream().filter(ProgramTools.CODE_TOOLS::contains).toList();
+            if (!named.isEmpty()) {
+                throw new AgentException("Agent '" + definition.name() + "' names " + String.join(" and ", named) + ", but code "
+                        + "execution is off on this runtime: enable it (engram --code, AgentRuntime.Builder.code) or leave "
+                        + "them out.");
+            }
+        }
         ToolExecutor executor = executorFor(definition); // validates the tools before anything is stored
         Scope scope = definition.scope();
         for (BlockAttachment a : definition.sharedBlocks()) {
@@ -376,6 +391,11 @@ final class AgentRegistry {
         List<String> missing = new ArrayList<>();
         Map<String, DynamicTool> own = accessTools(d);
         for (String name : d.tools()) {
+            if (ProgramTools.CODE_TOOLS.contains(name) && (code.isEmpty() || name.equals(CodeMode.EXECUTE_CODE))) {
+                // Without code execution an agent that has the code tools runs without them (creating one is refused);
+                // execute_code's stubs are the agent's other tools, so it is registered once they are.
+                continue;
+            }
             // The agent's own workspace, shell and web tools first; then the runtime's, which win over an
             // agent file's declaration of the same name.
             DynamicTool tool = own.containsKey(name) ? own.get(name) : catalog.get(name);
@@ -396,6 +416,10 @@ final class AgentRegistry {
             throw new AgentException("Agent '" + d.name() + "' names tools this runtime does not have: " + missing
                     + ". Available: " + availableTools() + " (add your own with AgentRuntime.Builder.tool).");
         }
+        AtomicReference<ToolExecutor> built = new AtomicReference<>();
+        if (d.tools().contains(CodeMode.EXECUTE_CODE) && code.isPresent()) {
+            registry.register(CodeMode.forAgent(code.get(), CodeMode.stubs(registry, d.policy()), built::get, turns, d.scope()));
+        }
         ToolExecutor.Builder b = ToolExecutor.builder(registry).policy(d.policy()).approvalMode(d.approvalMode());
         settings.toolHooks().forEach(b::hook);
         if (d.approvalMode() == ApprovalMode.AUTO) {
@@ -408,6 +432,7 @@ final class AgentRegistry {
         d.declaredTools().stream().filter(t -> t.isPython() && settings.pythonRunner().isPresent() && !own.containsKey(t.name())
                         && !catalog.containsKey(t.name()))
                 .forEach(t -> b.approvalRule(ApprovalRule.alwaysAsk(t.name())));
-        return b.build();
+        built.set(b.build());
+        return built.get();
     }
 }

@@ -15,6 +15,7 @@ import dev.engram.memory.Scope;
 import dev.engram.tools.BuiltinTools;
 import dev.engram.tools.OutboundChannel;
 import dev.engram.tools.Vault;
+import dev.engram.tools.CodeRunner;
 import dev.engram.tools.PermissionBroker;
 import dev.engram.tools.ShellOptions;
 import dev.engram.tools.ShellSessions;
@@ -64,12 +65,14 @@ public final class AgentRuntime implements AutoCloseable {
 
     /**
      * Tools that change only the agent's own memory (guarded by block permissions), its own todos, goals, sessions and
-     * context, or talk, pre-approved in AUTO. ({@code write_memory_dump} writes a file of the workspace: it asks, as
+     * context, or talk, pre-approved in AUTO; and the code tools, whose programs reach nothing outside the sandbox but
+     * through tool calls that ask on their own. ({@code write_memory_dump} writes a file of the workspace: it asks, as
      * {@code file_write} does.)
      */
     public static final List<String> PRE_APPROVED_IN_AUTO = java.util.stream.Stream.of(
             java.util.stream.Stream.of("send_message", "block", "recall", SubagentTool.NAME, "memory_finish_edits", "schedule",
-                    SessionTools.SEND, SessionTools.PATCH, HotSwapTool.NAME, "canvas"),
+                    SessionTools.SEND, SessionTools.PATCH, HotSwapTool.NAME, "canvas",
+                    CodeMode.RUN_CODE, CodeMode.EXECUTE_CODE),
             BuiltinTools.MEMORY_EDITS.stream(), BuiltinTools.WORK_STATE_EDITS.stream()).flatMap(s -> s).toList();
 
     /** The default highest step cap of an imported agent: 50 model calls per message. */
@@ -99,7 +102,7 @@ public final class AgentRuntime implements AutoCloseable {
         this.shellSessions = Optional.ofNullable(b.shellSessions);
         ActiveTurns turns = new ActiveTurns();
         Map<String, DynamicTool> catalog = new ConcurrentHashMap<>();
-        this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog);
+        this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog, Optional.ofNullable(b.code));
         ModelPolicy policy = b.modelPolicy;
         for (String spec : b.models.keySet()) {
             policy = policy.allowSpec(spec);
@@ -110,7 +113,8 @@ public final class AgentRuntime implements AutoCloseable {
         this.scheduler = new AgentScheduler(store, this::agent, () -> !closed, b.scheduleLimits);
 
         ToolCatalog.fill(catalog, new ToolCatalog.Sources(store, search, b.broker, b.agentReplyTimeout, b.maxAgentDepth, b.workspace,
-                runtimeShell(b), b.webFetcher, b.searchProviders, b.tools, b.scheduleLimits, b.shellSessions, List.copyOf(b.channels), b.vault), agents, turns,
+                runtimeShell(b), b.webFetcher, b.searchProviders, b.tools, b.scheduleLimits, b.shellSessions, List.copyOf(b.channels), b.vault, b.code),
+                agents, turns,
                 hub::emit);
     }
 
@@ -419,6 +423,7 @@ public final class AgentRuntime implements AutoCloseable {
         private boolean unsandboxedHostShell;
         private ShellSessions shellSessions;
         private dev.engram.tools.WebFetcher webFetcher;
+        private CodeRunner code;
         private List<dev.engram.tools.SearchProvider> searchProviders = List.of();
         private final List<DynamicTool> tools = new ArrayList<>();
         private final List<OutboundChannel> channels = new ArrayList<>();
@@ -569,6 +574,17 @@ public final class AgentRuntime implements AutoCloseable {
          */
         public Builder vault(Vault vault) {
             this.vault = Objects.requireNonNull(vault, "vault must not be null");
+            return this;
+        }
+
+        /**
+         * Enables code execution: Letta's {@code run_code} (a Python or JavaScript program alone) and code mode's
+         * {@code execute_code} (a program calling the agent's other tools through stubs, each call through the agent's
+         * pipeline and recorded in its conversation), both run by {@code runner} in the bubblewrap sandbox. Off by
+         * default; an agent names the ones it uses.
+         */
+        public Builder code(CodeRunner runner) {
+            this.code = Objects.requireNonNull(runner, "code runner must not be null");
             return this;
         }
 

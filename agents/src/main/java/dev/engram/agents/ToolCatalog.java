@@ -5,6 +5,7 @@ import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.tools.BuiltinTools;
 import dev.engram.tools.OutboundChannel;
+import dev.engram.tools.CodeRunner;
 import dev.engram.tools.PermissionBroker;
 import dev.engram.tools.SearchProvider;
 import dev.engram.tools.Vault;
@@ -32,7 +33,7 @@ final class ToolCatalog {
     record Sources(MemoryStore store, MemorySearch search, PermissionBroker broker, Duration agentReplyTimeout,
             int maxAgentDepth, Workspace workspace, ShellOptions shell, WebFetcher webFetcher, List<SearchProvider> searchProviders,
             List<DynamicTool> tools, dev.engram.memory.ScheduleLimits scheduleLimits, ShellSessions shellSessions,
-            List<OutboundChannel> channels, Vault vault) {
+            List<OutboundChannel> channels, Vault vault, CodeRunner code) {
     }
 
     static void fill(Map<String, DynamicTool> catalog, Sources b, AgentRegistry agents, ActiveTurns turns,
@@ -73,6 +74,10 @@ final class ToolCatalog {
         }
         if (b.webFetcher() != null) {
             builtins.addAll(BuiltinTools.web(b.webFetcher(), b.searchProviders()));
+        }
+        if (b.code() != null) {
+            builtins.add(BuiltinTools.runCode(b.code()));
+            builtins.add(CodeMode.forCatalog(b.code(), agents, turns));
         }
         for (DynamicTool t : builtins) {
             catalog.put(t.name(), t);

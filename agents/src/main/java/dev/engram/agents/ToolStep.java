@@ -166,6 +166,7 @@ final class ToolStep {
             batch.add(NewMessage.tool(turn.session, r.callId(), contentForModel(r), outcome(r)));
         }
         settings.appendAll(scope, batch);
+        recordProgramCalls(turn, o);
 
         for (int i = 0; i < n; i++) {
             ToolResult r = results[i];
@@ -194,6 +195,36 @@ final class ToolStep {
             o.continued |= turn.rules.continues(r.toolName());
         }
         return o;
+    }
+
+    /** The pipeline this step runs calls through. */
+    ToolExecutor executor() {
+        return executor;
+    }
+
+    /**
+     * Stores the calls the step's programs made ({@code execute_code}), after the step's results so that every call
+     * the model sees is followed by its result: each as an assistant message with that one call, then its result.
+     * What they did counts as what the step did (a message to the user, a memory edit).
+     */
+    private void recordProgramCalls(Turn turn, Outcome o) {
+        List<Turn.ProgramCall> made = turn.takeProgramCalls();
+        if (made.isEmpty()) {
+            return;
+        }
+        List<NewMessage> batch = new ArrayList<>(made.size() * 2);
+        for (Turn.ProgramCall p : made) {
+            batch.add(NewMessage.assistant(turn.session, "", List.of(new MessageToolCall(p.call().id(), p.call().name(),
+                    p.call().arguments()))));
+            batch.add(NewMessage.tool(turn.session, p.result().callId(), contentForModel(p.result()), outcome(p.result())));
+            p.result().userMessage().ifPresent(text -> {
+                o.messagedUser = true;
+                turn.reply(text);
+            });
+            o.agentAnswered |= p.result().has(ToolEffect.AGENT_ANSWERED);
+            o.memoryEdited |= p.result().has(ToolEffect.MEMORY_EDITED);
+        }
+        settings.appendAll(scope, batch);
     }
 
     /** How a call ended and what it did, as stored with its result. */

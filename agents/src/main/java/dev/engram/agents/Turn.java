@@ -1,6 +1,7 @@
 package dev.engram.agents;
 
 import dev.engram.framework.CancellationToken;
+import dev.engram.framework.ToolCall;
 import dev.engram.framework.ToolResult;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,6 +33,12 @@ final class Turn {
     final Optional<ClientTools> client;
     private boolean listenerFailed;
     private final List<String> replies = new ArrayList<>();
+    /** Calls the programs of this turn's {@code execute_code} calls made, not yet recorded ({@link CodeMode}). */
+    private final List<ProgramCall> programCalls = new ArrayList<>();
+
+    /** A call a program made through a stub, and its result. */
+    record ProgramCall(ToolCall call, ToolResult result) {
+    }
     volatile Thread thread;
 
     Turn(String session, List<String> chain, Optional<String> fromAgentId, List<ToolRule> rules,
@@ -78,6 +85,18 @@ final class Turn {
         if (t != null && t != Thread.currentThread()) {
             t.interrupt();
         }
+    }
+
+    /** Keeps a call a program made, for the tool step to record. */
+    synchronized void programCall(ToolCall call, ToolResult result) {
+        programCalls.add(new ProgramCall(call, result));
+    }
+
+    /** The program calls kept since the last time, in the order they were made. */
+    synchronized List<ProgramCall> takeProgramCalls() {
+        List<ProgramCall> out = List.copyOf(programCalls);
+        programCalls.clear();
+        return out;
     }
 
     void reply(String text) {

@@ -69,6 +69,32 @@ final class Bubblewrap {
         return executable;
     }
 
+    /**
+     * The first {@code name} on the PATH, then in {@code /usr/bin}, whose real path is under {@code /usr}: the only
+     * system directory the sandbox shows, so the one place an interpreter it runs can come from (a pyenv shim in
+     * {@code /root} could not run inside).
+     */
+    static Optional<Path> programUnderUsr(String name) {
+        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
+        List<String> dirs = new ArrayList<>(List.of(path.split(File.pathSeparator)));
+        dirs.add("/usr/bin");
+        for (String dir : dirs) {
+            Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
+            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate) && underUsr(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean underUsr(Path p) {
+        try {
+            return p.toRealPath().startsWith("/usr/");
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
     /** Who the sandbox's processes are on the host. */
     SandboxUser user() {
         return user;

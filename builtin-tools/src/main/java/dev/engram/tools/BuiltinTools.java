@@ -2,6 +2,7 @@ package dev.engram.tools;
 
 import dev.engram.framework.AiTool;
 import dev.engram.framework.DynamicTool;
+import dev.engram.framework.ToolContext;
 import dev.engram.memory.Fusion;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemorySearch;
@@ -224,6 +225,36 @@ public final class BuiltinTools {
         Objects.requireNonNull(workspace, "workspace must not be null");
         Objects.requireNonNull(store, "store must not be null");
         return wrap(VaultTools.all(vault, workspace, store));
+    }
+
+    /**
+     * Letta's {@code run_code}: a Python or JavaScript program run by {@code runner} in the sandbox, with no tools;
+     * returns Letta's {@code {results, logs: {stdout, stderr}, error}}.
+     */
+    public static DynamicTool runCode(CodeRunner runner) {
+        Objects.requireNonNull(runner, "code runner must not be null");
+        return DynamicTool.from(new CodeTools.RunCode(runner));
+    }
+
+    /**
+     * Code mode's {@code execute_code} over a fixed set of tools: a program run by {@code runner} in the sandbox, with a
+     * stub for each of {@code tools}' definitions (the tool's description lists them for the model), each call going to
+     * {@link ProgramTools#call}.
+     */
+    public static DynamicTool executeCode(CodeRunner runner, ProgramTools tools) {
+        Objects.requireNonNull(runner, "code runner must not be null");
+        Objects.requireNonNull(tools, "program tools must not be null");
+        return DynamicTool.from(new CodeTools.ExecuteCode(runner, java.util.Optional.of(tools.definitions()), ctx -> tools));
+    }
+
+    /**
+     * Code mode's {@code execute_code} whose tools depend on the call ({@code tools} finds them from its context, such
+     * as the calling agent's); its description names no function.
+     */
+    public static DynamicTool executeCode(CodeRunner runner, java.util.function.Function<ToolContext, ProgramTools> tools) {
+        Objects.requireNonNull(runner, "code runner must not be null");
+        Objects.requireNonNull(tools, "program tools must not be null");
+        return DynamicTool.from(new CodeTools.ExecuteCode(runner, java.util.Optional.empty(), tools::apply));
     }
 
     private static List<DynamicTool> wrap(List<? extends AiTool<?, ?>> tools) {

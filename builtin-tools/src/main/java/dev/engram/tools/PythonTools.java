@@ -4,13 +4,11 @@ import dev.engram.framework.DynamicTool;
 import dev.engram.framework.SafetyTier;
 import dev.engram.framework.ToolContext;
 import dev.engram.framework.ToolException;
-import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -96,25 +94,9 @@ public final class PythonTools {
         bwrap.get().user().refusal().ifPresent(why -> {
             throw new IllegalStateException("Python tools run only in the bubblewrap sandbox. " + why);
         });
-        String path = Optional.ofNullable(System.getenv("PATH")).orElse("");
-        List<String> dirs = new ArrayList<>(List.of(path.split(File.pathSeparator)));
-        dirs.add("/usr/bin");
-        for (String dir : dirs) {
-            Path candidate = Path.of(dir.isEmpty() ? "." : dir, "python3");
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate) && underUsr(candidate)) {
-                return new PythonTools(candidate, timeout, bwrap.get(), limits);
-            }
-        }
-        throw new IllegalStateException("The Python tool runner needs python3 under /usr, where the sandbox can see it "
-                + "(apt-get install python3).");
-    }
-
-    private static boolean underUsr(Path p) {
-        try {
-            return p.toRealPath().startsWith("/usr/");
-        } catch (IOException e) {
-            return false;
-        }
+        return Bubblewrap.programUnderUsr("python3").map(python -> new PythonTools(python, timeout, bwrap.get(), limits))
+                .orElseThrow(() -> new IllegalStateException("The Python tool runner needs python3 under /usr, where the "
+                        + "sandbox can see it (apt-get install python3)."));
     }
 
     /** Whether calls run inside the bubblewrap sandbox: always, since the runner cannot be created without it. */

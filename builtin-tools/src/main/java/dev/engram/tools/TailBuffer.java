@@ -50,6 +50,11 @@ final class TailBuffer {
         }
     }
 
+    /** Keeps {@code bytes} as the stream's next ones. */
+    void append(byte[] bytes) {
+        append(bytes, 0, bytes.length);
+    }
+
     /** Keeps {@code length} more bytes of the stream. */
     synchronized void append(byte[] bytes, int offset, int length) {
         for (int i = offset; i < offset + length; i++) {

@@ -99,6 +99,9 @@ final class AgentCommands extends GroupCommand {
             if (toolAccess.any()) {
                 b.toolAccess(toolAccess.access());
             }
+            if (toolAccess.code) {
+                b.addTools(ToolOptions.CODE_MODE);
+            }
             if (toolRules != null) {
                 String json;
                 try {
@@ -114,7 +117,7 @@ final class AgentCommands extends GroupCommand {
             }
             AgentDefinition definition = b.build();
             try (Engine engine = root().engine()) {
-                Agent agent = engine.runtime().create(definition);
+                Agent agent = engine.runtime(toolAccess::applyCode).create(definition);
                 out().println("Created agent '" + agent.name() + "' (id " + agent.id() + ") for user '" + user + "'.");
             }
             return 0;

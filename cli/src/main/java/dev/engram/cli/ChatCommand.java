@@ -16,6 +16,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -119,10 +120,18 @@ final class ChatCommand extends BaseCommand {
                             + "the agent).");
                 }
             }
-            List<String> unnamed = workbench.toolNames().stream().filter(t -> !created.definition().tools().contains(t)).toList();
+            List<String> named = created.definition().tools();
+            List<String> unnamed = workbench.toolNames().stream().filter(t -> !named.contains(t)).toList();
             if (!unnamed.isEmpty()) {
                 out.println("Agent '" + agentName + "' does not use " + String.join(", ", unnamed) + " (an agent the chat "
                         + "creates with --vault or --webhook does).");
+            }
+            if (tools.code && !created.definition().tools().contains(ToolOptions.CODE_MODE)) {
+                List<String> withCode = new ArrayList<>(created.definition().tools());
+                withCode.add(ToolOptions.CODE_MODE);
+                created = runtime.changeTools(user, created.id(), withCode);
+                out.println("Agent '" + agentName + "' now has " + ToolOptions.CODE_MODE + " (kept with the agent; it runs "
+                        + "only where code execution is on, --code).");
             }
             Agent agent = created;
             if (!agent.definition().toolAccess().shell().isEmpty()) {

@@ -6,6 +6,7 @@ import dev.engram.memory.postgres.PostgresLocks;
 import dev.engram.server.EngramServer;
 import dev.engram.server.TurnLock;
 import dev.engram.tools.OutboundChannel;
+import dev.engram.tools.CodeRunner;
 import dev.engram.tools.SearchProviders;
 import dev.engram.tools.ShellOptions;
 import dev.engram.tools.ShellSessions;
@@ -61,6 +62,11 @@ final class ServeCommand extends BaseCommand {
             + "default.")
     URI webhook;
 
+    @Option(names = "--code", description = "Let API users give agents run_code (Letta's) and execute_code (code mode: a "
+            + "program that calls the agent's tools): Python and JavaScript in the bubblewrap sandbox, no network; off by "
+            + "default.")
+    boolean code;
+
     @Option(names = "--management-port", paramLabel = "N",
             description = "Serve /metrics (Prometheus text, admin keys only) and the probes /livez, /readyz on this port "
                     + "(0 picks one) instead of on --port; by default /metrics is on --port.")
@@ -98,6 +104,8 @@ final class ServeCommand extends BaseCommand {
         try {
             // On PostgreSQL the index follows the other servers' writes from the start; on the SQLite file it opens
             // (with the embedding model) in the background once the server listens, so that the server starts at once.
+            // Built before the server starts: without bubblewrap, python3 or node it fails here, saying what to install.
+            CodeRunner runner = code ? CodeRunner.sandboxed() : null;
             MemorySearch search = engine.onPostgres() ? engine.search() : new LazySearch(engine::search);
             EngramServer.Builder b = EngramServer.builder(engine.store(), search).host(host).port(port).defaultModel(model)
                     .modelPolicy(ModelPolicy.providersOnly().allow(allowModels)).runtime(rb -> {
@@ -108,6 +116,9 @@ final class ServeCommand extends BaseCommand {
                         }
                         if (webhook != null) {
                             rb.outboundChannel(OutboundChannel.webhook("webhook", webhook));
+                        }
+                        if (runner != null) {
+                            rb.code(runner);
                         }
                     });
             limits.apply(b);

@@ -2,6 +2,7 @@ package dev.engram.cli;
 
 import dev.engram.agents.AgentRuntime;
 import dev.engram.agents.ToolAccess;
+import dev.engram.tools.CodeRunner;
 import dev.engram.tools.SearchProviders;
 import dev.engram.tools.ShellOptions;
 import dev.engram.tools.WebFetcher;
@@ -14,9 +15,9 @@ import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --workspace}, {@code --shell} and {@code --web}: the tools beyond memory, off by default. For a
+ * {@code --workspace}, {@code --shell}, {@code --web} and {@code --code}: the tools beyond memory, off by default. For a
  * runtime (chat, tools) they are what every agent of that command may use; for {@code agent create} they
- * are kept with the agent.
+ * are kept with the agent, and {@code --code} gives it {@code execute_code}.
  */
 final class ToolOptions {
     @Option(names = "--workspace", paramLabel = "DIR", description = "Give the file tools (file_read, read_many_files, glob, "
@@ -30,6 +31,13 @@ final class ToolOptions {
     @Option(names = "--web", description = "Allow web_fetch, and web_search when BRAVE_API_KEY, TAVILY_API_KEY or "
             + "SEARXNG_URL is set; off by default.")
     boolean web;
+
+    @Option(names = "--code", description = "Allow run_code and execute_code (code mode: a program that calls the agent's "
+            + "tools): Python and JavaScript in the bubblewrap sandbox, no network; off by default.")
+    boolean code;
+
+    /** The tool {@code --code} gives an agent that {@code agent create} or {@code chat} makes. */
+    static final String CODE_MODE = "execute_code";
 
     boolean any() {
         return workspace != null || !shell.isEmpty() || web;
@@ -57,6 +65,14 @@ final class ToolOptions {
         }
         if (web) {
             b.web(WebFetcher.http(), SearchProviders.fromEnvironment(environment));
+        }
+        applyCode(b);
+    }
+
+    /** Enables code execution on a runtime when {@code --code} is given. */
+    void applyCode(AgentRuntime.Builder b) {
+        if (code) {
+            b.code(CodeRunner.sandboxed());
         }
     }
 }

@@ -36,7 +36,13 @@ class ServeCommandTest {
         // Standard error goes to a file: what the shutdown hook writes arrives after the JVM began to exit, which a
         // Process pipe may not deliver.
         Path errFile = home.resolve("serve.err");
-        ProcessBuilder serve = new ProcessBuilder(engram("serve", "--port", "0", "--web", "--allow-model", "http://127.0.0.1:9/*"))
+        // --code needs bubblewrap and python3 or node: without them the server refuses to start, saying what to install.
+        boolean code = Files.isExecutable(Path.of("/usr/bin/bwrap")) && Files.isExecutable(Path.of("/usr/bin/python3"));
+        List<String> args = new ArrayList<>(List.of("serve", "--port", "0", "--web", "--allow-model", "http://127.0.0.1:9/*"));
+        if (code) {
+            args.add("--code");
+        }
+        ProcessBuilder serve = new ProcessBuilder(engram(args.toArray(String[]::new)))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(errFile.toFile());
         List.of("BRAVE_API_KEY", "TAVILY_API_KEY", "SEARXNG_URL").forEach(serve.environment()::remove); // no search provider
         Process server = serve.start();
@@ -87,6 +93,13 @@ class ServeCommandTest {
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(search.statusCode()).as(search.body()).isEqualTo(400);
             assertThat(search.body()).contains("Tools not found by name: {'web_search'}");
+            // --code: Letta's run_code.
+            HttpResponse<String> runCode = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p + "/v1/agents/"))
+                    .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"coder\", \"tools\": [\"run_code\"]}"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(runCode.statusCode()).as(runCode.body()).isEqualTo(code ? 200 : 400);
+            assertThat(runCode.body()).contains(code ? "\"name\":\"run_code\"" : "engram serve with --code");
             HttpResponse<String> unauthorized = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p + "/v1/agents/"))
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(unauthorized.statusCode()).isEqualTo(401);

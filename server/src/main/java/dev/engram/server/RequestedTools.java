@@ -32,9 +32,10 @@ final class RequestedTools {
                 + "provider (BRAVE_API_KEY, TAVILY_API_KEY or SEARXNG_URL)");
         HOW.put("fetch_webpage", "fetch_webpage (Engram's web_fetch) is offered when the operator starts engram serve "
                 + "with --web");
-        String code = "Engram has no code-running tool like Letta's run_code; leave it out";
-        HOW.put("run_code", code);
-        HOW.put("run_code_with_tools", code);
+        HOW.put("run_code", "run_code is offered when the operator starts engram serve with --code (Python and "
+                + "JavaScript in the bubblewrap sandbox)");
+        HOW.put("run_code_with_tools", "Engram's code mode, a program that calls the agent's tools, is execute_code, "
+                + "offered when the operator starts engram serve with --code");
         String agents = "Engram's agents write to one other agent at a time with send_message and its target_agent_id, "
                 + "waiting for the reply (ask for send_message_to_agent_and_wait_for_reply); there is no message to "
                 + "agents by tag and no message that does not wait";

@@ -65,7 +65,7 @@ class LettaToolNamesTest {
                     "tools", List.of("fetch_webpage", "archival_memory_insert", "web_search", "run_code", "teleport")));
             assertThat(r.status()).as(r.text()).isEqualTo(400);
             assertThat(r.detail()).startsWith("Tools not found by name: {'web_search', 'run_code', 'teleport'}.")
-                    .contains("search provider", "no code-running tool", "GET /v1/tools")
+                    .contains("search provider", "engram serve with --code", "GET /v1/tools")
                     .doesNotContain("'fetch_webpage'", "'archival_memory_insert'");
             assertThat(fx.store.agents().list("ana")).isEmpty();
         }
