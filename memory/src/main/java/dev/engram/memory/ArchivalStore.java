@@ -193,6 +193,19 @@ public final class ArchivalStore {
         return store.read(rows -> rows.listArchival(scope, offset, limit));
     }
 
+    /**
+     * The current entries matching {@code filter} (see {@link MemoryFilter}), newest first, {@code offset} and
+     * {@code limit} counted among the matches. The filter is evaluated here, on every backend the same way, over the
+     * scope's entries read in pages.
+     */
+    public List<ArchivalEntry> list(Scope scope, MemoryFilter filter, int offset, int limit) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(filter, "filter");
+        MemoryErrors.checkPaging(offset, limit);
+        return store.read(rows -> Paging.matching((o, n) -> rows.listArchival(scope, o, n), e -> filter.matches(
+                MemoryFilter.fields(e.metadata(), e.createdAt(), scope.userId(), Optional.of(scope.agentId()))), offset, limit));
+    }
+
     /** How many current entries the scope has. */
     public long count(Scope scope) {
         Checks.notNull(scope, "scope");

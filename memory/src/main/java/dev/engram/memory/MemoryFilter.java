@@ -64,6 +64,16 @@ public sealed interface MemoryFilter {
         return parse(node);
     }
 
+    /**
+     * A filter given as a map (as a tool's JSON input arrives); see {@link #parse(String)}. An empty map is {@link #none()}.
+     *
+     * @throws IllegalArgumentException naming the offending part, if it is not a filter
+     */
+    static MemoryFilter of(Map<String, ?> filter) {
+        Checks.notNull(filter, "filter");
+        return parse((JsonNode) FilterParser.MAPPER.valueToTree(filter));
+    }
+
     /** Parses a filter already read as JSON; see {@link #parse(String)}. */
     static MemoryFilter parse(JsonNode json) {
         Checks.notNull(json, "filter");

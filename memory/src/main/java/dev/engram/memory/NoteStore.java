@@ -164,6 +164,19 @@ public final class NoteStore {
         return store.read(rows -> rows.listNotes(userId, offset, limit));
     }
 
+    /**
+     * The current notes matching {@code filter} (see {@link MemoryFilter}; a note has no {@code agent_id}), newest
+     * first, {@code offset} and {@code limit} counted among the matches. The filter is evaluated here, on every backend
+     * the same way, over the user's notes read in pages.
+     */
+    public List<Note> list(String userId, MemoryFilter filter, int offset, int limit) {
+        Checks.id(userId, "user id");
+        Checks.notNull(filter, "filter");
+        MemoryErrors.checkPaging(offset, limit);
+        return store.read(rows -> Paging.matching((o, n) -> rows.listNotes(userId, o, n),
+                x -> filter.matches(MemoryFilter.fields(x.metadata(), x.createdAt(), x.userId(), Optional.empty())), offset, limit));
+    }
+
     /** How many current notes the user has. */
     public long count(String userId) {
         Checks.id(userId, "user id");

@@ -106,6 +106,23 @@ public abstract class SearchFilterConformance {
     }
 
     @Test
+    void filteredListingsSelectTheSameItemsAsFilteredSearches() {
+        launches();
+        fact(BEN, "launch ben", "{\"project\": \"apollo\"}");
+        MemoryFilter apollo = MemoryFilter.parse("{\"AND\": [{\"project\": \"apollo\"}, {\"priority\": {\"gte\": 2}}]}");
+        assertThat(memory.archival().list(ANA, apollo, 0, 10)).extracting(ArchivalEntry::content)
+                .containsExactly("launch four", "launch two");
+        assertThat(memory.archival().list(ANA, apollo, 1, 10)).extracting(ArchivalEntry::content).containsExactly("launch two");
+        assertThat(memory.archival().list(ANA, MemoryFilter.parse("{\"user_id\": \"ben\"}"), 0, 10)).isEmpty();
+        for (int i = 0; i < 600; i++) {
+            memory.notes().save("ana", "note " + i, Metadata.of(Map.of("n", i)));
+        }
+        assertThat(memory.notes().list("ana", MemoryFilter.parse("{\"n\": {\"in\": [3, 550]}}"), 0, 10))
+                .extracting(Note::content).containsExactly("note 550", "note 3");
+        assertThat(memory.notes().list("ana", MemoryFilter.parse("{\"agent_id\": \"helper\"}"), 0, 10)).isEmpty();
+    }
+
+    @Test
     void aFilteredSearchStillReturnsKHitsWhenKMatchingItemsExist() {
         for (int i = 0; i < 150; i++) {
             fact(ANA, "rocket rocket rocket report " + i, "{\"kind\": \"noise\"}");
