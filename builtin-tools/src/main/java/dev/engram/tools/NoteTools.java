@@ -42,9 +42,9 @@ final class NoteTools {
     record SearchInput(@JsonPropertyDescription("What to look for.") String query,
             @JsonPropertyDescription("How many results, 1 to 20; default 5.") Optional<Integer> topK,
             @JsonPropertyDescription("Also search past conversation messages; default false.") Optional<Boolean> includeConversation,
-            @JsonPropertyDescription("Only notes whose metadata match, e.g. {\"AND\": [{\"project\": \"apollo\"}, "
-                    + "{\"priority\": {\"gte\": 2}}]}: AND, OR, NOT; eq, ne, in, nin, gt, gte, lt, lte, contains, icontains; "
-                    + "fields of the metadata and created_at.") Optional<Map<String, Object>> filter,
+            @JsonPropertyDescription("Only notes whose metadata match this filter, as JSON text, e.g. {\"AND\": [{\"project\": "
+                    + "\"apollo\"}, {\"priority\": {\"gte\": 2}}]}: AND, OR, NOT; eq, ne, in, nin, gt, gte, lt, lte, contains, "
+                    + "icontains; fields of the metadata and created_at (ISO-8601).") Optional<String> filter,
             @JsonPropertyDescription("Only results scoring at least this.") Optional<Double> minScore) {
     }
 
@@ -53,13 +53,14 @@ final class NoteTools {
     }
 
     record SaveInput(@JsonPropertyDescription("The note, self-contained: it is read later without context.") String content,
-            @JsonPropertyDescription("Optional fields to filter searches on later, e.g. {\"project\": \"apollo\", \"priority\": 2}.")
-            Optional<Map<String, Object>> metadata) {
+            @JsonPropertyDescription("Optional fields to filter searches on later, as a JSON object in text, e.g. "
+                    + "{\"project\": \"apollo\", \"priority\": 2}.") Optional<String> metadata) {
     }
 
     record UpdateInput(@JsonPropertyDescription("The id of the note, e.g. note-0190...; from memory_search or memory_save.") String noteId,
             @JsonPropertyDescription("The note's new full text.") String content,
-            @JsonPropertyDescription("The new version's metadata; default the note's.") Optional<Map<String, Object>> metadata) {
+            @JsonPropertyDescription("The new version's metadata as a JSON object in text; default the note's.")
+            Optional<String> metadata) {
     }
 
     record DeleteInput(@JsonPropertyDescription("The id of the note, e.g. note-0190...; from memory_search or memory_save.") String noteId) {
@@ -82,7 +83,7 @@ final class NoteTools {
                             ? EnumSet.of(SearchDomain.NOTES, SearchDomain.CONVERSATIONS) : EnumSet.of(SearchDomain.NOTES);
                     Scope scope = ToolScopes.of(ctx);
                     SearchRequest.Builder request = SearchRequest.builder(scope, in.query()).domains(domains).k(k).fusion(fusion);
-                    in.filter().ifPresent(f -> request.filter(MemoryFilter.of(f)));
+                    in.filter().ifPresent(f -> request.filter(MemoryFilter.parse(f)));
                     in.minScore().ifPresent(request::minScore);
                     List<SearchHit> hits = search.search(request.build());
                     return hits.stream().map(h -> new Result(h.text(), h.domain() == SearchDomain.NOTES ? "notes" : "conversations",
@@ -96,7 +97,7 @@ final class NoteTools {
                         throw new ToolException("content is empty; write the note.");
                     }
                     Note n = store.notes().save(ctx.requireUserId(), in.content(),
-                            in.metadata().map(Metadata::of).orElse(Metadata.empty()));
+                            in.metadata().map(Metadata::parse).orElse(Metadata.empty()));
                     return edited("note_id", n.id(), "message", "Note saved.");
                 });
         AiTool<UpdateInput, ToolOutput> update = new Base<>(UPDATE,
@@ -107,7 +108,7 @@ final class NoteTools {
                         throw new ToolException("content is empty; write the note's new text, or use memory_delete.");
                     }
                     String user = ctx.requireUserId();
-                    Metadata meta = in.metadata().map(Metadata::of).orElseGet(() -> store.notes().get(user, in.noteId())
+                    Metadata meta = in.metadata().map(Metadata::parse).orElseGet(() -> store.notes().get(user, in.noteId())
                             .map(Note::metadata).orElse(Metadata.empty()));
                     Note n = store.notes().supersede(user, in.noteId(), in.content(), meta);
                     return edited("note_id", n.id(), "message", "Note updated; it replaces " + in.noteId()

@@ -20,7 +20,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -58,9 +57,9 @@ final class SearchTool implements AiTool<SearchTool.Input, List<SearchTool.Hit>>
             @JsonPropertyDescription("Only items from this time on, ISO-8601, e.g. 2026-05-01T00:00:00Z.") Optional<String> startTime,
             @JsonPropertyDescription("Only items before this time, ISO-8601.") Optional<String> endTime,
             @JsonPropertyDescription("Only conversation messages with these roles.") Optional<List<Role>> roles,
-            @JsonPropertyDescription("Only items whose metadata match, e.g. {\"AND\": [{\"project\": \"apollo\"}, "
-                    + "{\"priority\": {\"gte\": 2}}]}: AND, OR, NOT; eq, ne, in, nin, gt, gte, lt, lte, contains, icontains; "
-                    + "fields of the metadata and created_at.") Optional<Map<String, Object>> filter,
+            @JsonPropertyDescription("Only items whose metadata match this filter, as JSON text, e.g. {\"AND\": [{\"project\": "
+                    + "\"apollo\"}, {\"priority\": {\"gte\": 2}}]}: AND, OR, NOT; eq, ne, in, nin, gt, gte, lt, lte, contains, "
+                    + "icontains; fields of the metadata and created_at (ISO-8601).") Optional<String> filter,
             @JsonPropertyDescription("Only results scoring at least this.") Optional<Double> minScore) {
     }
 
@@ -107,7 +106,7 @@ final class SearchTool implements AiTool<SearchTool.Input, List<SearchTool.Hit>>
         in.endTime().ifPresent(t -> b.until(time("end_time", t)));
         in.roles().ifPresent(r -> b.roles(r.stream().map(x -> MessageRole.valueOf(x.name())).collect(Collectors.toSet())));
         try {
-            in.filter().ifPresent(f -> b.filter(MemoryFilter.of(f)));
+            in.filter().ifPresent(f -> b.filter(MemoryFilter.parse(f)));
             in.minScore().ifPresent(b::minScore);
             return search.search(b.build()).stream().map(SearchTool::hit).toList();
         } catch (IllegalArgumentException e) {

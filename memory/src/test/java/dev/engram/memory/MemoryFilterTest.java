@@ -23,6 +23,8 @@ class MemoryFilterTest {
         assertThat(MemoryFilter.parse("{\"NOT\": [{\"a\": 1}, {\"b\": 2}]}").matches(item("{\"b\": 2}"))).isFalse();
         assertThat(MemoryFilter.parse("{\"x\": null}").matches(item("{\"x\": null}"))).isTrue();
         assertThat(MemoryFilter.parse("{\"n\": {\"gt\": \"a\"}}").matches(item("{\"n\": 5}"))).isFalse();
+        assertThat(MemoryFilter.of(Map.of("project", Map.of("in", java.util.List.of("apollo", "gemini")))))
+                .isEqualTo(MemoryFilter.parse("{\"project\": {\"in\": [\"apollo\", \"gemini\"]}}"));
         assertThat(MemoryFilter.parse("{}").isEmpty()).isTrue();
         assertThat(MemoryFilter.parse(" ").isEmpty()).isTrue();
     }
