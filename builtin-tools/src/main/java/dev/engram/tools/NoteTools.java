@@ -10,8 +10,10 @@ import dev.engram.framework.ToolException;
 import dev.engram.framework.ToolOutput;
 import dev.engram.memory.Fusion;
 import dev.engram.memory.MemoryException;
+import dev.engram.memory.MemoryFilter;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.Metadata;
 import dev.engram.memory.Note;
 import dev.engram.memory.Scope;
 import dev.engram.memory.SearchDomain;
@@ -39,18 +41,26 @@ final class NoteTools {
 
     record SearchInput(@JsonPropertyDescription("What to look for.") String query,
             @JsonPropertyDescription("How many results, 1 to 20; default 5.") Optional<Integer> topK,
-            @JsonPropertyDescription("Also search past conversation messages; default false.") Optional<Boolean> includeConversation) {
+            @JsonPropertyDescription("Also search past conversation messages; default false.") Optional<Boolean> includeConversation,
+            @JsonPropertyDescription("Only notes whose metadata match this filter, as JSON text, e.g. {\"AND\": [{\"project\": "
+                    + "\"apollo\"}, {\"priority\": {\"gte\": 2}}]}: AND, OR, NOT; eq, ne, in, nin, gt, gte, lt, lte, contains, "
+                    + "icontains; fields of the metadata and created_at (ISO-8601).") Optional<String> filter,
+            @JsonPropertyDescription("Only results scoring at least this.") Optional<Double> minScore) {
     }
 
     /** One result: note_id is null for a conversation message. */
     record Result(String text, String source, double score, String noteId) {
     }
 
-    record SaveInput(@JsonPropertyDescription("The note, self-contained: it is read later without context.") String content) {
+    record SaveInput(@JsonPropertyDescription("The note, self-contained: it is read later without context.") String content,
+            @JsonPropertyDescription("Optional fields to filter searches on later, as a JSON object in text, e.g. "
+                    + "{\"project\": \"apollo\", \"priority\": 2}.") Optional<String> metadata) {
     }
 
     record UpdateInput(@JsonPropertyDescription("The id of the note, e.g. note-0190...; from memory_search or memory_save.") String noteId,
-            @JsonPropertyDescription("The note's new full text.") String content) {
+            @JsonPropertyDescription("The note's new full text.") String content,
+            @JsonPropertyDescription("The new version's metadata as a JSON object in text; default the note's.")
+            Optional<String> metadata) {
     }
 
     record DeleteInput(@JsonPropertyDescription("The id of the note, e.g. note-0190...; from memory_search or memory_save.") String noteId) {
@@ -72,8 +82,10 @@ final class NoteTools {
                     EnumSet<SearchDomain> domains = in.includeConversation().orElse(false)
                             ? EnumSet.of(SearchDomain.NOTES, SearchDomain.CONVERSATIONS) : EnumSet.of(SearchDomain.NOTES);
                     Scope scope = ToolScopes.of(ctx);
-                    List<SearchHit> hits = search.search(SearchRequest.builder(scope, in.query()).domains(domains).k(k)
-                            .fusion(fusion).build());
+                    SearchRequest.Builder request = SearchRequest.builder(scope, in.query()).domains(domains).k(k).fusion(fusion);
+                    in.filter().ifPresent(f -> request.filter(MemoryFilter.parse(f)));
+                    in.minScore().ifPresent(request::minScore);
+                    List<SearchHit> hits = search.search(request.build());
                     return hits.stream().map(h -> new Result(h.text(), h.domain() == SearchDomain.NOTES ? "notes" : "conversations",
                             Math.round(h.score() * 10_000) / 10_000.0, h.domain() == SearchDomain.NOTES ? h.id() : null)).toList();
                 });
@@ -84,17 +96,23 @@ final class NoteTools {
                     if (in.content().isBlank()) {
                         throw new ToolException("content is empty; write the note.");
                     }
-                    Note n = store.notes().save(ctx.requireUserId(), in.content());
+                    Note n = store.notes().save(ctx.requireUserId(), in.content(),
+                            in.metadata().map(Metadata::parse).orElse(Metadata.empty()));
                     return edited("note_id", n.id(), "message", "Note saved.");
                 });
         AiTool<UpdateInput, ToolOutput> update = new Base<>(UPDATE,
-                "Replace the text of one of the user's notes, keeping its id. Returns {note_id, message}.",
+                "Change one of the user's notes when the fact it records changed: the new text becomes the current note "
+                        + "(with a new id), and the old text is kept as its history. Returns {note_id, message}.",
                 UpdateInput.class, SafetyTier.SIDE_EFFECTING, (in, ctx) -> {
                     if (in.content().isBlank()) {
                         throw new ToolException("content is empty; write the note's new text, or use memory_delete.");
                     }
-                    Note n = store.notes().update(ctx.requireUserId(), in.noteId(), in.content());
-                    return edited("note_id", n.id(), "message", "Note updated.");
+                    String user = ctx.requireUserId();
+                    Metadata meta = in.metadata().map(Metadata::parse).orElseGet(() -> store.notes().get(user, in.noteId())
+                            .map(Note::metadata).orElse(Metadata.empty()));
+                    Note n = store.notes().supersede(user, in.noteId(), in.content(), meta);
+                    return edited("note_id", n.id(), "message", "Note updated; it replaces " + in.noteId()
+                            + ", whose text is kept in the note's history. Use the new id from now on.");
                 });
         AiTool<DeleteInput, ToolOutput> delete = new Base<>(DELETE,
                 "Delete one of the user's notes, and its search entries. Returns {note_id, message}.",

@@ -9,6 +9,7 @@ import dev.engram.framework.ToolInfo;
 import dev.engram.framework.Truncation;
 import dev.engram.framework.ToolException;
 import dev.engram.memory.Fusion;
+import dev.engram.memory.MemoryFilter;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.Scope;
@@ -55,7 +56,11 @@ final class SearchTool implements AiTool<SearchTool.Input, List<SearchTool.Hit>>
             @JsonPropertyDescription("How many results, 1 to 50; default 10.") Optional<Integer> limit,
             @JsonPropertyDescription("Only items from this time on, ISO-8601, e.g. 2026-05-01T00:00:00Z.") Optional<String> startTime,
             @JsonPropertyDescription("Only items before this time, ISO-8601.") Optional<String> endTime,
-            @JsonPropertyDescription("Only conversation messages with these roles.") Optional<List<Role>> roles) {
+            @JsonPropertyDescription("Only conversation messages with these roles.") Optional<List<Role>> roles,
+            @JsonPropertyDescription("Only items whose metadata match this filter, as JSON text, e.g. {\"AND\": [{\"project\": "
+                    + "\"apollo\"}, {\"priority\": {\"gte\": 2}}]}: AND, OR, NOT; eq, ne, in, nin, gt, gte, lt, lte, contains, "
+                    + "icontains; fields of the metadata and created_at (ISO-8601).") Optional<String> filter,
+            @JsonPropertyDescription("Only results scoring at least this.") Optional<Double> minScore) {
     }
 
     /** One result, as the model sees it. */
@@ -101,6 +106,8 @@ final class SearchTool implements AiTool<SearchTool.Input, List<SearchTool.Hit>>
         in.endTime().ifPresent(t -> b.until(time("end_time", t)));
         in.roles().ifPresent(r -> b.roles(r.stream().map(x -> MessageRole.valueOf(x.name())).collect(Collectors.toSet())));
         try {
+            in.filter().ifPresent(f -> b.filter(MemoryFilter.parse(f)));
+            in.minScore().ifPresent(b::minScore);
             return search.search(b.build()).stream().map(SearchTool::hit).toList();
         } catch (IllegalArgumentException e) {
             throw new ToolException(e.getMessage());

@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -299,12 +300,20 @@ class MemoryToolsTest {
             String id = saved.path("note_id").asString();
             assertThat(id).matches("note-[0-9a-f-]{36}");
             assertThat(saved.path("message").asString()).isEqualTo("Note saved.");
-            call(ANA, "memory_update", "{\"note_id\":\"" + id + "\",\"content\":\"Ana prefers aisle seats on flights\"}");
-            assertThat(store.notes().get("ana", id).orElseThrow().content()).isEqualTo("Ana prefers aisle seats on flights");
+            // memory_update supersedes: the new text is the current note, the old one is kept as its history.
+            JsonNode updated = JSON.readTree(call(ANA, "memory_update",
+                    "{\"note_id\":\"" + id + "\",\"content\":\"Ana prefers aisle seats on flights\"}").content());
+            String current = updated.path("note_id").asString();
+            assertThat(store.notes().get("ana", current).orElseThrow().content()).isEqualTo("Ana prefers aisle seats on flights");
+            assertThat(store.notes().history("ana", current)).extracting(Note::content)
+                    .containsExactly("Ana prefers window seats on flights", "Ana prefers aisle seats on flights");
             JsonNode found = JSON.readTree(call(ANA, "memory_search", "{\"query\":\"seat preference\"}").content());
             assertThat(found).hasSize(1);
             assertThat(found.get(0).propertyNames()).containsExactly("text", "source", "score", "note_id");
-            assertThat(found.get(0).path("note_id").asString()).isEqualTo(id);
+            assertThat(found.get(0).path("note_id").asString()).isEqualTo(current);
+            assertThat(call(ANA, "memory_update", "{\"note_id\":\"" + id + "\",\"content\":\"stale\"}").content())
+                    .contains("was superseded by '" + current + "'");
+            id = current;
             assertThat(found.get(0).path("source").asString()).isEqualTo("notes");
             // Every agent of the user sees the note.
             assertThat(JSON.readTree(call(Scope.of("ana", "coach"), "memory_search", "{\"query\":\"seat preference\"}").content()))
@@ -312,6 +321,39 @@ class MemoryToolsTest {
             call(ANA, "memory_delete", "{\"note_id\":\"" + id + "\"}");
             assertThat(store.notes().get("ana", id)).isEmpty();
             assertThat(JSON.readTree(call(ANA, "memory_search", "{\"query\":\"seat preference\"}").content())).isEmpty();
+        }
+
+        /** Tool arguments as JSON; filters and metadata travel as JSON text, which every provider's strict schemas allow. */
+        private String args(Object... keyValues) {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < keyValues.length; i += 2) {
+                m.put((String) keyValues[i], keyValues[i + 1]);
+            }
+            return JSON.writeValueAsString(m);
+        }
+
+        @Test
+        void notesCarryMetadataAndSearchesFilterOnItWithAClearErrorForABadFilter() throws Exception {
+            call(ANA, "memory_save", args("content", "Apollo launch slips to May", "metadata", "{\"project\": \"apollo\", \"priority\": 3}"));
+            call(ANA, "memory_save", args("content", "Gemini launch slips to June", "metadata", "{\"project\": \"gemini\", \"priority\": 1}"));
+            assertThat(store.notes().list("ana", 0, 10)).extracting(n -> n.metadata().get("project").orElseThrow())
+                    .containsExactlyInAnyOrder("apollo", "gemini");
+            JsonNode found = JSON.readTree(call(ANA, "memory_search", args("query", "launch",
+                    "filter", "{\"AND\": [{\"project\": \"apollo\"}, {\"priority\": {\"gte\": 2}}]}")).content());
+            assertThat(found).hasSize(1);
+            assertThat(found.get(0).path("text").asString()).contains("Apollo");
+            JsonNode viaSearch = JSON.readTree(call(ANA, "search", args("query", "launch", "domain", "notes",
+                    "filter", "{\"project\": {\"ne\": \"apollo\"}}")).content());
+            assertThat(viaSearch).hasSize(1);
+            assertThat(viaSearch.get(0).path("text").asString()).contains("Gemini");
+            assertThat(JSON.readTree(call(ANA, "search", args("query", "launch", "min_score", 1000)).content())).isEmpty();
+            ToolResult bad = call(ANA, "search", args("query", "launch", "filter", "{\"priority\": {\"gtt\": 2}}"));
+            assertThat(bad.status()).isEqualTo(ToolStatus.TOOL_ERROR);
+            assertThat(bad.content()).contains("filter part 'priority.gtt' unknown operator 'gtt'");
+            long before = store.changes().lastSeq();
+            assertThat(call(ANA, "memory_save", args("content", "x", "metadata", "{\"created_at\": 1}")).content())
+                    .contains("'created_at' is reserved");
+            assertThat(store.changes().lastSeq()).isEqualTo(before);
         }
 
         @Test

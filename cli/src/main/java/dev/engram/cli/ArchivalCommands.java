@@ -1,6 +1,7 @@
 package dev.engram.cli;
 
 import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.Metadata;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.Scope;
 import java.util.ArrayList;
@@ -31,11 +32,15 @@ final class ArchivalCommands extends GroupCommand {
         @Option(names = "--tag", paramLabel = "TAG", description = "A tag (repeatable).")
         List<String> tags = new ArrayList<>();
 
+        @Option(names = "--metadata", paramLabel = "JSON", description = "Fields a search can filter on, as a JSON object.")
+        String metadata;
+
         @Override
         int run() {
+            Metadata meta = NotesCommands.metadata(this, metadata);
             try (Engine engine = root().engine()) {
                 ArchivalEntry e = engine.store().archival().insert(scope(engine, scope.user, scope.agent),
-                        new NewArchivalEntry(Optional.ofNullable(label), text, tags));
+                        new NewArchivalEntry(Optional.ofNullable(label), text, tags, meta));
                 out().println("Inserted " + e.id() + ".");
             }
             return 0;

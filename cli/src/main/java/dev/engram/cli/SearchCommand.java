@@ -1,9 +1,12 @@
 package dev.engram.cli;
 
+import dev.engram.memory.MemoryFilter;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHit;
 import dev.engram.memory.SearchMode;
 import dev.engram.memory.SearchRequest;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -39,6 +42,17 @@ final class SearchCommand extends BaseCommand {
     @Option(names = "--mode", paramLabel = "MODE", defaultValue = "hybrid", description = "bm25, vector or hybrid; default ${DEFAULT-VALUE}.")
     SearchMode mode;
 
+    @Option(names = "--filter", paramLabel = "JSON", description = {"Only items matching this filter, in Mem0's shape: "
+            + "'{\"AND\": [{\"project\": \"apollo\"}, {\"priority\": {\"gte\": 2}}]}' (AND, OR, NOT; eq, ne, in, nin, "
+            + "gt, gte, lt, lte, contains, icontains; metadata fields and created_at)."})
+    String filter;
+
+    @Option(names = "--min-score", paramLabel = "X", description = "Only hits scoring at least X (the score printed).")
+    Double minScore;
+
+    @Option(names = "--as-of", paramLabel = "TIME", description = "The facts that held at this ISO-8601 time, instead of the current ones.")
+    String asOf;
+
     @Option(names = "--json", description = "Print the hits as JSON.")
     boolean json;
 
@@ -55,9 +69,32 @@ final class SearchCommand extends BaseCommand {
             throw usage("Missing --agent: archival memory, conversations and blocks belong to an agent (the user's notes "
                     + "alone, --domain notes, need none)");
         }
+        MemoryFilter parsed;
+        try {
+            parsed = filter == null ? MemoryFilter.none() : MemoryFilter.parse(filter);
+        } catch (IllegalArgumentException e) {
+            throw usage("--filter: " + e.getMessage());
+        }
+        if (minScore != null && (minScore.isNaN() || minScore.isInfinite())) {
+            throw usage("--min-score must be a number, got " + minScore);
+        }
+        Instant at = null;
+        if (asOf != null) {
+            try {
+                at = Instant.parse(asOf);
+            } catch (DateTimeParseException e) {
+                throw usage("--as-of must be an ISO-8601 time such as 2026-05-01T00:00:00Z, got '" + asOf + "'");
+            }
+        }
         try (Engine engine = root().engine()) {
             dev.engram.memory.Scope s = agent == null ? dev.engram.memory.Scope.of(user, ANY_AGENT) : scope(engine, user, agent);
-            SearchRequest.Builder b = SearchRequest.builder(s, query).k(k).mode(mode);
+            SearchRequest.Builder b = SearchRequest.builder(s, query).k(k).mode(mode).filter(parsed);
+            if (minScore != null) {
+                b.minScore(minScore);
+            }
+            if (at != null) {
+                b.asOf(at);
+            }
             if (!domains.isEmpty()) {
                 b.domains(EnumSet.copyOf(domains));
             }

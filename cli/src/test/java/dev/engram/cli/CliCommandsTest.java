@@ -192,6 +192,30 @@ class CliCommandsTest {
     }
 
     @Test
+    void notesCarryMetadataThatSearchFiltersOnAndSupersededNotesKeepTheirHistory() {
+        ok("notes", "save", "Apollo launch moved to May", "--user", "ana", "--metadata", "{\"project\": \"apollo\", \"priority\": 3}");
+        ok("notes", "save", "Gemini launch moved to June", "--user", "ana", "--metadata", "{\"project\": \"gemini\", \"priority\": 1}");
+        String filtered = ok("search", "launch", "--domain", "notes", "--user", "ana", "--filter",
+                "{\"AND\": [{\"project\": \"apollo\"}, {\"priority\": {\"gte\": 2}}]}").out();
+        assertThat(filtered).contains("Apollo").doesNotContain("Gemini");
+        assertThat(ok("search", "launch", "--domain", "notes", "--user", "ana", "--min-score", "1000").out()).contains("No results.");
+        oneLineError(Cli.run(home, "search", "launch", "--domain", "notes", "--user", "ana", "--filter", "{\"priority\": {\"gtt\": 2}}"),
+                2, "filter part 'priority.gtt' unknown operator 'gtt'");
+        oneLineError(Cli.run(home, "notes", "save", "x", "--user", "ana", "--metadata", "[1]"), 2, "--metadata: metadata must be a JSON object");
+        assertThat(ok("notes", "list", "--user", "ana").out().lines().count()).isEqualTo(2);
+
+        String lisbon = ok("notes", "save", "Ana lives in Lisbon", "--user", "ana").out().substring("Saved ".length()).strip()
+                .replaceAll("\\.$", "");
+        assertThat(ok("notes", "supersede", lisbon, "Ana lives in Porto", "--user", "ana").out()).contains("supersedes " + lisbon);
+        assertThat(ok("notes", "history", lisbon, "--user", "ana").out()).containsSubsequence("Lisbon", "Porto");
+        String lives = ok("search", "lives", "--domain", "notes", "--user", "ana").out();
+        assertThat(lives).contains("Porto").doesNotContain("Lisbon");
+        assertThat(ok("search", "lives", "--domain", "notes", "--user", "ana", "--as-of", "2000-01-01T00:00:00Z").out())
+                .contains("No results.");
+        oneLineError(Cli.run(home, "notes", "update", lisbon, "again", "--user", "ana"), 1, "was superseded by");
+    }
+
+    @Test
     void workspaceShellAndWebToolsAreOfferedWhenAskedForAndKeptWithAnAgent() throws Exception {
         Path ws = Files.createDirectories(work.resolve("project"));
         Files.writeString(ws.resolve("README.md"), "# Project\n");

@@ -202,8 +202,9 @@ final class InMemoryBackend implements MemoryBackend, Rows {
         return shares.getOrDefault(Key.of(owner, label), Map.of()).keySet().stream().sorted().toList();
     }
 
+    /** The scope's current (not superseded) entries. */
     private Stream<Owned<ArchivalEntry>> archivalOf(Scope scope) {
-        return archival.values().stream().filter(o -> o.scope().equals(scope));
+        return archival.values().stream().filter(o -> o.scope().equals(scope) && o.row().isCurrent());
     }
 
     @Override
@@ -226,7 +227,8 @@ final class InMemoryBackend implements MemoryBackend, Rows {
 
     @Override
     public Optional<ArchivalEntry> archivalByLabel(Scope scope, String label) {
-        return archivalOf(scope).map(Owned::row).filter(e -> e.label().equals(Optional.of(label))).findFirst();
+        return archival.values().stream().filter(o -> o.scope().equals(scope)).map(Owned::row)
+                .filter(e -> e.label().equals(Optional.of(label))).findFirst();
     }
 
     @Override
@@ -254,14 +256,26 @@ final class InMemoryBackend implements MemoryBackend, Rows {
 
     @Override
     public List<Note> listNotes(String userId, int offset, int limit) {
-        return notes.values().stream().filter(o -> o.row().userId().equals(userId))
+        return notes.values().stream().filter(o -> o.row().userId().equals(userId) && o.row().isCurrent())
                 .sorted(Comparator.comparing((Owned<Note> o) -> o.row().createdAt()).thenComparingLong(Owned::pos).reversed())
                 .skip(offset).limit(limit).map(Owned::row).toList();
     }
 
     @Override
+    public Optional<Note> noteSuperseding(String userId, String noteId) {
+        return notes.values().stream().map(Owned::row)
+                .filter(n -> n.userId().equals(userId) && n.supersedes().equals(Optional.of(noteId))).findFirst();
+    }
+
+    @Override
+    public Optional<ArchivalEntry> archivalSuperseding(Scope scope, String id) {
+        return archival.values().stream().filter(o -> o.scope().equals(scope)).map(Owned::row)
+                .filter(e -> e.supersedes().equals(Optional.of(id))).findFirst();
+    }
+
+    @Override
     public long countNotes(String userId) {
-        return notes.values().stream().filter(o -> o.row().userId().equals(userId)).count();
+        return notes.values().stream().filter(o -> o.row().userId().equals(userId) && o.row().isCurrent()).count();
     }
 
     @Override

@@ -33,6 +33,10 @@ final class MemoryErrors {
         return new NotFoundException("There is no archival entry labelled '" + label + "' for this agent.");
     }
 
+    static NotFoundException noArchival(String id) {
+        return new NotFoundException("There is no archival entry '" + id + "' in this agent's memory.");
+    }
+
     static NotFoundException noNote(String noteId) {
         return new NotFoundException("There is no note '" + noteId + "' for this user.");
     }

@@ -21,9 +21,15 @@ import java.util.Set;
  * @param until   only items before this time
  * @param tags    only archival entries with at least one of these tags (when not empty)
  * @param roles   only conversation messages with one of these roles (when not empty); other domains are not affected
+ * @param filter  only items whose metadata, time and owner match (see {@link MemoryFilter}); it narrows the scope,
+ *                never widens it, and applies inside both retrievers like the other filters
+ * @param minScore only hits whose {@linkplain SearchHit#score() score} is at least this (fewer than k hits then)
+ * @param asOf    the facts that held at this time (notes and archival entries saved by then and not yet superseded,
+ *                other items written by then); when empty, the current facts
  */
 public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query, int k, SearchMode mode, Fusion fusion,
-        Optional<Instant> from, Optional<Instant> until, Set<String> tags, Set<MessageRole> roles) {
+        Optional<Instant> from, Optional<Instant> until, Set<String> tags, Set<MessageRole> roles, MemoryFilter filter,
+        Optional<Double> minScore, Optional<Instant> asOf) {
     public static final int MAX_K = 1_000;
 
     public SearchRequest {
@@ -52,6 +58,21 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
         }
         tags = Set.copyOf(tags);
         roles = Set.copyOf(roles);
+        Objects.requireNonNull(filter, "filter must not be null: use MemoryFilter.none()");
+        Objects.requireNonNull(minScore, "minScore must not be null");
+        minScore.ifPresent(m -> {
+            if (m.isNaN() || m.isInfinite()) {
+                throw new IllegalArgumentException("the minimum score must be a finite number, got " + m);
+            }
+        });
+        Objects.requireNonNull(asOf, "asOf must not be null");
+    }
+
+    /** A search without a metadata filter, score threshold or point in time. */
+    public SearchRequest(Scope scope, Set<SearchDomain> domains, String query, int k, SearchMode mode, Fusion fusion,
+            Optional<Instant> from, Optional<Instant> until, Set<String> tags, Set<MessageRole> roles) {
+        this(scope, domains, query, k, mode, fusion, from, until, tags, roles, MemoryFilter.none(), Optional.empty(),
+                Optional.empty());
     }
 
     /** The longest query accepted. */
@@ -77,6 +98,9 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
         private Instant until;
         private Set<String> tags = Set.of();
         private Set<MessageRole> roles = Set.of();
+        private MemoryFilter filter = MemoryFilter.none();
+        private Double minScore;
+        private Instant asOf;
 
         private Builder(Scope scope, String query) {
             this.scope = scope;
@@ -147,9 +171,41 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
             return this;
         }
 
+        /** Only items matching {@code filter}; see {@link MemoryFilter} for the grammar. */
+        public Builder filter(MemoryFilter filter) {
+            this.filter = Checks.notNull(filter, "filter");
+            return this;
+        }
+
+        /**
+         * Only items matching the filter written as JSON, in Mem0's shape.
+         *
+         * @throws IllegalArgumentException naming the offending part, if it is not a filter
+         */
+        public Builder filter(String json) {
+            this.filter = MemoryFilter.parse(json);
+            return this;
+        }
+
+        /** Only hits scoring at least {@code minScore} (the score a hit reports: fused, or the one retriever's). */
+        public Builder minScore(double minScore) {
+            this.minScore = minScore;
+            return this;
+        }
+
+        /**
+         * The facts that held at {@code time} instead of the current ones.
+         *
+         * @throws IllegalArgumentException if it lies outside the years 1 to 9999
+         */
+        public Builder asOf(Instant time) {
+            this.asOf = checkTime(time, "as of");
+            return this;
+        }
+
         public SearchRequest build() {
             return new SearchRequest(scope, domains, query, k, mode, fusion, Optional.ofNullable(from),
-                    Optional.ofNullable(until), tags, roles);
+                    Optional.ofNullable(until), tags, roles, filter, Optional.ofNullable(minScore), Optional.ofNullable(asOf));
         }
     }
 

@@ -93,6 +93,15 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** Metadata, filters, minimum scores and facts over time, searched over this backend. */
+    @Nested
+    class Filters extends SearchFilterConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     /** The images of user messages, on this backend. */
     @Nested
     class Images extends MessageImageConformance {

@@ -133,7 +133,7 @@ final class LettaViews {
         o.putNull("source_id");
         o.putNull("file_id");
         o.putNull("file_name");
-        o.putObject("metadata");
+        o.set("metadata", SearchParams.json(e.metadata()));
         o.put("is_deleted", false);
         o.putNull("created_by_id");
         o.putNull("last_updated_by_id");

@@ -18,7 +18,8 @@ import tools.jackson.databind.node.ObjectNode;
  * The notes an agent sees ({@code /v1/agents/{agent_id}/notes}, Engram's own; Letta has no notes): the notes of the
  * agent's user, which all that user's agents share, listed newest first ({@code limit}, 1 to 1000, default 100) and
  * searched ({@code /search?query=&top_k=}, each result with its {@code score} and {@code retrievers} as passage search
- * gives them). Read-only: agents write notes with their tools.
+ * gives them, and {@code filter}, {@code min_score}, {@code as_of} as {@link SearchParams} reads them); a note's
+ * versions at {@code /{note_id}/history}. Read-only: agents write notes with their tools.
  */
 final class NoteRoutes {
     private final Api api;
@@ -30,6 +31,7 @@ final class NoteRoutes {
     List<Route> routes() {
         return List.of(
                 Route.agent(api, GET, "/v1/agents/{agent_id}/notes/search", this::search),
+                Route.agent(api, GET, "/v1/agents/{agent_id}/notes/{note_id}/history", this::history),
                 Route.agent(api, GET, "/v1/agents/{agent_id}/notes", this::list));
     }
 
@@ -48,8 +50,9 @@ final class NoteRoutes {
         int k = Query.integer(req, "top_k", 1, SearchRequest.MAX_K).orElse(10);
         api.runtime.search().awaitIndexed();
         List<ObjectNode> results = new ArrayList<>();
-        for (SearchHit hit : api.runtime.search().search(SearchRequest.builder(agent.scope(), query)
-                .domains(SearchDomain.NOTES).k(k).build())) {
+        SearchRequest.Builder request = SearchRequest.builder(agent.scope(), query).domains(SearchDomain.NOTES).k(k);
+        SearchParams.apply(req, request);
+        for (SearchHit hit : api.runtime.search().search(request.build())) {
             Optional<Note> note = api.store.notes().get(agent.userId(), hit.id());
             if (note.isPresent()) {
                 ObjectNode o = view(note.get());
@@ -63,8 +66,30 @@ final class NoteRoutes {
         Api.json(res, out);
     }
 
+    /** The versions of a note, oldest first: those it superseded, itself, and those that superseded it. */
+    private void history(Agent agent, ServerRequest req, ServerResponse res) {
+        String id = req.path().pathParameters().get("note_id");
+        if (api.store.notes().get(agent.userId(), id).isEmpty()) {
+            throw ApiException.notFound("Note '" + id + "' not found.");
+        }
+        Api.json(res, api.store.notes().history(agent.userId(), id).stream().map(NoteRoutes::view).toList());
+    }
+
     private static ObjectNode view(Note n) {
-        return Body.JSON.createObjectNode().put("id", n.id()).put("content", n.content())
+        ObjectNode o = Body.JSON.createObjectNode().put("id", n.id()).put("content", n.content())
                 .put("created_at", LettaViews.date(n.createdAt())).put("updated_at", LettaViews.date(n.updatedAt()));
+        o.set("metadata", SearchParams.json(n.metadata()));
+        o.put("valid_from", LettaViews.date(n.validFrom()));
+        if (n.validTo().isPresent()) {
+            o.put("valid_to", LettaViews.date(n.validTo().get()));
+        } else {
+            o.putNull("valid_to");
+        }
+        if (n.supersedes().isPresent()) {
+            o.put("supersedes", n.supersedes().get());
+        } else {
+            o.putNull("supersedes");
+        }
+        return o;
     }
 }

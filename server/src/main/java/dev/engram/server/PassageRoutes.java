@@ -6,6 +6,7 @@ import static io.helidon.http.Method.POST;
 
 import dev.engram.agents.Agent;
 import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.Metadata;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHit;
@@ -62,9 +63,10 @@ final class PassageRoutes {
             throw body.problem("value_error", "The text is empty", "text");
         }
         List<String> tags = body.strings("tags").orElse(List.of());
+        Metadata metadata = SearchParams.metadata(body);
         ArchivalEntry entry;
         try {
-            entry = api.store.archival().insert(agent.scope(), new NewArchivalEntry(Optional.empty(), text, tags));
+            entry = api.store.archival().insert(agent.scope(), new NewArchivalEntry(Optional.empty(), text, tags, metadata));
         } catch (IllegalArgumentException e) {
             throw body.problem("value_error", Incidents.clientText(e, "a passage"), "text");
         }
@@ -95,6 +97,7 @@ final class PassageRoutes {
         if (!tags.isEmpty() && !allTags) {
             search.tags(tags);
         }
+        SearchParams.apply(req, search);
         api.runtime.search().awaitIndexed();
         List<ObjectNode> results = new ArrayList<>();
         for (SearchHit hit : api.runtime.search().search(search.build())) {
@@ -108,6 +111,7 @@ final class PassageRoutes {
             o.put("content", entry.get().content());
             entry.get().tags().forEach(o.withArray("tags")::add);
             o.withArray("tags");
+            o.set("metadata", SearchParams.json(entry.get().metadata()));
             scores(o, hit);
             results.add(o);
         }

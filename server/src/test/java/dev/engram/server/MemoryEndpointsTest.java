@@ -135,6 +135,52 @@ class MemoryEndpointsTest {
     }
 
     @Test
+    void passagesCarryMetadataThatSearchFiltersOnAndBadFiltersAreRefusedNamingThePart() {
+        String base = "/v1/agents/" + agent + "/archival-memory";
+        ServerFixture.Response created = fx.post(fx.ana, base, obj("text", "Apollo launch moved to May",
+                "metadata", obj("project", "apollo", "priority", 3)));
+        assertThat(created.status()).as(created.text()).isEqualTo(200);
+        assertThat(created.json().get(0).path("metadata").path("project").asString()).isEqualTo("apollo");
+        fx.post(fx.ana, base, obj("text", "Gemini launch moved to June", "metadata", obj("project", "gemini", "priority", 1)));
+        assertThat(fx.get(fx.ana, base).json()).extracting(p -> p.path("metadata").path("priority").asInt()).containsExactly(3, 1);
+
+        String filter = java.net.URLEncoder.encode("{\"AND\": [{\"project\": \"apollo\"}, {\"priority\": {\"gte\": 2}}]}",
+                java.nio.charset.StandardCharsets.UTF_8);
+        JsonNode found = fx.get(fx.ana, base + "/search?query=launch&filter=" + filter).json();
+        assertThat(found.path("results")).extracting(r -> r.path("content").asString()).containsExactly("Apollo launch moved to May");
+        assertThat(found.path("results").get(0).path("metadata").path("priority").asInt()).isEqualTo(3);
+        assertThat(fx.get(fx.ana, base + "/search?query=launch&min_score=1000").json().path("count").asInt()).isZero();
+
+        ServerFixture.Response bad = fx.get(fx.ana, base + "/search?query=launch&filter="
+                + java.net.URLEncoder.encode("{\"priority\": {\"gtt\": 2}}", java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(bad.status()).isEqualTo(422);
+        assertThat(bad.text()).contains("filter part 'priority.gtt' unknown operator 'gtt'");
+        assertThat(fx.get(fx.ana, base + "/search?query=launch&min_score=lots").status()).isEqualTo(422);
+        assertThat(fx.get(fx.ana, base + "/search?query=launch&as_of=yesterday").status()).isEqualTo(422);
+        assertThat(fx.post(fx.ana, base, obj("text", "x", "metadata", obj("created_at", 1))).status()).isEqualTo(422);
+        assertThat(fx.get(fx.ana, base).json()).hasSize(2);
+    }
+
+    @Test
+    void aNotesHistoryListsItsVersionsAndSearchFindsTheCurrentOneOrTheOneThatHeldThen() {
+        dev.engram.memory.Note lisbon = fx.store.notes().save("ana", "Ana lives in Lisbon");
+        java.time.Instant before = fx.store.clock().instant();
+        dev.engram.memory.Note porto = fx.store.notes().supersede("ana", lisbon.id(), "Ana lives in Porto",
+                dev.engram.memory.Metadata.empty());
+        String notes = "/v1/agents/" + agent + "/notes";
+        JsonNode history = fx.get(fx.ana, notes + "/" + porto.id() + "/history").json();
+        assertThat(history).extracting(n -> n.path("content").asString()).containsExactly("Ana lives in Lisbon", "Ana lives in Porto");
+        assertThat(history.get(0).path("valid_to").isNull()).isFalse();
+        assertThat(history.get(1).path("supersedes").asString()).isEqualTo(lisbon.id());
+        assertThat(fx.get(fx.ana, notes + "/search?query=lives").json().path("results"))
+                .extracting(r -> r.path("content").asString()).containsExactly("Ana lives in Porto");
+        assertThat(fx.get(fx.ana, notes + "/search?query=lives&as_of=" + before).json().path("results"))
+                .extracting(r -> r.path("content").asString()).containsExactly("Ana lives in Lisbon");
+        assertThat(fx.get(fx.ben, notes + "/" + porto.id() + "/history").status()).isEqualTo(404);
+        assertThat(fx.get(fx.ana, notes + "/note-none/history").status()).isEqualTo(404);
+    }
+
+    @Test
     void badPassageRequestsAreRefused() {
         String base = "/v1/agents/" + agent + "/archival-memory";
         assertThat(fx.post(fx.ana, base, obj()).status()).isEqualTo(422);

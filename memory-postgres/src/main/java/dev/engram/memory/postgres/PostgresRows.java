@@ -11,6 +11,7 @@ import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageRole;
+import dev.engram.memory.Metadata;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Note;
 import dev.engram.memory.Scope;
@@ -63,12 +64,24 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
     private static ArchivalEntry archival(ResultSet rs) throws SQLException {
         return new ArchivalEntry(rs.getString("id"), Optional.ofNullable(rs.getString("label")), rs.getString("content"),
                 Columns.tags(rs.getString("tags")), Columns.instant(rs.getLong("created_at")),
-                Columns.instant(rs.getLong("updated_at")));
+                Columns.instant(rs.getLong("updated_at")), Metadata.parse(rs.getString("metadata")), validTo(rs),
+                Optional.ofNullable(rs.getString("supersedes")));
+    }
+
+    private static Optional<Instant> validTo(ResultSet rs) throws SQLException {
+        long micros = rs.getLong("valid_to");
+        return rs.wasNull() ? Optional.empty() : Optional.of(Columns.instant(micros));
+    }
+
+    /** A time that may be absent, bound as a BIGINT or a NULL of that type. */
+    private static Object micros(Optional<Instant> time) {
+        return time.<Object>map(Columns::micros).orElse(new Null(Types.BIGINT));
     }
 
     private static Note note(ResultSet rs) throws SQLException {
         return new Note(rs.getString("id"), rs.getString("user_id"), rs.getString("content"),
-                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")),
+                Metadata.parse(rs.getString("metadata")), validTo(rs), Optional.ofNullable(rs.getString("supersedes")));
     }
 
     private static ConversationMessage message(ResultSet rs) throws SQLException {
@@ -156,11 +169,13 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
     @Override
     public void putArchival(Scope s, List<ArchivalEntry> entries) {
         for (ArchivalEntry e : entries) {
-            exec("INSERT INTO archival (id, user_id, agent_id, label, content, tags, created_at, updated_at) "
-                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET label = excluded.label, "
-                    + "content = excluded.content, tags = excluded.tags, updated_at = excluded.updated_at",
+            exec("INSERT INTO archival (id, user_id, agent_id, label, content, tags, created_at, updated_at, metadata, "
+                    + "valid_to, supersedes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+                    + "label = excluded.label, content = excluded.content, tags = excluded.tags, updated_at = excluded.updated_at, "
+                    + "metadata = excluded.metadata, valid_to = excluded.valid_to, supersedes = excluded.supersedes",
                     e.id(), s.userId(), s.agentId(), e.label().orElse(null), e.content(),
-                    Columns.tagsJson(e.tags()), Columns.micros(e.createdAt()), Columns.micros(e.updatedAt()));
+                    Columns.tagsJson(e.tags()), Columns.micros(e.createdAt()), Columns.micros(e.updatedAt()),
+                    e.metadata().json(), micros(e.validTo()), e.supersedes().orElse(null));
         }
     }
 
@@ -183,15 +198,18 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
 
     @Override
     public List<ArchivalEntry> listArchival(Scope s, int offset, int limit) {
-        return query("SELECT * FROM archival WHERE user_id = ? AND agent_id = ? ORDER BY created_at DESC, pos DESC "
+        return query("SELECT * FROM archival WHERE user_id = ? AND agent_id = ? AND valid_to IS NULL ORDER BY created_at DESC, pos DESC "
                 + "LIMIT ? OFFSET ?", (rs, c) -> archival(rs), s.userId(), s.agentId(), limit, offset);
     }
 
     @Override
     public void putNote(Note n) {
-        exec("INSERT INTO notes (id, user_id, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) "
-                + "DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at",
-                n.id(), n.userId(), n.content(), Columns.micros(n.createdAt()), Columns.micros(n.updatedAt()));
+        exec("INSERT INTO notes (id, user_id, content, created_at, updated_at, metadata, valid_to, supersedes) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET content = excluded.content, "
+                + "updated_at = excluded.updated_at, metadata = excluded.metadata, valid_to = excluded.valid_to, "
+                + "supersedes = excluded.supersedes",
+                n.id(), n.userId(), n.content(), Columns.micros(n.createdAt()), Columns.micros(n.updatedAt()),
+                n.metadata().json(), micros(n.validTo()), n.supersedes().orElse(null));
     }
 
     @Override
@@ -206,13 +224,24 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
 
     @Override
     public List<Note> listNotes(String userId, int offset, int limit) {
-        return query("SELECT * FROM notes WHERE user_id = ? ORDER BY created_at DESC, pos DESC LIMIT ? OFFSET ?",
+        return query("SELECT * FROM notes WHERE user_id = ? AND valid_to IS NULL ORDER BY created_at DESC, pos DESC LIMIT ? OFFSET ?",
                 (rs, c) -> note(rs), userId, limit, offset);
     }
 
     @Override
+    public Optional<Note> noteSuperseding(String userId, String noteId) {
+        return one("SELECT * FROM notes WHERE supersedes = ? AND user_id = ?", (rs, c) -> note(rs), noteId, userId);
+    }
+
+    @Override
+    public Optional<ArchivalEntry> archivalSuperseding(Scope s, String id) {
+        return one("SELECT * FROM archival WHERE supersedes = ? AND user_id = ? AND agent_id = ?",
+                (rs, c) -> archival(rs), id, s.userId(), s.agentId());
+    }
+
+    @Override
     public long countNotes(String userId) {
-        return one("SELECT count(*) FROM notes WHERE user_id = ?", (rs, c) -> rs.getLong(1), userId).orElseThrow();
+        return one("SELECT count(*) FROM notes WHERE user_id = ? AND valid_to IS NULL", (rs, c) -> rs.getLong(1), userId).orElseThrow();
     }
 
     @Override
@@ -331,7 +360,8 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
     public MemoryStats stats(Scope s) {
         return one("SELECT (SELECT count(*) FROM blocks WHERE user_id = ? AND agent_id = ?) "
                 + "+ (SELECT count(*) FROM block_shares WHERE user_id = ? AND agent_id = ?), "
-                + "(SELECT count(*) FROM archival WHERE user_id = ? AND agent_id = ?), (SELECT count(*) FROM notes WHERE user_id = ?), "
+                + "(SELECT count(*) FROM archival WHERE user_id = ? AND agent_id = ? AND valid_to IS NULL), "
+                + "(SELECT count(*) FROM notes WHERE user_id = ? AND valid_to IS NULL), "
                 + "count(*), count(*) FILTER (WHERE in_context), max(created_at) FROM messages WHERE user_id = ? AND agent_id = ?",
                 (rs, c) -> new MemoryStats(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
                         rs.getObject(6) == null ? Optional.empty() : Optional.of(Columns.instant(rs.getLong(6)))),

@@ -5,6 +5,7 @@ import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageRole;
+import dev.engram.memory.Metadata;
 import dev.engram.memory.Scope;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.spi.Columns;
@@ -38,6 +39,14 @@ final class LuceneDocuments {
     static final String TEXT = "text";
     static final String CONTENT = "content";
     static final String VECTOR = "vector";
+    /** When the item was written (micros): {@code created_at} of filters, and the start of a fact's validity. */
+    static final String CREATED = "created";
+    /** When a superseded fact stopped holding (micros); {@link Long#MAX_VALUE} while it is current. */
+    static final String VALID_TO = "valid_to";
+    /** Present, as {@code "1"}, only on superseded facts: a search for current facts excludes this one term. */
+    static final String SUPERSEDED = "superseded";
+    /** The metadata JSON of notes and archival entries, read by metadata filters. */
+    static final String METADATA = "metadata";
     /** One term per (user, agent, domain): the scope filter is one flat term set instead of nested clauses. */
     static final String SCOPE_DOMAIN = "scope_domain";
 
@@ -58,7 +67,7 @@ final class LuceneDocuments {
 
     /** What decides the documents' text, recorded with the index so that an index written otherwise is rebuilt. */
     String layout() {
-        return "messages " + before + "+" + after + ", dated";
+        return "messages " + before + "+" + after + ", dated, metadata and validity";
     }
 
     /**
@@ -85,7 +94,14 @@ final class LuceneDocuments {
      * of the message alone (the neighbours' topics would blur what it says).
      */
     record Item(String key, SearchDomain domain, String id, String userId, String agentId, String text,
-            String lexical, String semantic, Instant time, List<String> tags, Optional<MessageRole> role) {
+            String lexical, String semantic, Instant time, List<String> tags, Optional<MessageRole> role, Instant created,
+            Metadata metadata, Optional<Instant> validTo) {
+        /** An item without metadata that holds from when it was written, as messages and blocks do. */
+        Item(String key, SearchDomain domain, String id, String userId, String agentId, String text, String lexical,
+                String semantic, Instant time, List<String> tags, Optional<MessageRole> role, Instant created) {
+            this(key, domain, id, userId, agentId, text, lexical, semantic, time, tags, role, created, Metadata.empty(),
+                    Optional.empty());
+        }
     }
 
     static String key(ChangeEvent e) {
@@ -98,18 +114,19 @@ final class LuceneDocuments {
         if (e.entity() == ChangeEvent.Entity.NOTE) {
             return store.notes().get(e.userId(), e.id()).filter(n -> !n.content().isBlank())
                     .map(n -> new Item(key, domain, n.id(), n.userId(), "", n.content(), n.content(), n.content(), n.updatedAt(), List.of(),
-                            Optional.empty()));
+                            Optional.empty(), n.createdAt(), n.metadata(), n.validTo()));
         }
         Scope scope = Scope.of(e.userId(), e.agentId().orElseThrow());
         return switch (e.entity()) {
             case ARCHIVAL -> store.archival().get(scope, e.id()).map(a -> new Item(key, domain, a.id(), e.userId(),
-                    scope.agentId(), a.content(), a.content(), a.content(), a.updatedAt(), a.tags(), Optional.empty()));
+                    scope.agentId(), a.content(), a.content(), a.content(), a.updatedAt(), a.tags(), Optional.empty(),
+                    a.createdAt(), a.metadata(), a.validTo()));
             case MESSAGE -> store.messages().get(scope, Long.parseLong(e.id())).filter(m -> !m.content().isBlank())
                     .map(m -> new Item(key, domain, Long.toString(m.id()), e.userId(), scope.agentId(), m.content(),
-                            withContext(scope, m), m.content(), m.createdAt(), List.of(), Optional.of(m.role())));
+                            withContext(scope, m), m.content(), m.createdAt(), List.of(), Optional.of(m.role()), m.createdAt()));
             case BLOCK -> store.blocks().get(scope, e.id()).filter(b -> !b.isShared(scope) && !b.value().isBlank())
                     .map(b -> new Item(key, domain, b.label(), e.userId(), scope.agentId(), b.value(), b.value(),
-                            b.value(), b.updatedAt(), List.of(), Optional.empty()));
+                            b.value(), b.updatedAt(), List.of(), Optional.empty(), b.createdAt()));
             case NOTE -> throw new IllegalStateException("handled above");
         };
     }
@@ -149,6 +166,16 @@ final class LuceneDocuments {
         long micros = Columns.micros(item.time());
         d.add(new LongPoint(TIME, micros));
         d.add(new org.apache.lucene.document.NumericDocValuesField(TIME, micros));
+        long created = Columns.micros(item.created());
+        d.add(new LongPoint(CREATED, created));
+        d.add(new org.apache.lucene.document.NumericDocValuesField(CREATED, created));
+        d.add(new LongPoint(VALID_TO, item.validTo().map(Columns::micros).orElse(Long.MAX_VALUE)));
+        if (item.validTo().isPresent()) {
+            d.add(new StringField(SUPERSEDED, "1", Field.Store.NO));
+        }
+        if (!item.metadata().isEmpty()) {
+            d.add(new org.apache.lucene.document.BinaryDocValuesField(METADATA, new BytesRef(item.metadata().json())));
+        }
         for (String tag : item.tags()) {
             d.add(new StringField(TAG, tag, Field.Store.NO));
         }

@@ -1,13 +1,16 @@
 package dev.engram.memory.lucene;
 
 import static dev.engram.memory.lucene.LuceneDocuments.CONTENT;
+import static dev.engram.memory.lucene.LuceneDocuments.CREATED;
 import static dev.engram.memory.lucene.LuceneDocuments.DOMAIN;
 import static dev.engram.memory.lucene.LuceneDocuments.ID;
 import static dev.engram.memory.lucene.LuceneDocuments.ROLE;
 import static dev.engram.memory.lucene.LuceneDocuments.SCOPE_DOMAIN;
+import static dev.engram.memory.lucene.LuceneDocuments.SUPERSEDED;
 import static dev.engram.memory.lucene.LuceneDocuments.TAG;
 import static dev.engram.memory.lucene.LuceneDocuments.TEXT;
 import static dev.engram.memory.lucene.LuceneDocuments.TIME;
+import static dev.engram.memory.lucene.LuceneDocuments.VALID_TO;
 import static dev.engram.memory.lucene.LuceneDocuments.VECTOR;
 import static dev.engram.memory.lucene.LuceneDocuments.scopeDomain;
 
@@ -116,6 +119,10 @@ final class LuceneRetriever implements AutoCloseable {
             addNormalised(semantic, doc -> fusion.vectorWeight(domainOf.apply(doc)), fused);
         }
         List<Map.Entry<Integer, double[]>> ordered = new ArrayList<>(fused.entrySet());
+        if (request.minScore().isPresent()) {
+            double min = request.minScore().get();
+            ordered.removeIf(e -> e.getValue()[0] < min);
+        }
         ordered.sort(Comparator.comparingDouble((Map.Entry<Integer, double[]> e) -> -e.getValue()[0])
                 .thenComparingInt(Map.Entry::getKey));
         List<Map.Entry<Integer, double[]>> top = ordered.subList(0, Math.min(k, ordered.size()));
@@ -254,7 +261,8 @@ final class LuceneRetriever implements AutoCloseable {
         // every document per search.
         org.apache.lucene.index.IndexReader reader = searcher.getIndexReader();
         boolean everything = scopeSize == reader.maxDoc() && reader.numDocs() == reader.maxDoc() && request.from().isEmpty()
-                && request.until().isEmpty() && request.tags().isEmpty() && request.roles().isEmpty();
+                && request.until().isEmpty() && request.tags().isEmpty() && request.roles().isEmpty()
+                && request.filter().isEmpty() && request.asOf().isEmpty() && reader.docFreq(new Term(SUPERSEDED, "1")) == 0;
         TopDocs top = searcher.search(new KnnFloatVectorQuery(VECTOR, vector, beam, everything ? null : filter), beam);
         List<Ranked> all = ranked(top);
         return all.subList(0, Math.min(depth, all.size()));
@@ -330,6 +338,16 @@ final class LuceneRetriever implements AutoCloseable {
         }
         if (!r.tags().isEmpty()) {
             f.add(new TermInSetQuery(TAG, r.tags().stream().map(BytesRef::new).toList()), BooleanClause.Occur.FILTER);
+        }
+        if (r.asOf().isPresent()) {
+            long at = Columns.micros(r.asOf().get());
+            f.add(LongPoint.newRangeQuery(CREATED, Long.MIN_VALUE, at), BooleanClause.Occur.FILTER);
+            f.add(LongPoint.newRangeQuery(VALID_TO, at + 1, Long.MAX_VALUE), BooleanClause.Occur.FILTER);
+        } else {
+            f.add(new TermQuery(new Term(SUPERSEDED, "1")), BooleanClause.Occur.MUST_NOT);
+        }
+        if (!r.filter().isEmpty()) {
+            f.add(new MetadataFilterQuery(r.filter(), r.scope().userId(), r.scope().agentId()), BooleanClause.Occur.FILTER);
         }
         if (!r.roles().isEmpty()) {
             Query roleIn = new TermInSetQuery(ROLE, r.roles().stream().map(x -> new BytesRef(x.name())).toList());

@@ -128,8 +128,11 @@ public interface Rows {
 
     Optional<ArchivalEntry> archivalByLabel(Scope scope, String label);
 
-    /** Newest first (by creation time, then the later insert first). */
+    /** The current entries (not superseded), newest first (by creation time, then the later insert first). */
     List<ArchivalEntry> listArchival(Scope scope, int offset, int limit);
+
+    /** The scope's entry that superseded the one with id {@code id}, if one did. */
+    Optional<ArchivalEntry> archivalSuperseding(Scope scope, String id);
 
     // ---- notes ------------------------------------------------------------------------------------
 
@@ -141,9 +144,13 @@ public interface Rows {
 
     Optional<Note> note(String userId, String noteId);
 
-    /** Newest first (by creation time, then the later insert first). */
+    /** The current notes (not superseded), newest first (by creation time, then the later insert first). */
     List<Note> listNotes(String userId, int offset, int limit);
 
+    /** The user's note that superseded the one with id {@code noteId}, if one did. */
+    Optional<Note> noteSuperseding(String userId, String noteId);
+
+    /** How many current notes the user has. */
     long countNotes(String userId);
 
     // ---- messages ---------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageRole;
+import dev.engram.memory.Metadata;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Note;
 import dev.engram.memory.Scope;
@@ -160,21 +161,30 @@ final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkR
     private static ArchivalEntry archival(ResultSet rs) throws SQLException {
         return new ArchivalEntry(rs.getString("id"), Optional.ofNullable(rs.getString("label")), rs.getString("content"),
                 Columns.tags(rs.getString("tags")), Columns.instant(rs.getLong("created_at")),
-                Columns.instant(rs.getLong("updated_at")));
+                Columns.instant(rs.getLong("updated_at")), Metadata.parse(rs.getString("metadata")), validTo(rs),
+                Optional.ofNullable(rs.getString("supersedes")));
+    }
+
+    private static Optional<Instant> validTo(ResultSet rs) throws SQLException {
+        long micros = rs.getLong("valid_to");
+        return rs.wasNull() ? Optional.empty() : Optional.of(Columns.instant(micros));
     }
 
     @Override
     public void putArchival(Scope scope, List<ArchivalEntry> entries) {
         // One prepared statement for the whole batch.
         PreparedBatch batch = h.prepareBatch("""
-                INSERT INTO archival (id, user_id, agent_id, label, content, tags, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO archival (id, user_id, agent_id, label, content, tags, created_at, updated_at, metadata, valid_to,
+                                      supersedes)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET label = excluded.label, content = excluded.content, tags = excluded.tags,
-                                               updated_at = excluded.updated_at""");
+                                               updated_at = excluded.updated_at, metadata = excluded.metadata,
+                                               valid_to = excluded.valid_to, supersedes = excluded.supersedes""");
         for (ArchivalEntry e : entries) {
             batch.bind(0, e.id()).bind(1, scope.userId()).bind(2, scope.agentId()).bind(3, e.label().orElse(null))
                     .bind(4, e.content()).bind(5, Columns.tagsJson(e.tags())).bind(6, Columns.micros(e.createdAt()))
-                    .bind(7, Columns.micros(e.updatedAt())).add();
+                    .bind(7, Columns.micros(e.updatedAt())).bind(8, e.metadata().json()).bind(9, Columns.micros(e.validTo()))
+                    .bind(10, e.supersedes().orElse(null)).add();
         }
         batch.execute();
     }
@@ -199,7 +209,7 @@ final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkR
 
     @Override
     public List<ArchivalEntry> listArchival(Scope scope, int offset, int limit) {
-        return h.createQuery("SELECT * FROM archival WHERE user_id = ? AND agent_id = ? "
+        return h.createQuery("SELECT * FROM archival WHERE user_id = ? AND agent_id = ? AND valid_to IS NULL "
                         + "ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?")
                 .bind(0, scope.userId()).bind(1, scope.agentId()).bind(2, limit).bind(3, offset)
                 .map((rs, ctx) -> archival(rs)).list();
@@ -207,15 +217,19 @@ final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkR
 
     private static Note note(ResultSet rs) throws SQLException {
         return new Note(rs.getString("id"), rs.getString("user_id"), rs.getString("content"),
-                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")),
+                Metadata.parse(rs.getString("metadata")), validTo(rs), Optional.ofNullable(rs.getString("supersedes")));
     }
 
     @Override
     public void putNote(Note n) {
-        h.createUpdate("INSERT INTO notes (id, user_id, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?) "
-                        + "ON CONFLICT (id) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at")
+        h.createUpdate("INSERT INTO notes (id, user_id, content, created_at, updated_at, metadata, valid_to, supersedes) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET content = excluded.content, "
+                        + "updated_at = excluded.updated_at, metadata = excluded.metadata, valid_to = excluded.valid_to, "
+                        + "supersedes = excluded.supersedes")
                 .bind(0, n.id()).bind(1, n.userId()).bind(2, n.content()).bind(3, Columns.micros(n.createdAt()))
-                .bind(4, Columns.micros(n.updatedAt())).execute();
+                .bind(4, Columns.micros(n.updatedAt())).bind(5, n.metadata().json()).bind(6, Columns.micros(n.validTo()))
+                .bind(7, n.supersedes().orElse(null)).execute();
     }
 
     @Override
@@ -231,13 +245,25 @@ final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkR
 
     @Override
     public List<Note> listNotes(String userId, int offset, int limit) {
-        return h.createQuery("SELECT * FROM notes WHERE user_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?")
+        return h.createQuery("SELECT * FROM notes WHERE user_id = ? AND valid_to IS NULL ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?")
                 .bind(0, userId).bind(1, limit).bind(2, offset).map((rs, ctx) -> note(rs)).list();
     }
 
     @Override
+    public Optional<Note> noteSuperseding(String userId, String noteId) {
+        return h.createQuery("SELECT * FROM notes WHERE supersedes = ? AND user_id = ?")
+                .bind(0, noteId).bind(1, userId).map((rs, ctx) -> note(rs)).findOne();
+    }
+
+    @Override
+    public Optional<ArchivalEntry> archivalSuperseding(Scope scope, String id) {
+        return h.createQuery("SELECT * FROM archival WHERE supersedes = ? AND user_id = ? AND agent_id = ?")
+                .bind(0, id).bind(1, scope.userId()).bind(2, scope.agentId()).map((rs, ctx) -> archival(rs)).findOne();
+    }
+
+    @Override
     public long countNotes(String userId) {
-        return h.createQuery("SELECT count(*) FROM notes WHERE user_id = ?").bind(0, userId).mapTo(Long.class).one();
+        return h.createQuery("SELECT count(*) FROM notes WHERE user_id = ? AND valid_to IS NULL").bind(0, userId).mapTo(Long.class).one();
     }
 
     private static ConversationMessage message(ResultSet rs) throws SQLException {
@@ -410,8 +436,8 @@ final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkR
         return h.createQuery("""
                 SELECT (SELECT count(*) FROM blocks WHERE user_id = :u AND agent_id = :a)
                      + (SELECT count(*) FROM block_shares WHERE user_id = :u AND agent_id = :a) AS blocks,
-                       (SELECT count(*) FROM archival WHERE user_id = :u AND agent_id = :a) AS archival,
-                       (SELECT count(*) FROM notes WHERE user_id = :u) AS notes,
+                       (SELECT count(*) FROM archival WHERE user_id = :u AND agent_id = :a AND valid_to IS NULL) AS archival,
+                       (SELECT count(*) FROM notes WHERE user_id = :u AND valid_to IS NULL) AS notes,
                        coalesce((SELECT total FROM message_counts WHERE user_id = :u AND agent_id = :a), 0) AS total,
                        coalesce((SELECT in_context FROM message_counts WHERE user_id = :u AND agent_id = :a), 0) AS in_context,
                        (SELECT max(created_at) FROM messages WHERE user_id = :u AND agent_id = :a) AS last_at""")

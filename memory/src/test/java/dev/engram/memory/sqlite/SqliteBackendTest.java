@@ -118,7 +118,7 @@ class SqliteBackendTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT count(*) FROM " + SqliteBackend.HISTORY_TABLE)) {
             rs.next();
-            assertThat(rs.getInt(1)).isEqualTo(16); // versions 1 to 15, and the newer one
+            assertThat(rs.getInt(1)).isEqualTo(17); // versions 1 to 16, and the newer one
         }
     }
 
@@ -146,6 +146,30 @@ class SqliteBackendTest {
                     ToolOutcome.of(ToolOutcome.Status.OK, ToolOutcome.Effect.MESSAGE_TO_USER),
                     ToolOutcome.OK,
                     ToolOutcome.of(ToolOutcome.Status.ERROR));
+        }
+    }
+
+    @Test
+    void notesAndArchivalEntriesOfTheSchemaBeforeMetadataBecomeCurrentFactsWithoutMetadata() throws Exception {
+        Path file = dir.resolve("v13.db");
+        org.flywaydb.core.Flyway.configure(SqliteBackend.class.getClassLoader()).dataSource("jdbc:sqlite:" + file, null, null)
+                .locations(SqliteBackend.MIGRATIONS).table(SqliteBackend.HISTORY_TABLE).target("13").load().migrate();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO notes (id, user_id, content, created_at, updated_at) VALUES ('note-1', 'ana', 'Likes tea', 1, 2)");
+            s.execute("INSERT INTO archival (id, user_id, agent_id, label, content, tags, created_at, updated_at) "
+                    + "VALUES ('archival-1', 'ana', 'a1', 'home', 'Lives in Lisbon', '[\"city\"]', 3, 4)");
+        }
+        try (MemoryStore store = MemoryStore.sqlite(file)) {
+            Note note = store.notes().get("ana", "note-1").orElseThrow();
+            assertThat(note.metadata()).isEqualTo(dev.engram.memory.Metadata.empty());
+            assertThat(note.isCurrent()).isTrue();
+            assertThat(store.notes().list("ana", 0, 10)).containsExactly(note);
+            ArchivalEntry entry = store.archival().getByLabel(Scope.of("ana", "a1"), "home").orElseThrow();
+            assertThat(entry.tags()).containsExactly("city");
+            assertThat(entry.supersedes()).isEmpty();
+            ArchivalEntry porto = store.archival().supersede(Scope.of("ana", "a1"), entry.id(), NewArchivalEntry.of("Lives in Porto"));
+            assertThat(store.archival().history(Scope.of("ana", "a1"), porto.id())).extracting(ArchivalEntry::content)
+                    .containsExactly("Lives in Lisbon", "Lives in Porto");
         }
     }
 
