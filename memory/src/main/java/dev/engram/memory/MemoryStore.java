@@ -42,6 +42,7 @@ public final class MemoryStore implements AutoCloseable {
     private final ConversationStore conversations;
     private final ProviderStore providers;
     private final RunStore runs;
+    private final JobStore jobs;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this(new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
@@ -64,6 +65,7 @@ public final class MemoryStore implements AutoCloseable {
         this.conversations = new ConversationStore(core);
         this.providers = new ProviderStore(core);
         this.runs = new RunStore(core);
+        this.jobs = new JobStore(core);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -192,6 +194,11 @@ public final class MemoryStore implements AutoCloseable {
     /** The runs of each user's agents (Letta's runs) and the events of the streamed ones, kept for a client to resume. */
     public RunStore runs() {
         return runs;
+    }
+
+    /** The background jobs of each user (Letta's jobs), kept from acceptance on so that none is lost in a crash. */
+    public JobStore jobs() {
+        return jobs;
     }
 
     /** The clock that stamps every write and says when a {@linkplain #schedules() schedule} is due. */
