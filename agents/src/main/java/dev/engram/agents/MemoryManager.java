@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -57,13 +58,13 @@ public final class MemoryManager implements AutoCloseable {
     private static final int PAGE = 500;
 
     private final MemoryStore store;
-    private final Optional<ChatModel> model;
+    private final Optional<Function<MemoryScope, ChatModel>> models;
     private final AddOptions options;
     private final ExecutorService worker;
 
     private MemoryManager(Builder b) {
         this.store = b.store;
-        this.model = Optional.ofNullable(b.model);
+        this.models = Optional.ofNullable(b.models);
         this.options = b.options;
         this.worker = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("engram-memory-add").factory());
     }
@@ -92,7 +93,7 @@ public final class MemoryManager implements AutoCloseable {
         Objects.requireNonNull(scope, "scope must not be null");
         Objects.requireNonNull(addOptions, "options must not be null");
         check(messages, addOptions);
-        if (!addOptions.raw() && model.isEmpty()) {
+        if (!addOptions.raw() && models.isEmpty()) {
             throw new IllegalArgumentException("extracting facts needs a model: build the MemoryManager with model(...), "
                     + "or add the messages raw");
         }
@@ -223,8 +224,7 @@ public final class MemoryManager implements AutoCloseable {
 
     /** The facts the model extracts, asking again once with the error; empty when the job failed (it is ended). */
     private Optional<List<FactExtraction.Extracted>> extract(Job job, List<MemoryMessage> messages) {
-        ChatModel m = model.orElseThrow(() -> new IllegalStateException("extracting facts needs a model; this manager "
-                + "has none (build it with model(...))"));
+        ChatModel m = model(job);
         List<ChatMessage> conversation = new ArrayList<>(List.of(new ChatMessage.System(FactExtraction.SYSTEM),
                 new ChatMessage.User(FactExtraction.conversation(messages))));
         String error = "";
@@ -249,6 +249,12 @@ public final class MemoryManager implements AutoCloseable {
         return Optional.empty();
     }
 
+    private ChatModel model(Job job) {
+        MemoryScope scope = job.agentId().map(a -> MemoryScope.agent(job.userId(), a)).orElse(MemoryScope.user(job.userId()));
+        return models.orElseThrow(() -> new IllegalStateException("extracting facts needs a model; this manager has none "
+                + "(build it with model(...))")).apply(scope);
+    }
+
     /** Stores each fact that is not a near-duplicate, recording each outcome with the fact in one unit of work. */
     private Job store(Job job, List<FactExtraction.Extracted> facts, List<MemoryMessage> messages, AddOptions.Target target,
             double similarity, boolean raw) {
@@ -267,7 +273,7 @@ public final class MemoryManager implements AutoCloseable {
         ObjectNode result = Heartbeats.JSON.createObjectNode();
         result.put("total", facts.size());
         ArrayNode outcomes = result.putArray("facts");
-        String modelName = raw ? "none (raw)" : model.map(ChatModel::name).orElse("");
+        String modelName = raw ? "none (raw)" : model(job).name();
         for (FactExtraction.Extracted fact : facts) {
             ObjectNode outcome = Heartbeats.JSON.createObjectNode().put("text", fact.text());
             Optional<FactMatcher.Known> known = matcher.match(fact.text());
@@ -314,7 +320,7 @@ public final class MemoryManager implements AutoCloseable {
     /** Builds a {@link MemoryManager}. */
     public static final class Builder {
         private final MemoryStore store;
-        private ChatModel model;
+        private Function<MemoryScope, ChatModel> models;
         private AddOptions options = AddOptions.defaults();
 
         private Builder(MemoryStore store) {
@@ -323,7 +329,14 @@ public final class MemoryManager implements AutoCloseable {
 
         /** The model that extracts facts (the agent's model, or one chosen for extraction); without one only raw adds work. */
         public Builder model(ChatModel chatModel) {
-            this.model = Objects.requireNonNull(chatModel, "model must not be null");
+            Objects.requireNonNull(chatModel, "model must not be null");
+            this.models = scope -> chatModel;
+            return this;
+        }
+
+        /** The model for each scope's jobs, such as its agent's own ({@code AgentRuntime.model(spec)}); replaces {@link #model}. */
+        public Builder models(Function<MemoryScope, ChatModel> perScope) {
+            this.models = Objects.requireNonNull(perScope, "models must not be null");
             return this;
         }
 
