@@ -170,6 +170,17 @@ public final class AgentRuntime implements AutoCloseable {
     }
 
     /**
+     * The model of a spec as this runtime's agents get it (registered, or resolved once and kept): for work done for an
+     * agent outside its turns, such as extracting memory on its model.
+     *
+     * @throws AgentException if the spec cannot be resolved; the message says what to set
+     */
+    public ChatModel model(String spec) {
+        Objects.requireNonNull(spec, "model spec must not be null");
+        return hub.model(spec);
+    }
+
+    /**
      * The user's one agent with that name, loaded on first use; empty if the user has none.
      *
      * @throws AgentException if several agents of the user share the name (ids identify agents); the message lists their ids

@@ -18,6 +18,7 @@ import picocli.CommandLine.ScopeType;
         subcommands = {DemoCommand.class, ChatCommand.class, AgentCommands.class, BlockCommands.class,
                 ArchivalCommands.class, NotesCommands.class, SearchCommand.class, IngestCommand.class,
                 ReindexCommand.class, ToolsCommands.class, CanvasCommands.class, ScheduleCommands.class, KeysCommands.class, ServeCommand.class, EvalCommands.class,
+                MemoryCommands.class,
                 McpCommand.class,
                 CommandLine.HelpCommand.class})
 public final class EngramCli implements Runnable {

@@ -49,6 +49,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, Conversation> conversations = new LinkedHashMap<>();
     private final Map<String, ProviderRecord> providers = new LinkedHashMap<>();
     private final Map<String, Run> runs = new LinkedHashMap<>();
+    private final Map<String, Job> jobs = new LinkedHashMap<>();
     /** Each run's kept events by sequence number; a run's map is replaced, never changed in place (the undo log restores it). */
     private final Map<String, NavigableMap<Long, RunEvent>> runEvents = new LinkedHashMap<>();
     /** Each agent's task list; a list is replaced, never changed in place (the undo log restores it). */
@@ -468,6 +469,28 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     @Override
     public boolean deleteProvider(String id) {
         return remove(providers, id);
+    }
+
+    @Override
+    public void putJob(Job job) {
+        put(jobs, job.id(), job);
+    }
+
+    @Override
+    public Optional<Job> job(String id) {
+        return Optional.ofNullable(jobs.get(id));
+    }
+
+    @Override
+    public List<Job> listJobs(String userId, int limit) {
+        return jobs.values().stream().filter(j -> j.userId().equals(userId))
+                .sorted(Comparator.comparing(Job::createdAt).thenComparing(Job::id).reversed()).limit(limit).toList();
+    }
+
+    @Override
+    public List<Job> unfinishedJobs() {
+        return jobs.values().stream().filter(j -> j.status().isActive())
+                .sorted(Comparator.comparing(Job::createdAt).thenComparing(Job::id)).toList();
     }
 
     @Override

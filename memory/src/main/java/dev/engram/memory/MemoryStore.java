@@ -44,6 +44,7 @@ public final class MemoryStore implements AutoCloseable {
     private final RunStore runs;
     private final WorkStateStore work;
     private final CanvasStore canvases;
+    private final JobStore jobs;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this(new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
@@ -68,6 +69,7 @@ public final class MemoryStore implements AutoCloseable {
         this.runs = new RunStore(core);
         this.work = new WorkStateStore(core);
         this.canvases = new CanvasStore(core);
+        this.jobs = new JobStore(core);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -206,6 +208,11 @@ public final class MemoryStore implements AutoCloseable {
     /** The canvas artefacts of each user's agents: versioned HTML documents an agent writes for its user to open. */
     public CanvasStore canvases() {
         return canvases;
+    }
+
+    /** The background jobs of each user (Letta's jobs), kept from acceptance on so that none is lost in a crash. */
+    public JobStore jobs() {
+        return jobs;
     }
 
     /** The clock that stamps every write and says when a {@linkplain #schedules() schedule} is due. */

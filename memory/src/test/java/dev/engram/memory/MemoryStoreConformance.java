@@ -102,6 +102,15 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** Background jobs, stored when accepted and found again at a start, on this backend. */
+    @Nested
+    class Jobs extends JobConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     /** The images of user messages, on this backend. */
     @Nested
     class Images extends MessageImageConformance {

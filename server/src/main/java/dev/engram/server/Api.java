@@ -1,5 +1,6 @@
 package dev.engram.server;
 
+import dev.engram.agents.MemoryManager;
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.AgentNotFoundException;
@@ -37,6 +38,8 @@ final class Api {
     final Settings settings;
     final QuotaGuard quotas;
     final RunLog runs;
+    /** The memory extraction jobs, on each agent's own model. */
+    final MemoryManager memory;
 
     /**
      * The server's settings that endpoints read.
@@ -57,6 +60,8 @@ final class Api {
         this.settings = settings;
         this.quotas = new QuotaGuard(store);
         this.runs = new RunLog(store, settings.runRetention(), settings.maxRunEvents());
+        this.memory = MemoryManager.builder(store).models(scope -> runtime.model(scope.agentId()
+                .map(a -> runtime.current(scope.userId(), a).definition().model()).orElse(settings.defaultModel()))).build();
     }
 
     /** What one message may hold: the store's longest text, the server's image limits. */

@@ -1,5 +1,6 @@
 package dev.engram.server;
 
+import dev.engram.agents.MemoryManager;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.framework.ModelPolicy;
 import dev.engram.framework.model.ChatModel;
@@ -81,6 +82,7 @@ public final class EngramServer implements AutoCloseable {
     private final Turns turns;
     private final List<Route> routes;
     private final Duration shutdownGrace;
+    private final MemoryManager memory;
     private final OpsRoutes ops;
     private final boolean managed;
     private final Object stopped = new Object();
@@ -118,6 +120,7 @@ public final class EngramServer implements AutoCloseable {
                 b.runRetention, b.maxRunEvents, b.environment));
         HelidonLog.install();
         this.managed = b.managementPort >= 0;
+        this.memory = api.memory;
         this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers), !managed);
         VerifiedKeys keys = new VerifiedKeys(b.store.keys(), b.keyCacheTtl);
         HttpRouting.Builder routing = routingBuilder.join();
@@ -170,6 +173,8 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new ContextRoutes(api).routes());
         routes.addAll(new NoteRoutes(api).routes());
         routes.addAll(new CanvasRoutes(api).routes());
+        routes.addAll(new MemoryAddRoutes(api).routes());
+        routes.addAll(new JobRoutes(api).routes());
         return List.copyOf(routes);
     }
 
@@ -245,6 +250,7 @@ public final class EngramServer implements AutoCloseable {
         runtime.scheduler().stop();
         turns.stop(shutdownGrace);
         web.stop();
+        memory.close();
         runtime.close();
         LOG.info("Engram server stopped");
     }
@@ -480,6 +486,7 @@ public final class EngramServer implements AutoCloseable {
             }
             EngramServer server = new EngramServer(this);
             server.web.start();
+            server.memory.resumeUnfinished(); // memory jobs a crash or a stop interrupted
             server.runtime.scheduler().start(scheduleInterval);
             server.ops.started();
             LOG.info("Engram server listening on http://{}:{} (store {}, default model {})", host, server.port(),

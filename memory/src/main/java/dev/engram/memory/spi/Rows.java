@@ -7,6 +7,7 @@ import dev.engram.memory.Identity;
 import dev.engram.memory.ProviderRecord;
 import dev.engram.memory.Goal;
 import dev.engram.memory.GoalEntry;
+import dev.engram.memory.Job;
 import dev.engram.memory.Run;
 import dev.engram.memory.RunEvent;
 import dev.engram.memory.ArchivalEntry;
@@ -433,6 +434,33 @@ public interface Rows {
     private static UnsupportedOperationException noCanvases() {
         return new UnsupportedOperationException("this memory backend keeps no canvas artefacts (it does not implement the "
                 + "canvas methods of Rows)");
+    }
+
+    // ---- jobs (optional) -------------------------------------------------------------------------------
+
+    /** Stores a job, replacing the one of its id. Jobs are optional, like runs: the defaults throw. */
+    default void putJob(Job job) {
+        throw noJobs();
+    }
+
+    /** The job of that id, whoever's it is. */
+    default Optional<Job> job(String id) {
+        throw noJobs();
+    }
+
+    /** The user's jobs, newest first (by creation, then id), at most {@code limit}. */
+    default List<Job> listJobs(String userId, int limit) {
+        throw noJobs();
+    }
+
+    /** Every user's active jobs (created or running), oldest first (by creation, then id). */
+    default List<Job> unfinishedJobs() {
+        throw noJobs();
+    }
+
+    private static UnsupportedOperationException noJobs() {
+        return new UnsupportedOperationException("this memory backend keeps no jobs (it does not implement the job "
+                + "methods of Rows)");
     }
 
     private static UnsupportedOperationException noRuns() {

@@ -1,0 +1,114 @@
+package dev.engram.agents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.framework.model.ChatModel;
+import dev.engram.framework.model.ChatRequest;
+import dev.engram.framework.model.ChatResponse;
+import dev.engram.framework.model.ModelException;
+import dev.engram.memory.Job;
+import dev.engram.memory.JobStatus;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.Note;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** An accepted add job survives a crash: at the next start it runs again, or fails after too many attempts; never lost. */
+class MemoryManagerRecoveryTest {
+    @TempDir
+    Path dir;
+
+    /** A model that holds its caller until released, then fails: the process "dies" while the job runs. */
+    static final class StuckModel implements ChatModel {
+        final CountDownLatch called = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public String name() {
+            return "stuck";
+        }
+
+        @Override
+        public ChatResponse chat(ChatRequest request) {
+            called.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new ModelException("the process is gone");
+        }
+    }
+
+    /** Accepts a job, lets it start, then closes the store under it as a crash would; returns the job's id. */
+    private String crashWhileRunning(Path file) throws InterruptedException {
+        StuckModel stuck = new StuckModel();
+        MemoryStore store = MemoryStore.sqlite(file);
+        MemoryManager memory = MemoryManager.builder(store).model(stuck).build();
+        AddJob job = memory.add(MemoryManagerTest.MOVE, MemoryScope.user("ana"));
+        assertThat(stuck.called.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(job.job().status()).isEqualTo(JobStatus.RUNNING);
+        store.close(); // the crash: nothing more reaches the file
+        stuck.release.countDown();
+        memory.close();
+        return job.id();
+    }
+
+    @Test
+    void aJobInterruptedByACrashRunsAgainAtTheNextStartAndStoresItsFacts() throws Exception {
+        Path file = dir.resolve("memory.db");
+        String id = crashWhileRunning(file);
+        try (MemoryStore store = MemoryStore.sqlite(file);
+                MemoryManager memory = MemoryManager.builder(store).model(MemoryManagerTest.model(
+                        MemoryManagerTest.says("{\"facts\": [\"The user moved to Porto.\"]}"))).build()) {
+            Job interrupted = store.jobs().get("ana", id).orElseThrow();
+            assertThat(interrupted.status()).isEqualTo(JobStatus.RUNNING);
+            assertThat(interrupted.attempts()).isEqualTo(1);
+            List<AddJob> resumed = memory.resumeUnfinished();
+            assertThat(resumed).extracting(AddJob::id).containsExactly(id);
+            AddResult result = resumed.getFirst().await(MemoryManagerTest.WAIT);
+            assertThat(result.succeeded()).isTrue();
+            assertThat(store.notes().list("ana", 0, 10)).extracting(Note::content).containsExactly("The user moved to Porto.");
+            assertThat(store.jobs().get("ana", id).orElseThrow().attempts()).isEqualTo(2);
+            assertThat(store.jobs().unfinished()).isEmpty();
+        }
+    }
+
+    @Test
+    void aJobInterruptedAsOftenAsItMayRunFailsAtTheNextStartSayingSo() throws Exception {
+        Path file = dir.resolve("memory.db");
+        String id = crashWhileRunning(file);
+        try (MemoryStore store = MemoryStore.sqlite(file)) {
+            store.jobs().start("ana", id); // its second attempt, interrupted too
+        }
+        try (MemoryStore store = MemoryStore.sqlite(file);
+                MemoryManager memory = MemoryManager.builder(store).model(MemoryManagerTest.model()).build()) {
+            assertThat(memory.resumeUnfinished()).isEmpty();
+            Job failed = store.jobs().get("ana", id).orElseThrow();
+            assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+            assertThat(failed.error()).contains("interrupted 2 times");
+            assertThat(MemoryManager.result(failed).status()).isEqualTo(JobStatus.FAILED);
+            assertThat(store.notes().list("ana", 0, 10)).isEmpty();
+        }
+    }
+
+    @Test
+    void aJobAcceptedButNeverStartedRunsAtTheNextStart() {
+        Path file = dir.resolve("memory.db");
+        String id;
+        try (MemoryStore store = MemoryStore.sqlite(file)) {
+            // what add stores before it returns, as a process that stopped before its worker ran it leaves it
+            id = store.jobs().create("ana", MemoryManager.KIND, "{\"messages\": [{\"role\": \"user\", \"content\": "
+                    + "\"I like tea\"}], \"raw\": true, \"target\": \"NOTE\", \"similarity\": 0.85}").id();
+        }
+        try (MemoryStore store = MemoryStore.sqlite(file); MemoryManager memory = MemoryManager.builder(store).build()) {
+            List<AddJob> resumed = memory.resumeUnfinished();
+            assertThat(resumed).extracting(AddJob::id).containsExactly(id);
+            assertThat(resumed.getFirst().await(MemoryManagerTest.WAIT).stored()).hasSize(1);
+        }
+    }
+}
