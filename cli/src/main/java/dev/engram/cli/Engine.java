@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
@@ -47,6 +48,7 @@ final class Engine implements AutoCloseable {
     private final Object searchLock = new Object();
     private volatile boolean closed;
     private Thread warmUp;
+    private final CompletableFuture<Void> warmedUp = new CompletableFuture<>();
 
     Engine(Path home) {
         this(home, Optional.empty(), Map.of());
@@ -102,8 +104,10 @@ final class Engine implements AutoCloseable {
         synchronized (searchLock) {
             checkOpen();
             if (search == null) {
+                Embedder e = embedder();
+                checkOpen(); // closed while the model loaded (a warm-up): open no index that no one will close
                 // Over PostgreSQL each machine keeps its own index, derived from the database's change log.
-                search = LuceneMemorySearch.builder(store(), embedder())
+                search = LuceneMemorySearch.builder(store(), e)
                         .directory(home.resolve(postgres.isPresent() ? "index-postgres" : "index")).build();
             }
             return search;
@@ -116,23 +120,53 @@ final class Engine implements AutoCloseable {
      * its first inference take seconds, which a chat or a server spends waiting for the user anyway. A failure here
      * is left for that first search to report. Idempotent; the engine's close waits for it.
      */
-    synchronized void warmUp() {
+    void warmUp() {
+        warmUp(() -> { });
+    }
+
+    /**
+     * {@link #warmUp()}, then {@code also} on the same thread (what else a command's first request would pay, such as
+     * an agent model's token counter). Each step starts only while the engine is open, so that a close during the
+     * warm-up waits for one step at most. The returned stage completes when the warm-up has ended, whether or not it
+     * succeeded; a second call starts nothing and returns the first call's stage.
+     */
+    synchronized CompletableFuture<Void> warmUp(Runnable also) {
+        if (closed) {
+            warmedUp.complete(null);
+        }
         if (warmUp != null || closed) {
-            return;
+            return warmedUp;
         }
         warmUp = Thread.ofPlatform().daemon().name("engram-warm-up").start(() -> {
             try {
                 MemorySearch s = search();
-                embedder().embedQuery("warm up");
-                s.search(SearchRequest.builder(WARM_UP_SCOPE, "warm up").build());
+                Embedder e = embedder();
+                // Inference at a few sequence lengths: the runtime plans each new input shape on its first run.
+                for (String query : WARM_UP_QUERIES) {
+                    checkOpen();
+                    e.embedQuery(query);
+                }
+                checkOpen();
+                s.search(SearchRequest.builder(WARM_UP_SCOPE, WARM_UP_QUERIES.getFirst()).build());
+                checkOpen();
+                also.run();
             } catch (RuntimeException e) {
-                // The first real search opens what failed here, and reports it there.
+                // The first real search opens what failed here, and reports it there; a close stops the warm-up here.
+            } finally {
+                warmedUp.complete(null);
             }
         });
+        return warmedUp;
     }
 
     /** A scope no one has: the warm-up's query finds nothing and reads no one's memory. */
     private static final Scope WARM_UP_SCOPE = Scope.of("engram-warm-up", "engram-warm-up");
+
+    /** Queries of a few lengths (in tokens: about 5, 15 and 40), the lengths of users' queries. */
+    private static final List<String> WARM_UP_QUERIES = List.of("warm up the search",
+            "what did Maya say about the field report and the octopus migration study",
+            "a longer question, as an agent asks when it searches its archival memory for what the user said about a "
+                    + "project, its deadlines, the people involved and the places they travelled to last spring");
 
     /** Waits for the warm-up (if any) to finish. */
     void awaitWarmUp() throws InterruptedException {

@@ -1,5 +1,6 @@
 package dev.engram.cli;
 
+import dev.engram.agents.TokenCounter;
 import dev.engram.framework.ModelPolicy;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.postgres.PostgresLocks;
@@ -16,7 +17,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.event.Level;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -101,6 +104,7 @@ final class ServeCommand extends BaseCommand {
         Engine engine = root().engine();
         PostgresLocks locks = null;
         EngramServer server;
+        CompletableFuture<Void> warmedUp = new CompletableFuture<>();
         try {
             // On PostgreSQL the index follows the other servers' writes from the start; on the SQLite file it opens
             // (with the embedding model) in the background once the server listens, so that the server starts at once.
@@ -132,8 +136,13 @@ final class ServeCommand extends BaseCommand {
                         maxTurns);
                 b.turnLock(TurnLock.byName(locks::acquire));
             }
+            b.readyAfter(warmedUp);
             server = b.start();
-            engine.warmUp(); // once listening: the first search costs what later ones cost
+            // Once listening: the first search costs what later ones cost (the index, the embedding model, and the token
+            // counter of the default model, which every request that opens an agent needs); ready when that is done.
+            String counterModel = TokenCounter.modelName(model);
+            engine.warmUp(() -> TokenCounter.forModel(counterModel).count("warm up"))
+                    .whenComplete((done, failure) -> warmedUp.complete(null));
         } catch (RuntimeException e) {
             if (locks != null) {
                 locks.close();
@@ -143,7 +152,11 @@ final class ServeCommand extends BaseCommand {
         }
         CountDownLatch closed = new CountDownLatch(1);
         PostgresLocks heldLocks = locks;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        AtomicBoolean stopping = new AtomicBoolean();
+        Runnable stop = () -> {
+            if (!stopping.compareAndSet(false, true)) {
+                return;
+            }
             if (LogLines.format() == LogLines.Format.JSON) {
                 LogLines.write(Level.INFO, "dev.engram.serve", "Stopping: turns in progress are cancelled.", null);
             } else {
@@ -156,7 +169,10 @@ final class ServeCommand extends BaseCommand {
             }
             engine.close();
             closed.countDown();
-        }, "engram-serve-shutdown"));
+        };
+        // SIGTERM and Ctrl-C stop the server in order before the JVM exits; the hook covers any other way out.
+        StopSignals signals = StopSignals.install(stop);
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "engram-serve-shutdown"));
         List<String> lines = new ArrayList<>();
         lines.add(String.format(Locale.ROOT, "Engram server listening on http://%s:%d (Letta V1 API) — started in %d ms",
                 host, server.port(), Duration.ofNanos(System.nanoTime() - start).toMillis()));
@@ -183,6 +199,6 @@ final class ServeCommand extends BaseCommand {
         err().flush();
         server.awaitShutdown();
         closed.await();
-        return 0;
+        return signals.exitStatus();
     }
 }

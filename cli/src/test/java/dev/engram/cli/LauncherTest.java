@@ -8,9 +8,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -181,5 +185,111 @@ class LauncherTest {
         assertThat(Files.readString(errFile)).contains("engram:   [1/3] Engram framework")
                 .containsPattern("the build failed after 0:\\d\\d \\(Maven exit 7\\)")
                 .contains("[ERROR] COMPILATION ERROR: Foo.java:[3,1]");
+    }
+    /**
+     * A fake JDK whose release file says {@code feature}: its java writes its arguments to {@code args.txt} and, as a
+     * JVM that records an AOT cache does at exit, writes the file {@code -XX:AOTCacheOutput} names.
+     */
+    private Path fakeJdkWithRelease(String name, int feature) throws IOException {
+        Path jdk = Files.createDirectories(dir.resolve(name));
+        Files.writeString(jdk.resolve("release"), "IMPLEMENTOR=\"Test\"\nJAVA_VERSION=\"" + feature + ".0.1\"\n");
+        Path bin = Files.createDirectories(jdk.resolve("bin"));
+        Path java = bin.resolve("java");
+        Files.writeString(java, """
+                #!/bin/sh
+                case "$*" in *-XshowSettings*) touch "$(dirname "$0")/asked"; echo "    java.specification.version = 17" >&2; exit 0;; esac
+                echo "$@" > "$(dirname "$0")/args.txt"
+                for a in "$@"; do case "$a" in -XX:AOTCacheOutput=*) echo cache > "${a#-XX:AOTCacheOutput=}";; esac; done
+                echo "Picked up JAVA_TOOL_OPTIONS: -Djava.class.path=x.jar -XX:AOTCacheOutput=c.aot -XX:AOTMode=create" >&2
+                echo "Picked up JAVA_TOOL_OPTIONS: -Xmx1g" >&2
+                """);
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return java;
+    }
+
+    /** Runs the launcher with {@code args} on the JDK at {@code java}, the jar {@code jar} and the home {@code home}. */
+    private String launch(Path java, Path jar, Path home, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("bash", LAUNCHER.toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().put("JAVA_HOME", java.getParent().getParent().toString());
+        pb.environment().put("ENGRAM_JAR", jar.toString());
+        pb.environment().put("ENGRAM_HOME", home.toString());
+        Path errFile = dir.resolve("launch-stderr.txt");
+        Process p = pb.redirectError(errFile.toFile()).start();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String err = "";
+        for (int i = 0; i < 100 && !err.contains("-Xmx1g"); i++) {
+            Thread.sleep(20);
+            err = Files.readString(errFile);
+        }
+        assertThat(err).as("the JVM's own lines about an AOT training run are dropped, the user's kept")
+                .doesNotContain("AOTMode=create").contains("Picked up JAVA_TOOL_OPTIONS: -Xmx1g");
+        return Files.readString(java.getParent().resolve("args.txt")).strip();
+    }
+
+    @Test
+    void theJdkVersionIsReadFromItsReleaseFileWithoutStartingAJvm() throws Exception {
+        assumeTrue(Files.isRegularFile(LAUNCHER), "skipped: no launcher at " + LAUNCHER);
+        Path java = fakeJdkWithRelease("jdk25", 25);
+        assertThat(chosenJava(Map.of("JAVA_HOME", java.getParent().getParent().toString()))).isEqualTo(java.toString());
+        assertThat(java.getParent().resolve("asked")).as("the JVM was not started to ask its version").doesNotExist();
+    }
+
+    @Test
+    void onJdk25TheFirstRunOfEachKindTrainsAnAotCacheThatLaterRunsUseUntilTheJarChanges() throws Exception {
+        assumeTrue(Files.isRegularFile(LAUNCHER), "skipped: no launcher at " + LAUNCHER);
+        Path java = fakeJdkWithRelease("jdk25", 25);
+        Path jar = Files.writeString(dir.resolve("engram.jar"), "jar");
+        Path home = dir.resolve("home");
+        Path caches = home.resolve("cds");
+
+        String first = launch(java, jar, home, "--version");
+        assertThat(first).containsPattern("-XX:AOTCacheOutput=" + Pattern.quote(caches.toString()) + "/cli-\\d+\\.aot\\.tmp\\.\\d+ ")
+                .contains("-Xlog:aot*=off").doesNotContain("AutoCreateSharedArchive");
+        String second = launch(java, jar, home, "search", "octopus");
+        assertThat(second).containsPattern("-XX:AOTCache=" + Pattern.quote(caches.toString()) + "/cli-\\d+\\.aot ")
+                .doesNotContain("AOTCacheOutput").endsWith("search octopus");
+        assertThat(launch(java, jar, home, "--home", "h", "serve")).as("serve has a cache of its own")
+                .containsPattern("-XX:AOTCacheOutput=.*/serve-\\d+\\.aot\\.tmp\\.\\d+ ");
+        assertThat(launch(java, jar, home, "--home", "h", "serve")).containsPattern("-XX:AOTCache=.*/serve-\\d+\\.aot ");
+        assertThat(launch(java, jar, home, "keys", "list")).contains("-XX:AOTCache=").contains("/cli-");
+
+        // a new build: a new cache is trained, and the stale one is deleted
+        Files.writeString(jar, "a new build of the jar");
+        assertThat(launch(java, jar, home, "keys", "list")).contains("-XX:AOTCacheOutput=");
+        try (Stream<Path> files = Files.list(caches)) {
+            assertThat(files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("cli-")).toList()).hasSize(1);
+        }
+        assertThat(launch(java, jar, home, "keys", "list")).contains("-XX:AOTCache=");
+    }
+
+    @Test
+    void aCacheThatARunStillWritesIsNeitherUsedNorWrittenAgain() throws Exception {
+        assumeTrue(Files.isRegularFile(LAUNCHER), "skipped: no launcher at " + LAUNCHER);
+        Path java = fakeJdkWithRelease("jdk25", 25);
+        Path jar = Files.writeString(dir.resolve("engram.jar"), "jar");
+        Path home = dir.resolve("home");
+        String first = launch(java, jar, home, "--version");
+        Matcher m = Pattern.compile("-XX:AOTCacheOutput=(\\S+)\\.tmp\\.\\d+").matcher(first);
+        assertThat(m.find()).isTrue();
+        Path cache = Path.of(m.group(1));
+        // as if this test's own JVM were still training it
+        Files.move(Path.of(m.group(0).substring("-XX:AOTCacheOutput=".length())),
+                Path.of(cache + ".tmp." + ProcessHandle.current().pid()));
+        String during = launch(java, jar, home, "--version");
+        assertThat(during).doesNotContain("AOTCache").doesNotContain("SharedArchive");
+        assertThat(cache).doesNotExist();
+    }
+
+    @Test
+    void onJdk21To24TheLauncherKeepsAClassDataSharingArchive() throws Exception {
+        assumeTrue(Files.isRegularFile(LAUNCHER), "skipped: no launcher at " + LAUNCHER);
+        Path java = fakeJdkWithRelease("jdk24", 24);
+        Path jar = Files.writeString(dir.resolve("engram.jar"), "jar");
+        Path home = dir.resolve("home");
+        String args = launch(java, jar, home, "--home", "h", "serve");
+        assertThat(args).contains("-XX:+AutoCreateSharedArchive", "-XX:SharedArchiveFile=" + home.resolve("cds/engram.jsa"))
+                .doesNotContain("AOTCache");
     }
 }

@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,7 +101,7 @@ public final class EngramServer implements AutoCloseable {
         MeteredSearch metered = new MeteredSearch(b.search, metrics);
         this.turns = new Turns(store, b.turnLock, b.maxWaitingPerUser, b.maxWaitingPerServer, metrics);
         this.search = b.search;
-        this.ops = new OpsRoutes(store, metrics);
+        this.ops = new OpsRoutes(store, metrics, b.readyAfter);
         Providers providers = new Providers(store, ProviderSecrets.from(b.environment), b.environment);
         AgentRuntime.Builder rb = AgentRuntime.builder(store, metered);
         // Specs resolve in the operator's environment with the registered providers' keys (the operator may replace it).
@@ -278,6 +280,7 @@ public final class EngramServer implements AutoCloseable {
         private Duration scheduleInterval = DEFAULT_SCHEDULE_INTERVAL;
         private int managementPort = -1;
         private ImageParts.Limits imageLimits = ImageParts.Limits.defaults();
+        private CompletionStage<?> readyAfter = CompletableFuture.completedFuture(null);
 
         private Builder(MemoryStore store, MemorySearch search) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -475,6 +478,17 @@ public final class EngramServer implements AutoCloseable {
                 throw new IllegalArgumentException("management port must be between 0 and 65535, got " + port);
             }
             this.managementPort = port;
+            return this;
+        }
+
+        /**
+         * Work the server waits for before {@code /readyz} says ready, such as opening the search index and loading the
+         * embedding model in the background once it listens: until {@code warmUp} completes (normally or not), readiness
+         * answers 503 {@code "starting"}, while every endpoint already answers. By default the server is ready once it
+         * listens.
+         */
+        public Builder readyAfter(CompletionStage<?> warmUp) {
+            this.readyAfter = Objects.requireNonNull(warmUp, "warm-up must not be null");
             return this;
         }
 

@@ -9,6 +9,7 @@ import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -21,7 +22,9 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>{@code GET /livez}: the process is up and answers requests; 200 whenever it answers at all (it never asks the
  *       store, so that a database outage does not make Kubernetes restart every server).</li>
  *   <li>{@code GET /readyz}: the server should be sent traffic: 200 {@code {"status": "ready"}} once it has started and
- *       while its memory store answers a read within {@link #PROBE_TIMEOUT}; 503 with {@code "starting"},
+ *       warmed up (the work given to {@code EngramServer.Builder.readyAfter}, such as opening the search index and the
+ *       embedding model, so that its first search costs what later ones cost), and while its memory store answers a
+ *       read within {@link #PROBE_TIMEOUT}; 503 with {@code "starting"},
  *       {@code "stopping"} (from the moment {@code close()} begins) or {@code "unavailable"} and the reason otherwise.</li>
  *   <li>{@code GET /metrics}: the {@link Metrics} in Prometheus' text format, for an admin key only (401 without a key,
  *       403 for a user's key).</li>
@@ -43,11 +46,13 @@ final class OpsRoutes {
 
     private final MemoryStore store;
     private final Metrics metrics;
+    private final CompletableFuture<?> warmUp;
     private volatile State state = State.STARTING;
 
-    OpsRoutes(MemoryStore store, Metrics metrics) {
+    OpsRoutes(MemoryStore store, Metrics metrics, CompletionStage<?> warmUp) {
         this.store = store;
         this.metrics = metrics;
+        this.warmUp = warmUp.toCompletableFuture();
     }
 
     /** The probes. */
@@ -80,6 +85,12 @@ final class OpsRoutes {
         if (now != State.READY) {
             body.put("status", now.name().toLowerCase(java.util.Locale.ROOT));
             body.putArray("reasons").add(now == State.STARTING ? "the server is starting" : "the server is stopping");
+            Api.json(res, Status.SERVICE_UNAVAILABLE_503, body);
+            return;
+        }
+        if (!warmUp.isDone()) {
+            body.put("status", "starting").putArray("reasons").add("the server is warming up (opening the search index "
+                    + "and the embedding model)");
             Api.json(res, Status.SERVICE_UNAVAILABLE_503, body);
             return;
         }

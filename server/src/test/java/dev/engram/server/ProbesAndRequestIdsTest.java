@@ -10,6 +10,7 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -43,7 +44,7 @@ class ProbesAndRequestIdsTest {
     @Test
     void readinessFollowsTheServersLifeWhileLivenessStaysUp() throws Exception {
         fx = new ServerFixture(dir);
-        OpsRoutes ops = new OpsRoutes(fx.store, new Metrics());
+        OpsRoutes ops = new OpsRoutes(fx.store, new Metrics(), CompletableFuture.completedFuture(null));
         HttpRouting.Builder routing = HttpRouting.builder();
         Route.register(routing, ops.probes());
         WebServer web = WebServer.builder().host("127.0.0.1").port(0).routing(routing).build().start();
@@ -103,6 +104,32 @@ class ProbesAndRequestIdsTest {
         release.countDown();
         closing.get(30, TimeUnit.SECONDS);
         turn.get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aServerWarmingUpAnswersEveryRequestButIsReadyOnlyOnceTheWarmUpEndsEvenIfItFailed() throws Exception {
+        for (boolean fails : List.of(false, true)) {
+            CompletableFuture<Void> warmUp = new CompletableFuture<>();
+            fx = new ServerFixture(Files.createDirectories(dir.resolve(fails ? "failing" : "succeeding")),
+                    b -> b.readyAfter(warmUp));
+            ServerFixture.Response warming = fx.get(null, "/readyz");
+            assertThat(warming.status()).isEqualTo(503);
+            assertThat(warming.json().path("status").asString()).isEqualTo("starting");
+            assertThat(warming.json().path("reasons").path(0).asString()).contains("warming up");
+            assertThat(fx.get(null, "/v1/health/").status()).isEqualTo(200);
+            assertThat(fx.get(null, "/livez").status()).isEqualTo(200);
+            assertThat(fx.get(fx.ana, "/v1/agents/").status()).as("the API answers while it warms up").isEqualTo(200);
+            if (fails) {
+                warmUp.completeExceptionally(new IllegalStateException("the embedding model cannot be opened"));
+            } else {
+                warmUp.complete(null);
+            }
+            ServerFixture.Response ready = fx.get(null, "/readyz");
+            assertThat(ready.status()).as(ready.text()).isEqualTo(200);
+            assertThat(ready.json().path("status").asString()).isEqualTo("ready");
+            fx.close();
+            fx = null;
+        }
     }
 
     @Test

@@ -23,6 +23,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a bundled sentence-embedding model with ONNX Runtime, tokenised by DJL's HuggingFace
@@ -299,17 +301,35 @@ public final class OnnxEmbedder implements Embedder {
         /**
          * Builds, or when the model cannot be loaded (a missing or corrupt model file, a native library that does
          * not load) returns {@link Embedder#unavailable a stand-in} with the model's id that fails every call
-         * saying why; search over it answers with BM25 alone and reports itself degraded.
+         * saying why; search over it answers with BM25 alone and reports itself degraded. While the JVM exits (ONNX
+         * Runtime cannot start then: it registers a shutdown hook), the stand-in is returned without a warning, as
+         * nothing is wrong with the model.
          */
         public Embedder buildOrUnavailable() {
             try {
                 return build();
             } catch (RuntimeException | LinkageError e) {
                 String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
-                org.slf4j.LoggerFactory.getLogger(OnnxEmbedder.class).warn("The embedding model {} cannot be opened ({}); "
-                        + "search falls back to BM25 until it can", model, reason);
+                Logger log = LoggerFactory.getLogger(OnnxEmbedder.class);
+                if (jvmExiting()) {
+                    log.debug("The embedding model {} was not opened: the JVM is exiting ({})", model, reason);
+                    return Embedder.unavailable(idOf(model), model.dimensions(), "the JVM is exiting");
+                }
+                log.warn("The embedding model {} cannot be opened ({}); search falls back to BM25 until it can", model, reason);
                 return Embedder.unavailable(idOf(model), model.dimensions(), reason);
             }
+        }
+    }
+
+    /** Whether the JVM has begun to exit: it then refuses new shutdown hooks. */
+    static boolean jvmExiting() {
+        Thread probe = new Thread(() -> { });
+        try {
+            Runtime.getRuntime().addShutdownHook(probe);
+            Runtime.getRuntime().removeShutdownHook(probe);
+            return false;
+        } catch (IllegalStateException e) {
+            return true;
         }
     }
 }
