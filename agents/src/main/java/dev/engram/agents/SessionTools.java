@@ -9,6 +9,7 @@ import dev.engram.framework.ToolInfo;
 import dev.engram.memory.Conversation;
 import dev.engram.memory.MemoryException;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.Metadata;
 import dev.engram.memory.Schedule;
 import dev.engram.memory.ScheduleTiming;
 import dev.engram.memory.Scope;
@@ -31,7 +32,8 @@ import java.util.function.Supplier;
  *       that turn and holds its lock: a nested turn of the same agent would wait for itself). It is queued as a
  *       one-time schedule due at once, and the runtime's scheduler delivers it as the agent's next turn in that session,
  *       through {@link Agent#send(String, String)}, after the calling turn ends; the tool returns at once.</li>
- *   <li>{@code sessions_patch}: a conversation's title (its summary, which Letta's clients show as its name).</li>
+ *   <li>{@code sessions_patch}: a conversation's title (its summary, which Letta's clients show as its name) and its
+ *       metadata (a JSON object, replaced whole).</li>
  * </ul>
  */
 final class SessionTools {
@@ -55,7 +57,9 @@ final class SessionTools {
     }
 
     record PatchInput(@JsonPropertyDescription("The conversation's id, conv-..., from sessions_list.") String sessionId,
-            @JsonPropertyDescription("Its new title: what the conversation is about.") String title) {
+            @JsonPropertyDescription("Its new title: what the conversation is about.") Optional<String> title,
+            @JsonPropertyDescription("Its metadata, a JSON object as text such as {\"topic\": \"travel\"}, replacing what it "
+                    + "had ({} clears it).") Optional<String> metadata) {
     }
 
     static List<AiTool<?, ?>> all(MemoryStore store) {
@@ -66,7 +70,7 @@ final class SessionTools {
                 + "a result over to the conversation that asked for it. It is delivered there as a new turn of yours after "
                 + "this turn ends; you do not wait for it here.", SendInput.class, SafetyTier.SIDE_EFFECTING,
                 (in, ctx) -> guarded(() -> send(store, ToolScopes.of(ctx), ctx.sessionId().orElse(OWN_HISTORY), in)));
-        AiTool<PatchInput, String> patch = AiTool.of(PATCH, "Change the title of one of your conversations.",
+        AiTool<PatchInput, String> patch = AiTool.of(PATCH, "Change the title or the metadata of one of your conversations.",
                 PatchInput.class, SafetyTier.SIDE_EFFECTING,
                 (in, ctx) -> guarded(() -> patch(store, ToolScopes.of(ctx), in)));
         return List.of(list, send, patch);
@@ -79,6 +83,7 @@ final class SessionTools {
         out.append("- ").append(OWN_HISTORY).append(": your own history").append(mark(OWN_HISTORY, current)).append('\n');
         conversations.stream().skip(Math.max(0, conversations.size() - MAX_LISTED)).forEach(c -> out.append("- ")
                 .append(c.id()).append(": ").append(c.summary().isBlank() ? "(no title)" : "\"" + c.summary() + "\"")
+                .append(c.metadata().isEmpty() ? "" : ", metadata " + c.metadata().json())
                 .append(", last changed ").append(c.updatedAt().truncatedTo(ChronoUnit.SECONDS))
                 .append(mark(c.id(), current)).append('\n'));
         if (conversations.size() > MAX_LISTED) {
@@ -117,9 +122,25 @@ final class SessionTools {
         if (!Conversation.isConversationSession(id)) {
             throw new ToolException("Only conversations (conv-...) have a title; '" + id + "' is not one.");
         }
+        if (in.title().isEmpty() && in.metadata().isEmpty()) {
+            throw new ToolException("Give a title, metadata or both: there is nothing to change.");
+        }
         own(store, scope, id);
-        Conversation c = store.conversations().updateSummary(scope.userId(), id, in.title().strip());
-        return "Conversation " + c.id() + " is now titled \"" + c.summary() + "\".";
+        // Both are checked before either is written, so a bad one changes nothing.
+        Optional<Metadata> metadata = in.metadata().map(Metadata::parse);
+        Optional<String> title = in.title().map(String::strip);
+        Conversation c = store.inTransaction(tx -> {
+            Conversation changed = tx.conversations().get(scope.userId(), id).orElseThrow();
+            if (title.isPresent()) {
+                changed = tx.conversations().updateSummary(scope.userId(), id, title.get());
+            }
+            if (metadata.isPresent()) {
+                changed = tx.conversations().updateMetadata(scope.userId(), id, metadata.get());
+            }
+            return changed;
+        });
+        return "Conversation " + c.id() + " is now titled " + (c.summary().isBlank() ? "(no title)" : "\"" + c.summary() + "\"")
+                + (c.metadata().isEmpty() ? ", with no metadata." : ", with metadata " + c.metadata().json() + ".");
     }
 
     private static Conversation own(MemoryStore store, Scope scope, String id) {

@@ -65,6 +65,35 @@ class SessionAndSwapToolsTest {
     }
 
     @Test
+    void theAgentPatchesAConversationsMetadataTheNextListShowsItAndBadMetadataChangesNothing() {
+        fx = new AgentFixture(dir);
+        fx.open(b -> b.modelResolver(spec -> scripted[0]));
+        Conversation trip = fx.store.conversations().create(ANA, "trip");
+        scripted[0] = script("""
+                {"turns": [
+                  {"tool_calls": [
+                    {"name": "sessions_patch", "arguments": {"session_id": "%1$s", "metadata": "{\\"topic\\": \\"travel\\"}"}},
+                    {"name": "sessions_patch", "arguments": {"session_id": "%1$s", "title": "Lisbon", "metadata": "{\\"user_id\\": \\"ben\\"}"}},
+                    {"name": "sessions_patch", "arguments": {"session_id": "%1$s", "metadata": "not json"}},
+                    {"name": "sessions_patch", "arguments": {"session_id": "%1$s"}},
+                    {"name": "sessions_list", "arguments": {}}]},
+                  {"expect_in_prompt": ["titled \\"trip\\", with metadata {\\"topic\\":\\"travel\\"}", "is reserved",
+                     "must be a JSON object", "there is nothing to change", "- %1$s: \\"trip\\", metadata {\\"topic\\":\\"travel\\"}"],
+                   "text": "Tagged."}
+                ]}""".formatted(trip.id()));
+        Agent agent = agent(List.of("sessions_list", "sessions_patch"));
+
+        AgentResponse r = agent.send("Tag the trip conversation as travel.");
+
+        assertThat(r.reply()).as(r.toString()).contains("Tagged.");
+        assertThat(r.toolResults()).extracting(t -> t.status()).containsExactly(ToolStatus.SUCCESS, ToolStatus.TOOL_ERROR,
+                ToolStatus.TOOL_ERROR, ToolStatus.TOOL_ERROR, ToolStatus.SUCCESS);
+        Conversation stored = fx.store.conversations().get("ana", trip.id()).orElseThrow();
+        assertThat(stored.summary()).isEqualTo("trip"); // the refused call's title was not written either
+        assertThat(stored.metadata().values()).containsExactly(java.util.Map.entry("topic", "travel"));
+    }
+
+    @Test
     void theAgentListsRetitlesAndWritesIntoAnotherSessionWhichGetsItAsATurnAfterThisOne() {
         ManualClock clock = new ManualClock(Instant.parse("2026-11-25T09:00:00Z"));
         fx = new AgentFixture(dir);

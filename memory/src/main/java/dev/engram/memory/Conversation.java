@@ -14,8 +14,10 @@ import java.time.Instant;
  * @param summary   what it is about, as its client describes it; empty when none was given
  * @param createdAt when it was created
  * @param updatedAt when it was last changed
+ * @param metadata  the client's (or the agent's, through {@code sessions_patch}) own fields about it; empty when none
  */
-public record Conversation(String id, String userId, String agentId, String summary, Instant createdAt, Instant updatedAt) {
+public record Conversation(String id, String userId, String agentId, String summary, Instant createdAt, Instant updatedAt,
+        Metadata metadata) {
     /** The prefix of a conversation's id, and of the session ids whose messages belong to a conversation. */
     public static final String ID_PREFIX = "conv-";
 
@@ -29,6 +31,12 @@ public record Conversation(String id, String userId, String agentId, String summ
         Checks.unicode(summary, "conversation summary");
         Checks.notNull(createdAt, "createdAt");
         Checks.notNull(updatedAt, "updatedAt");
+        Checks.notNull(metadata, "metadata");
+    }
+
+    /** A conversation without metadata. */
+    public Conversation(String id, String userId, String agentId, String summary, Instant createdAt, Instant updatedAt) {
+        this(id, userId, agentId, summary, createdAt, updatedAt, Metadata.empty());
     }
 
     /** The scope of the agent it talks to. */

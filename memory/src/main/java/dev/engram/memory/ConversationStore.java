@@ -59,7 +59,27 @@ public final class ConversationStore {
         return store.write(rows -> {
             Conversation c = rows.conversation(id).filter(x -> x.userId().equals(userId))
                     .orElseThrow(() -> new NotFoundException("Conversation '" + id + "' not found."));
-            Conversation changed = new Conversation(c.id(), c.userId(), c.agentId(), summary, c.createdAt(), store.now());
+            Conversation changed = new Conversation(c.id(), c.userId(), c.agentId(), summary, c.createdAt(), store.now(),
+                    c.metadata());
+            rows.putConversation(changed);
+            return changed;
+        });
+    }
+
+    /**
+     * Replaces the metadata of the user's conversation ({@link Metadata#empty()} clears it); its summary stays.
+     *
+     * @throws NotFoundException if the user has no conversation of that id (nothing changes)
+     */
+    public Conversation updateMetadata(String userId, String id, Metadata metadata) {
+        Checks.notNull(userId, "user id");
+        Checks.notNull(id, "conversation id");
+        Checks.notNull(metadata, "metadata");
+        return store.write(rows -> {
+            Conversation c = rows.conversation(id).filter(x -> x.userId().equals(userId))
+                    .orElseThrow(() -> new NotFoundException("Conversation '" + id + "' not found."));
+            Conversation changed = new Conversation(c.id(), c.userId(), c.agentId(), c.summary(), c.createdAt(), store.now(),
+                    metadata);
             rows.putConversation(changed);
             return changed;
         });

@@ -1430,6 +1430,24 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
+        void aConversationsMetadataIsReplacedKeptBesideItsSummaryAndAnotherUserCannotChangeIt() {
+            Conversation c = store.conversations().create(ANA, "planning the trip");
+            assertThat(c.metadata().isEmpty()).isTrue();
+            Conversation tagged = store.conversations().updateMetadata("ana", c.id(),
+                    Metadata.parse("{\"topic\": \"travel\", \"priority\": 2}"));
+            assertThat(tagged.metadata().values()).containsEntry("topic", "travel").containsEntry("priority", 2);
+            assertThat(tagged.summary()).isEqualTo("planning the trip");
+            Conversation renamed = store.conversations().updateSummary("ana", c.id(), "the trip, booked");
+            assertThat(renamed.metadata()).isEqualTo(tagged.metadata());
+            assertThat(store.conversations().get("ana", c.id())).contains(renamed);
+            assertThatThrownBy(() -> store.conversations().updateMetadata("ben", c.id(), Metadata.parse("{\"x\": 1}")))
+                    .isInstanceOf(NotFoundException.class);
+            assertThatThrownBy(() -> Metadata.parse("{\"user_id\": \"ben\"}")).isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.conversations().get("ana", c.id())).contains(renamed);
+            assertThat(store.conversations().updateMetadata("ana", c.id(), Metadata.empty()).metadata().isEmpty()).isTrue();
+        }
+
+        @Test
         void anotherUsersConversationIsNotThereForThemAndNotChangedByThem() {
             Conversation anas = store.conversations().create(ANA, "private");
             assertThat(store.conversations().get("ben", anas.id())).isEmpty();

@@ -2,6 +2,7 @@ package dev.engram.memory.postgres;
 
 import dev.engram.memory.ApiKey;
 import dev.engram.memory.Conversation;
+import dev.engram.memory.Metadata;
 import dev.engram.memory.Identity;
 import dev.engram.memory.ProviderRecord;
 import dev.engram.memory.Schedule;
@@ -139,14 +140,16 @@ interface PostgresOptionalRows extends Rows {
 
     private static Conversation conversation(ResultSet rs) throws SQLException {
         return new Conversation(rs.getString("id"), rs.getString("user_id"), rs.getString("agent_id"), rs.getString("summary"),
-                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")),
+                Metadata.parse(rs.getString("metadata")));
     }
 
     @Override
     default void putConversation(Conversation c) {
-        exec("INSERT INTO conversations (id, user_id, agent_id, summary, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
-                + "ON CONFLICT (id) DO UPDATE SET summary = excluded.summary, updated_at = excluded.updated_at", c.id(),
-                c.userId(), c.agentId(), c.summary(), Columns.micros(c.createdAt()), Columns.micros(c.updatedAt()));
+        exec("INSERT INTO conversations (id, user_id, agent_id, summary, created_at, updated_at, metadata) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET summary = excluded.summary, "
+                + "updated_at = excluded.updated_at, metadata = excluded.metadata", c.id(), c.userId(), c.agentId(),
+                c.summary(), Columns.micros(c.createdAt()), Columns.micros(c.updatedAt()), c.metadata().json());
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.engram.memory.sqlite;
 
 import dev.engram.memory.ApiKey;
 import dev.engram.memory.Conversation;
+import dev.engram.memory.Metadata;
 import dev.engram.memory.Identity;
 import dev.engram.memory.ProviderRecord;
 import dev.engram.memory.Schedule;
@@ -133,16 +134,18 @@ interface SqliteOptionalRows extends Rows {
 
     private static Conversation conversation(ResultSet rs) throws SQLException {
         return new Conversation(rs.getString("id"), rs.getString("user_id"), rs.getString("agent_id"), rs.getString("summary"),
-                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")),
+                Metadata.parse(rs.getString("metadata")));
     }
 
     @Override
     default void putConversation(Conversation c) {
-        handle().createUpdate("INSERT INTO conversations (id, user_id, agent_id, summary, created_at, updated_at) "
-                        + "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET summary = excluded.summary, "
-                        + "updated_at = excluded.updated_at")
+        handle().createUpdate("INSERT INTO conversations (id, user_id, agent_id, summary, created_at, updated_at, metadata) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET summary = excluded.summary, "
+                        + "updated_at = excluded.updated_at, metadata = excluded.metadata")
                 .bind(0, c.id()).bind(1, c.userId()).bind(2, c.agentId()).bind(3, c.summary())
-                .bind(4, Columns.micros(c.createdAt())).bind(5, Columns.micros(c.updatedAt())).execute();
+                .bind(4, Columns.micros(c.createdAt())).bind(5, Columns.micros(c.updatedAt())).bind(6, c.metadata().json())
+                .execute();
     }
 
     @Override
