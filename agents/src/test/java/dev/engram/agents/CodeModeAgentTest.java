@@ -119,7 +119,7 @@ class CodeModeAgentTest {
     void theAgentsExecuteCodeListsItsOwnToolsAsStubsAndNotItself() {
         Agent agent = agent(script("{\"turns\": []}"), "send_message", "memory_save", "execute_code", "run_code");
         String description = agent.executor().registry().find("execute_code").orElseThrow().description();
-        assertThat(description).contains("def memory_save(*, content: str)").contains("def send_message(")
+        assertThat(description).contains("def memory_save(*, content: str, metadata: str = _UNSET)").contains("def send_message(")
                 .doesNotContain("def execute_code").doesNotContain("def run_code").doesNotContain("def archival_memory_insert");
     }
 
