@@ -63,6 +63,9 @@ class RouteAuthenticationTest {
         values.put("provider_id", "provider-none");
         fx.store.canvases().write(Scope.of("ana", agent), "ana-chart", "", "<p>ana-secret-canvas</p>");
         values.put("canvas_name", "ana-chart");
+        values.put("note_id", fx.store.notes().save("ana", "ana-secret-note").id());
+        values.put("job_id", fx.post(fx.ana, "/v1/agents/" + agent + "/memory/add", obj("messages",
+                List.of(obj("role", "user", "content", "ana-secret-job")), "infer", false)).json().path("id").asString());
         values.put("scheduled_message_id", fx.post(fx.ana, "/v1/agents/" + agent + "/schedule", obj("messages",
                 List.of(obj("role", "user", "content", "ana-secret-reminder")), "schedule", Map.of("type", "recurring",
                 "cron_expression", "0 9 * * *"))).json().path("id").asString());
