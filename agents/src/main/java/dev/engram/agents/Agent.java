@@ -88,15 +88,15 @@ public final class Agent {
         this.tools = AgentTools.of(definition, settings, executor, this.tokens);
     }
 
-    /**
-     * Gives the agent new tools (its definition changed, or the runtime's tools did); the next step
-     * offers them. A step in progress finishes with the tools it started with.
-     */
     /** The pipeline this agent's tool calls run through now. */
     ToolExecutor executor() {
         return tools.step().executor();
     }
 
+    /**
+     * Gives the agent new tools (its definition changed, or the runtime's tools did); the next step
+     * offers them. A step in progress finishes with the tools it started with.
+     */
     void retool(AgentDefinition changed, ToolExecutor executor) {
         this.tools = AgentTools.of(changed, settings, executor, tokens);
         this.definition = changed;

@@ -364,8 +364,10 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         }
         List<Pending> waiting = r.pending;
         r.pending = List.of();
-        waiting.forEach(p -> p.answer().complete(new ClientAnswer.Decided(ApprovalDecision.deny("the user cancelled the run"))));
+        // The turn is cancelled before its waiting calls are answered: woken by an answer, it must already see the
+        // cancellation, or it would take another step (and call its model) before noticing.
         r.agent.cancel();
+        waiting.forEach(p -> p.answer().complete(new ClientAnswer.Decided(ApprovalDecision.deny("the user cancelled the run"))));
         return true;
     }
 
