@@ -77,7 +77,15 @@ final class AgentRegistry {
      * it once the unit has committed, so that a unit that rolls back leaves no loaded agent behind.
      */
     Agent stage(AgentDefinition definition, List<NewBlock> blocks) {
-        if (code.isEmpty()) {
+        return stage(definition, blocks, true);
+    }
+
+    /**
+     * As {@link #stage(AgentDefinition, List)}; an import passes {@code refuseCodeTools} false: a file's agent that
+     * names a code tool on a runtime without code is stored with it (the import warned) and loads without it.
+     */
+    Agent stage(AgentDefinition definition, List<NewBlock> blocks, boolean refuseCodeTools) {
+        if (code.isEmpty() && refuseCodeTools) {
             List<String> named = definition.tools().stream().filter(ProgramTools.CODE_TOOLS::contains).toList();
             if (!named.isEmpty()) {
                 throw new AgentException("Agent '" + definition.name() + "' names " + String.join(" and ", named) + ", but code "

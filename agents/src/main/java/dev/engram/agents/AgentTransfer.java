@@ -160,7 +160,7 @@ final class AgentTransfer {
     Agent store(AgentDefinition definition, List<NewBlock> blocks, List<NewArchivalEntry> archival, List<NewMessage> messages,
             List<Boolean> inContext) {
         checkFree(definition);
-        Agent agent = agents.stage(definition, blocks);
+        Agent agent = agents.stage(definition, blocks, false);
         Scope scope = agent.scope();
         if (!archival.isEmpty()) {
             store.archival().insertAll(scope, archival);

@@ -41,6 +41,7 @@ final class LettaAgentFile {
     private static final Map<String, String> ENABLED_BY = Map.of(
             "web_search", "enable it with --web (engram chat --web, engram serve --web; a search provider too: "
                     + "BRAVE_API_KEY, TAVILY_API_KEY or SEARXNG_URL) or AgentRuntime.Builder.web",
+            "run_code", "enable it with --code (engram chat --code, engram serve --code) or AgentRuntime.Builder.code",
             "web_fetch", "import the agent where the web tools are enabled, with --web (engram serve --web) or "
                     + "AgentRuntime.Builder.web, and it gets web_fetch in its place");
 

@@ -152,7 +152,8 @@ class CliCommandsTest {
         Cli.Run r = ok("agent", "import", af.toString(), "--user", "ana");
         assertThat(r.err()).contains("engram: warning: tool 'web_search' (letta_builtin) is Engram's web_search, which this "
                 + "runtime was not given: enable it with --web (engram chat --web, engram serve --web")
-                .contains("engram: warning: tool 'run_code' (letta_builtin) has no Engram implementation in this runtime")
+                .contains("engram: warning: tool 'run_code' (letta_builtin) is Engram's run_code, which this runtime was not given: "
+                        + "enable it with --code")
                 .doesNotContain("'web_search' (letta_builtin) has no Engram implementation");
     }
 
