@@ -63,6 +63,8 @@ final class AnthropicChatModel implements ChatModel {
         ObjectNode body = ModelJson.object();
         body.put("model", spec.model());
         body.put("max_tokens", request.options().maxTokens().orElse(DEFAULT_MAX_TOKENS));
+        ChatOptions options = request.options();
+        boolean thinking = options.reasoning().orElse(false);
         StringBuilder system = new StringBuilder();
         ArrayNode messages = ModelJson.MAPPER.createArrayNode();
         ArrayNode pendingResults = null;
@@ -94,6 +96,9 @@ final class AnthropicChatModel implements ChatModel {
                 case ChatMessage.Assistant a -> {
                     ObjectNode o = messages.addObject().put("role", "assistant");
                     ArrayNode content = o.putArray("content");
+                    if (thinking) {
+                        thinkingBlocks(content, a.reasoning());
+                    }
                     if (!a.text().isEmpty()) {
                         content.addObject().put("type", "text").put("text", a.text());
                     }
@@ -139,8 +144,6 @@ final class AnthropicChatModel implements ChatModel {
                 tc.put("disable_parallel_tool_use", true);
             }
         }
-        ChatOptions options = request.options();
-        boolean thinking = options.reasoning().orElse(false);
         if (thinking) {
             // Anthropic's budget is at least 1024 tokens and below max_tokens, and thinking takes no temperature.
             int budget = Math.max(MIN_THINKING_BUDGET, options.reasoningBudgetTokens().orElse(MIN_THINKING_BUDGET));
@@ -159,6 +162,21 @@ final class AnthropicChatModel implements ChatModel {
         return body;
     }
 
+    /**
+     * An earlier answer's thinking, sent back as Anthropic needs it when thinking is on (with tool use, the last
+     * assistant message must start with its thinking): the signed {@code thinking} block, then each
+     * {@code redacted_thinking} block as it came. Reasoning without a signature (from another provider, or an
+     * imported file) cannot be sent: Anthropic refuses an unsigned thinking block.
+     */
+    private static void thinkingBlocks(ArrayNode content, Reasoning reasoning) {
+        if (!reasoning.signature().isEmpty()) {
+            content.addObject().put("type", "thinking").put("thinking", reasoning.text()).put("signature", reasoning.signature());
+        }
+        for (String data : reasoning.redacted()) {
+            content.addObject().put("type", "redacted_thinking").put("data", data);
+        }
+    }
+
     @Override
     public ChatResponse chat(ChatRequest request) {
         JsonNode json = http.post(endpoint, headers(), body(request, false));
@@ -167,16 +185,22 @@ final class AnthropicChatModel implements ChatModel {
         }
         StringBuilder text = new StringBuilder();
         List<ToolCall> calls = new ArrayList<>();
+        Thinking thinking = new Thinking();
         for (JsonNode block : json.path("content")) {
             switch (block.path("type").asString("")) {
                 case "text" -> text.append(block.path("text").asString(""));
+                case "thinking" -> {
+                    thinking.text.append(block.path("thinking").asString(""));
+                    thinking.signature = block.path("signature").asString(thinking.signature);
+                }
+                case "redacted_thinking" -> thinking.redacted.add(block.path("data").asString(""));
                 case "tool_use" -> calls.add(new ToolCall(block.path("id").asString(""), block.path("name").asString(""),
                         ModelJson.write(block.path("input"))));
                 default -> { }
             }
         }
         JsonNode u = json.path("usage");
-        return new ChatResponse(new ChatMessage.Assistant(text.toString(), calls),
+        return new ChatResponse(new ChatMessage.Assistant(text.toString(), calls, thinking.reasoning()),
                 new ChatResponse.Usage(u.path("input_tokens").asInt(0), u.path("output_tokens").asInt(0)),
                 stopReason(json.path("stop_reason").asString("")));
     }
@@ -184,6 +208,7 @@ final class AnthropicChatModel implements ChatModel {
     @Override
     public ChatResponse stream(ChatRequest request, StreamListener listener) {
         StringBuilder text = new StringBuilder();
+        Thinking thinking = new Thinking();
         ToolCallAccumulator calls = new ToolCallAccumulator(listener);
         String[] stop = {""};
         boolean[] done = {false};
@@ -198,8 +223,11 @@ final class AnthropicChatModel implements ChatModel {
                 }
                 case "content_block_start" -> {
                     JsonNode block = e.path("content_block");
-                    if (block.path("type").asString("").equals("tool_use")) {
-                        calls.add(e.path("index").asInt(), block.path("id").asString(""), block.path("name").asString(""), null);
+                    switch (block.path("type").asString("")) {
+                        case "tool_use" -> calls.add(e.path("index").asInt(), block.path("id").asString(""),
+                                block.path("name").asString(""), null);
+                        case "redacted_thinking" -> thinking.redacted.add(block.path("data").asString(""));
+                        default -> { }
                     }
                 }
                 case "content_block_delta" -> {
@@ -210,7 +238,12 @@ final class AnthropicChatModel implements ChatModel {
                             text.append(piece);
                             listener.onText(piece);
                         }
-                        case "thinking_delta" -> listener.onReasoning(delta.path("thinking").asString(""));
+                        case "thinking_delta" -> {
+                            String piece = delta.path("thinking").asString("");
+                            thinking.text.append(piece);
+                            listener.onReasoning(piece);
+                        }
+                        case "signature_delta" -> thinking.signature += delta.path("signature").asString("");
                         case "input_json_delta" -> calls.add(e.path("index").asInt(), null, null,
                                 delta.path("partial_json").asString(""));
                         default -> { }
@@ -232,8 +265,19 @@ final class AnthropicChatModel implements ChatModel {
         }
         List<ToolCall> complete = calls.calls();
         complete.forEach(listener::onToolCall);
-        return new ChatResponse(new ChatMessage.Assistant(text.toString(), complete),
+        return new ChatResponse(new ChatMessage.Assistant(text.toString(), complete, thinking.reasoning()),
                 new ChatResponse.Usage(tokens[0], tokens[1]), stopReason(stop[0]));
+    }
+
+    /** The thinking of one answer as it is read: its text, its signature, its redacted blocks. */
+    private static final class Thinking {
+        final StringBuilder text = new StringBuilder();
+        String signature = "";
+        final List<String> redacted = new ArrayList<>();
+
+        Reasoning reasoning() {
+            return new Reasoning(text.toString(), signature, redacted);
+        }
     }
 
     private static ChatResponse.StopReason stopReason(String reason) {

@@ -32,11 +32,24 @@ public sealed interface ChatMessage {
         }
     }
 
-    /** What the model answered: text, tool calls, or both. */
-    record Assistant(String text, List<ToolCall> toolCalls) implements ChatMessage {
+    /**
+     * What the model answered: text, tool calls, or both, and the reasoning its provider showed.
+     *
+     * @param text      the text (beside tool calls, what the model said before it acted); may be empty
+     * @param toolCalls the tool calls, in order
+     * @param reasoning the model's own reasoning ({@link Reasoning#NONE} when the provider showed none); an adapter
+     *                  sends it back only where its provider needs it (Anthropic's signed thinking, when thinking is on)
+     */
+    record Assistant(String text, List<ToolCall> toolCalls, Reasoning reasoning) implements ChatMessage {
         public Assistant {
             Objects.requireNonNull(text, "text");
             toolCalls = List.copyOf(toolCalls);
+            Objects.requireNonNull(reasoning, "reasoning");
+        }
+
+        /** An answer without reasoning. */
+        public Assistant(String text, List<ToolCall> toolCalls) {
+            this(text, toolCalls, Reasoning.NONE);
         }
 
         public static Assistant text(String text) {

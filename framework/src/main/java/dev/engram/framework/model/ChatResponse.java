@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * A model's answer.
  *
- * @param message    the assistant message (text and tool calls)
+ * @param message    the assistant message (text, tool calls and the model's reasoning)
  * @param usage      tokens in and out, as the provider reported them (zero when it did not)
  * @param stopReason why the model stopped
  */
@@ -14,6 +14,11 @@ public record ChatResponse(ChatMessage.Assistant message, Usage usage, StopReaso
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(usage, "usage");
         Objects.requireNonNull(stopReason, "stopReason");
+    }
+
+    /** The model's own reasoning, as its provider showed it ({@link Reasoning#NONE} when it showed none). */
+    public Reasoning reasoning() {
+        return message.reasoning();
     }
 
     /** Token counts. */

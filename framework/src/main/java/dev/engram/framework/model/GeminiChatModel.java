@@ -150,35 +150,44 @@ final class GeminiChatModel implements ChatModel {
     public ChatResponse chat(ChatRequest request) {
         JsonNode json = http.post(URI.create(base + ":generateContent"), headers(), body(request));
         StringBuilder text = new StringBuilder();
+        StringBuilder thoughts = new StringBuilder();
         List<ToolCall> calls = new ArrayList<>();
         String[] finish = {""};
-        ChatResponse.Usage usage = collect(json, text, calls, finish, StreamListener.NONE);
-        return new ChatResponse(new ChatMessage.Assistant(text.toString(), calls), usage, stopReason(finish[0], !calls.isEmpty()));
+        ChatResponse.Usage usage = collect(json, text, thoughts, calls, finish, StreamListener.NONE);
+        return new ChatResponse(new ChatMessage.Assistant(text.toString(), calls, Reasoning.of(thoughts.toString())), usage,
+                stopReason(finish[0], !calls.isEmpty()));
     }
 
     @Override
     public ChatResponse stream(ChatRequest request, StreamListener listener) {
         StringBuilder text = new StringBuilder();
+        StringBuilder thoughts = new StringBuilder();
         List<ToolCall> calls = new ArrayList<>();
         String[] finish = {""};
         ChatResponse.Usage[] usage = {ChatResponse.Usage.NONE};
         http.stream(URI.create(base + ":streamGenerateContent?alt=sse"), headers(), body(request), event -> {
-            ChatResponse.Usage u = collect(ModelJson.MAPPER.readTree(event.data()), text, calls, finish, listener);
+            ChatResponse.Usage u = collect(ModelJson.MAPPER.readTree(event.data()), text, thoughts, calls, finish, listener);
             if (u.inputTokens() > 0 || u.outputTokens() > 0) {
                 usage[0] = u;
             }
         });
         calls.forEach(listener::onToolCall);
-        return new ChatResponse(new ChatMessage.Assistant(text.toString(), calls), usage[0], stopReason(finish[0], !calls.isEmpty()));
+        return new ChatResponse(new ChatMessage.Assistant(text.toString(), calls, Reasoning.of(thoughts.toString())), usage[0],
+                stopReason(finish[0], !calls.isEmpty()));
     }
 
-    /** Gathers text and function calls of one response (or stream chunk); returns its usage. */
-    private static ChatResponse.Usage collect(JsonNode json, StringBuilder text, List<ToolCall> calls, String[] finish,
-            StreamListener listener) {
+    /**
+     * Gathers text, thought summaries ({@code "thought": true} parts) and function calls of one response (or stream
+     * chunk); returns its usage.
+     */
+    private static ChatResponse.Usage collect(JsonNode json, StringBuilder text, StringBuilder thoughts, List<ToolCall> calls,
+            String[] finish, StreamListener listener) {
         JsonNode candidate = json.path("candidates").path(0);
         for (JsonNode part : candidate.path("content").path("parts")) {
             if (part.has("text") && part.path("thought").asBoolean(false)) {
-                listener.onReasoning(part.path("text").asString(""));
+                String piece = part.path("text").asString("");
+                thoughts.append(piece);
+                listener.onReasoning(piece);
             } else if (part.has("text")) {
                 String piece = part.path("text").asString("");
                 text.append(piece);

@@ -138,13 +138,14 @@ final class OpenAiChatModel implements ChatModel {
             calls.add(new ToolCall(c.path("id").asString(""), f.path("name").asString(""),
                     args.isString() ? args.asString() : ModelJson.write(args)));
         }
-        return new ChatResponse(new ChatMessage.Assistant(message.path("content").asString(""), calls),
-                usage(json.path("usage")), stopReason(choice.path("finish_reason").asString(""), !calls.isEmpty()));
+        return new ChatResponse(new ChatMessage.Assistant(message.path("content").asString(""), calls,
+                Reasoning.of(reasoning(message))), usage(json.path("usage")), stopReason(choice.path("finish_reason").asString(""), !calls.isEmpty()));
     }
 
     @Override
     public ChatResponse stream(ChatRequest request, StreamListener listener) {
         StringBuilder text = new StringBuilder();
+        StringBuilder reasoning = new StringBuilder();
         ToolCallAccumulator calls = new ToolCallAccumulator(listener);
         String[] finish = {""};
         boolean[] done = {false};
@@ -160,9 +161,9 @@ final class OpenAiChatModel implements ChatModel {
             }
             for (JsonNode choice : chunk.path("choices")) {
                 JsonNode delta = choice.path("delta");
-                // Servers that stream reasoning name it differently: reasoning_content (DeepSeek, vLLM), reasoning (Ollama, OpenRouter).
-                String thought = delta.path("reasoning_content").asString(delta.path("reasoning").asString(""));
+                String thought = reasoning(delta);
                 if (!thought.isEmpty()) {
+                    reasoning.append(thought);
                     listener.onReasoning(thought);
                 }
                 String piece = delta.path("content").asString("");
@@ -187,8 +188,17 @@ final class OpenAiChatModel implements ChatModel {
         }
         List<ToolCall> complete = calls.calls();
         complete.forEach(listener::onToolCall);
-        return new ChatResponse(new ChatMessage.Assistant(text.toString(), complete), usage[0],
-                stopReason(finish[0], !complete.isEmpty()));
+        return new ChatResponse(new ChatMessage.Assistant(text.toString(), complete, Reasoning.of(reasoning.toString())),
+                usage[0], stopReason(finish[0], !complete.isEmpty()));
+    }
+
+    /**
+     * The reasoning of a message or a stream delta. Servers name it differently: {@code reasoning_content} (DeepSeek,
+     * vLLM), {@code reasoning} (Ollama, OpenRouter). It is not sent back: OpenAI's format has no field for it in a
+     * request, and DeepSeek refuses one.
+     */
+    private static String reasoning(JsonNode message) {
+        return message.path("reasoning_content").asString(message.path("reasoning").asString(""));
     }
 
     private static ChatResponse.Usage usage(JsonNode u) {

@@ -28,8 +28,10 @@ import tools.jackson.databind.JsonNode;
  * ]}
  * }</pre>
  *
- * <p>A turn has optional {@code text}, optional {@code reasoning} (reported only by {@link #stream}) and
- * optional {@code tool_calls}; a call's {@code arguments} is a
+ * <p>A turn has optional {@code text}, optional {@code reasoning} (the model's own thinking, in the response and, by
+ * {@link #stream}, reported before the text), optional {@code reasoning_signature} and {@code redacted_reasoning} (an
+ * array of strings: reasoning a provider gave only encrypted) and optional {@code tool_calls}; a call's
+ * {@code arguments} is a
  * JSON object or a raw string (so that a test can send malformed arguments), its {@code id} defaults to
  * {@code call_<turn>_<n>}. {@code expect_in_prompt} lists strings that must occur in the request the
  * turn answers (its messages and tool names): a missing one fails loudly, naming it. Asking for a turn
@@ -46,9 +48,9 @@ public final class ScriptedChatModel implements ChatModel {
     /**
      * One scripted turn.
      *
-     * @param reasoning what {@link #stream} reports as reasoning before the text (never in the response)
+     * @param reasoning the model's reasoning: in the response, and its text reported by {@link #stream} before the text
      */
-    public record Turn(String text, String reasoning, List<ToolCall> toolCalls, List<String> expectInPrompt) {
+    public record Turn(String text, Reasoning reasoning, List<ToolCall> toolCalls, List<String> expectInPrompt) {
         public Turn {
             Objects.requireNonNull(text, "text");
             Objects.requireNonNull(reasoning, "reasoning");
@@ -56,9 +58,14 @@ public final class ScriptedChatModel implements ChatModel {
             expectInPrompt = List.copyOf(expectInPrompt);
         }
 
+        /** A turn whose reasoning is only text ({@link Reasoning#of}). */
+        public Turn(String text, String reasoning, List<ToolCall> toolCalls, List<String> expectInPrompt) {
+            this(text, Reasoning.of(reasoning), toolCalls, expectInPrompt);
+        }
+
         /** A turn without reasoning. */
         public Turn(String text, List<ToolCall> toolCalls, List<String> expectInPrompt) {
-            this(text, "", toolCalls, expectInPrompt);
+            this(text, Reasoning.NONE, toolCalls, expectInPrompt);
         }
     }
 
@@ -154,9 +161,24 @@ public final class ScriptedChatModel implements ChatModel {
             }
             List<String> expected = new ArrayList<>();
             turn.path("expect_in_prompt").forEach(e -> expected.add(e.asString()));
-            out.add(new Turn(turn.path("text").asString(""), turn.path("reasoning").asString(""), calls, expected));
+            out.add(new Turn(turn.path("text").asString(""), reasoning(turn, what + ": turn " + t), calls, expected));
         }
         return out;
+    }
+
+    private static Reasoning reasoning(JsonNode turn, String what) {
+        List<String> redacted = new ArrayList<>();
+        JsonNode r = turn.path("redacted_reasoning");
+        if (!r.isMissingNode() && !r.isArray()) {
+            throw new IllegalArgumentException(what + ": \"redacted_reasoning\" must be an array of strings");
+        }
+        for (JsonNode data : r) {
+            if (!data.isString()) {
+                throw new IllegalArgumentException(what + ": \"redacted_reasoning\" must be an array of strings");
+            }
+            redacted.add(data.asString());
+        }
+        return new Reasoning(turn.path("reasoning").asString(""), turn.path("reasoning_signature").asString(""), redacted);
     }
 
     @Override
@@ -206,7 +228,7 @@ public final class ScriptedChatModel implements ChatModel {
         ChatResponse.StopReason stop = turn.toolCalls().isEmpty() ? ChatResponse.StopReason.END_TURN
                 : ChatResponse.StopReason.TOOL_CALLS;
         int out = (turn.text().length() + turn.toolCalls().stream().mapToInt(c -> c.arguments().length() + c.name().length()).sum()) / 4;
-        return Map.entry(turn, new ChatResponse(new ChatMessage.Assistant(turn.text(), turn.toolCalls()),
+        return Map.entry(turn, new ChatResponse(new ChatMessage.Assistant(turn.text(), turn.toolCalls(), turn.reasoning()),
                 new ChatResponse.Usage(prompt.length() / 4, out), stop));
     }
 
@@ -219,7 +241,7 @@ public final class ScriptedChatModel implements ChatModel {
     public ChatResponse stream(ChatRequest request, StreamListener listener) {
         Map.Entry<Turn, ChatResponse> played = play(request);
         ChatResponse response = played.getValue();
-        chunks(played.getKey().reasoning(), listener::onReasoning);
+        chunks(played.getKey().reasoning().text(), listener::onReasoning);
         chunks(response.message().text(), listener::onText);
         List<ToolCall> calls = response.message().toolCalls();
         for (int i = 0; i < calls.size(); i++) {

@@ -18,8 +18,8 @@ public interface StreamListener {
 
     /**
      * A piece of the model's reasoning, where the provider streams it (Anthropic thinking, Gemini thought
-     * summaries, {@code reasoning_content} of OpenAI-compatible servers). Reasoning is not part of the
-     * {@link ChatResponse}.
+     * summaries, {@code reasoning_content} of OpenAI-compatible servers). The whole reasoning is also in the
+     * {@link ChatResponse} {@code stream} returns ({@link ChatResponse#reasoning()}).
      */
     default void onReasoning(String delta) {
     }

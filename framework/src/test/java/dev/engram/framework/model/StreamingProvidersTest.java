@@ -107,7 +107,8 @@ class StreamingProvidersTest {
                 "delta 0   {\"city\":", "delta 1   ty\":\"Por", "delta 0   \"Lisbon\"}", "delta 1   to\"}", "call call_L", "call call_P");
         assertThat(heard.arguments(0)).endsWith("{\"city\":\"Lisbon\"}");
         assertThat(r.message()).isEqualTo(new ChatMessage.Assistant("Checking both.", List.of(
-                new ToolCall("call_L", "weather", "{\"city\":\"Lisbon\"}"), new ToolCall("call_P", "weather", "{\"city\":\"Porto\"}"))));
+                new ToolCall("call_L", "weather", "{\"city\":\"Lisbon\"}"), new ToolCall("call_P", "weather", "{\"city\":\"Porto\"}")),
+                Reasoning.of("Two cities, two calls.")));
         assertThat(r.usage()).isEqualTo(new ChatResponse.Usage(40, 30));
         assertThat(r.stopReason()).isEqualTo(ChatResponse.StopReason.TOOL_CALLS);
     }
@@ -122,6 +123,7 @@ class StreamingProvidersTest {
         ChatResponse r = model.stream(request(), heard);
         assertThat(heard.heard).containsExactly("reasoning hmm ", "text Hello");
         assertThat(r.message().text()).isEqualTo("Hello");
+        assertThat(r.reasoning()).isEqualTo(Reasoning.of("hmm "));
         assertThat(r.stopReason()).isEqualTo(ChatResponse.StopReason.END_TURN);
     }
 
@@ -168,7 +170,8 @@ class StreamingProvidersTest {
                 "delta 0   {\"city\": \"Lis", "delta 1   {\"city\"", "delta 0   bon\"}", "delta 1   : \"Porto\"}",
                 "call toolu_L", "call toolu_P");
         assertThat(r.message()).isEqualTo(new ChatMessage.Assistant("Checking.", List.of(
-                new ToolCall("toolu_L", "weather", "{\"city\": \"Lisbon\"}"), new ToolCall("toolu_P", "weather", "{\"city\": \"Porto\"}"))));
+                new ToolCall("toolu_L", "weather", "{\"city\": \"Lisbon\"}"), new ToolCall("toolu_P", "weather", "{\"city\": \"Porto\"}")),
+                new Reasoning("Both cities at once.", "EqQB...", List.of())));
         assertThat(r.usage()).isEqualTo(new ChatResponse.Usage(50, 61));
         assertThat(r.stopReason()).isEqualTo(ChatResponse.StopReason.TOOL_CALLS);
     }
@@ -190,7 +193,8 @@ class StreamingProvidersTest {
         assertThat(heard.heard).containsExactly("reasoning Two lookups.", "text Checking ", "text both.",
                 "delta 0 call_0 weather {\"city\":\"Lisbon\"}", "delta 1 call_1 weather {\"city\":\"Porto\"}", "call call_0", "call call_1");
         assertThat(r.message()).isEqualTo(new ChatMessage.Assistant("Checking both.", List.of(
-                new ToolCall("call_0", "weather", "{\"city\":\"Lisbon\"}"), new ToolCall("call_1", "weather", "{\"city\":\"Porto\"}"))));
+                new ToolCall("call_0", "weather", "{\"city\":\"Lisbon\"}"), new ToolCall("call_1", "weather", "{\"city\":\"Porto\"}")),
+                Reasoning.of("Two lookups.")));
         assertThat(r.usage()).isEqualTo(new ChatResponse.Usage(30, 12));
         assertThat(r.stopReason()).isEqualTo(ChatResponse.StopReason.TOOL_CALLS);
     }
@@ -220,6 +224,7 @@ class StreamingProvidersTest {
         ChatResponse streamed = ScriptedChatModel.fromJson(script).stream(request(), heard);
         ChatResponse whole = ScriptedChatModel.fromJson(script).chat(request());
         assertThat(streamed).isEqualTo(whole);
+        assertThat(whole.reasoning()).isEqualTo(Reasoning.of("Think first, then act."));
         assertThat(heard.joined("reasoning")).isEqualTo("Think first, then act.");
         assertThat(heard.joined("text")).isEqualTo("A reply longer than one chunk.");
         assertThat(heard.heard.stream().filter(h -> h.startsWith("text "))).hasSizeGreaterThan(1);
