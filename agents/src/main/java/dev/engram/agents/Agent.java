@@ -421,7 +421,8 @@ public final class Agent {
                 String finalText = "";
                 if (assistant.toolCalls().isEmpty()) {
                     if (!assistant.text().isBlank()) {
-                        settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), List.of()));
+                        settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), List.of(),
+                                Reasonings.stored(assistant.reasoning())));
                     }
                     stop = Optional.of(AgentStopReason.END_TURN);
                     finalText = assistant.text();

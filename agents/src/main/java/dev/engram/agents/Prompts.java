@@ -70,7 +70,7 @@ final class Prompts {
                         calls.add(new ToolCall(c.id(), c.name(), c.arguments()));
                         callNames.put(c.id(), c.name());
                     }
-                    chat.add(new ChatMessage.Assistant(m.content(), calls));
+                    chat.add(new ChatMessage.Assistant(m.content(), calls, Reasonings.sent(m.reasoning())));
                 }
                 case TOOL -> {
                     String callId = m.toolCallId().orElse("");

@@ -133,7 +133,7 @@ final class ToolStep {
             settings.events().accept(new AgentEvent.ToolCallStarted(scope, stripped));
         }
         settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), recorded.stream()
-                .map(c -> new MessageToolCall(c.id(), c.name(), c.arguments())).toList()));
+                .map(c -> new MessageToolCall(c.id(), c.name(), c.arguments())).toList(), Reasonings.stored(assistant.reasoning())));
         Set<String> ranByClient = Set.of();
         if (!toRun.isEmpty()) {
             List<ToolResult> ran;

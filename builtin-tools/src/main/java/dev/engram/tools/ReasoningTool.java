@@ -22,9 +22,11 @@ import java.util.stream.Collectors;
 
 /**
  * {@code read_reasoning}: the agent reads its own earlier reasoning, also what has left its context window. Reasoning is
- * what recall memory already keeps in the message rows, as Letta shows it ({@code reasoning_message}): the text of an
- * assistant message beside its tool calls (a heartbeat agent's inner monologue, a model's words before it acts). A
- * provider's hidden thinking, streamed as {@code AgentStreamEvent.Reasoning}, is not stored and so not read here.
+ * two things, kept apart in the answer: the model's own thinking, stored with each assistant message where the provider
+ * showed it (Anthropic's thinking, Gemini's thought summaries, {@code reasoning_content}; Letta's {@code reasoning_message}
+ * from a {@code reasoner_model}), and the text the agent wrote beside its tool calls (a heartbeat agent's inner
+ * monologue; Letta's {@code non_reasoner_model} reasoning). Reasoning a provider gave only encrypted cannot be read: an
+ * entry says it was there.
  */
 final class ReasoningTool implements AiTool<ReasoningTool.Input, String> {
     static final String NAME = "read_reasoning";
@@ -32,9 +34,13 @@ final class ReasoningTool implements AiTool<ReasoningTool.Input, String> {
     static final int MAX_LIMIT = 50;
     /** The newest messages looked through. */
     static final int SCANNED = 2_000;
-    private static final ToolInfo INFO = ToolInfo.of(NAME, "Read your own earlier reasoning (what you wrote beside your tool "
-            + "calls), newest first, also what has left your context: in this session or all, optionally only entries "
-            + "containing some words. Use it to recall why you did something.", SafetyTier.READ_ONLY);
+    private static final ToolInfo INFO = ToolInfo.of(NAME, "Read your own earlier reasoning, newest first, also what has left "
+            + "your context: your thinking before each answer (where your model showed it) and what you wrote beside your "
+            + "tool calls, in this session or all, optionally only entries containing some words. Use it to recall why you "
+            + "did something.", SafetyTier.READ_ONLY);
+    /** What the answer calls the model's own reasoning, and the text beside tool calls. */
+    static final String THINKING = "thinking: ";
+    static final String WROTE = "wrote beside the calls: ";
 
     record Input(@JsonPropertyDescription("Only entries containing this text (any case); default all.") Optional<String> query,
             @JsonPropertyDescription("this (default): the session you are in; all: every session.") Optional<String> sessions,
@@ -80,18 +86,39 @@ final class ReasoningTool implements AiTool<ReasoningTool.Input, String> {
             ConversationMessage m = messages.get(i);
             boolean inThis = which.equals("all") || Conversation.isConversationSession(current)
                     || !Conversation.isConversationSession(m.sessionId());
-            if (m.role() != MessageRole.ASSISTANT || m.toolCalls().isEmpty() || m.content().isBlank() || !inThis
-                    || !m.content().toLowerCase(Locale.ROOT).contains(needle)) {
+            if (m.role() != MessageRole.ASSISTANT || !inThis) {
                 continue;
             }
-            found.add("- " + m.createdAt().truncatedTo(ChronoUnit.SECONDS) + (which.equals("all") ? " [" + m.sessionId() + "]" : "")
-                    + (m.inContext() ? "" : " (no longer in context)") + ", then called "
-                    + m.toolCalls().stream().map(MessageToolCall::name).collect(Collectors.joining(", ")) + ": "
-                    + m.content().strip());
+            String thinking = m.reasoning().text().strip();
+            String wrote = m.toolCalls().isEmpty() ? "" : m.content().strip();
+            boolean hidden = !m.reasoning().redacted().isEmpty();
+            if (thinking.isEmpty() && wrote.isEmpty() && !hidden) {
+                continue;
+            }
+            if (!needle.isEmpty() && !thinking.toLowerCase(Locale.ROOT).contains(needle)
+                    && !wrote.toLowerCase(Locale.ROOT).contains(needle)) {
+                continue;
+            }
+            StringBuilder entry = new StringBuilder("- ").append(m.createdAt().truncatedTo(ChronoUnit.SECONDS))
+                    .append(which.equals("all") ? " [" + m.sessionId() + "]" : "")
+                    .append(m.inContext() ? "" : " (no longer in context)")
+                    .append(m.toolCalls().isEmpty() ? ", then answered" : ", then called "
+                            + m.toolCalls().stream().map(MessageToolCall::name).collect(Collectors.joining(", ")));
+            if (!thinking.isEmpty()) {
+                entry.append("\n  ").append(THINKING).append(thinking);
+            }
+            if (hidden) {
+                entry.append("\n  (more of your thinking was there, which your model's provider keeps encrypted)");
+            }
+            if (!wrote.isEmpty()) {
+                entry.append("\n  ").append(WROTE).append(wrote);
+            }
+            found.add(entry.toString());
         }
         if (found.isEmpty()) {
             return "No earlier reasoning found" + (needle.isEmpty() ? "" : " containing '" + in.query().get().strip() + "'") + ".";
         }
-        return "Your reasoning, newest first (" + found.size() + "):\n" + String.join("\n", found);
+        return "Your reasoning, newest first (" + found.size() + "; '" + THINKING.strip() + "' is your own thinking before you "
+                + "answered, '" + WROTE.strip() + "' what you wrote beside your tool calls):\n" + String.join("\n", found);
     }
 }

@@ -284,7 +284,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
         List<ConversationMessage> out = new ArrayList<>();
         for (NewMessage m : list) {
             ConversationMessage c = new ConversationMessage(position(), scope.agentId(), scope.userId(), m.sessionId(),
-                    m.role(), m.content(), m.toolCalls(), m.toolCallId(), at, true, m.toolOutcome(), m.images());
+                    m.role(), m.content(), m.toolCalls(), m.toolCallId(), at, true, m.toolOutcome(), m.images(), m.reasoning());
             put(messages, c.id(), c);
             out.add(c);
         }
@@ -318,8 +318,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
             Optional<ConversationMessage> m = message(scope, id).filter(ConversationMessage::inContext);
             if (m.isPresent()) {
                 ConversationMessage x = m.get();
-                put(messages, id, new ConversationMessage(x.id(), x.agentId(), x.userId(), x.sessionId(), x.role(),
-                        x.content(), x.toolCalls(), x.toolCallId(), x.createdAt(), false, x.toolOutcome(), x.images()));
+                put(messages, id, x.withInContext(false));
                 changed++;
             }
         }

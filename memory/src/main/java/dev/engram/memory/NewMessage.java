@@ -14,9 +14,11 @@ import java.util.Optional;
  * @param toolOutcome for a tool message, how the call ended and what it did (required for {@link MessageRole#TOOL},
  *                    absent for the others)
  * @param images     for a user message, the images it carries after its text, in order; empty for the other roles
+ * @param reasoning  for an assistant message, the model's own reasoning behind it; {@link MessageReasoning#NONE} for
+ *                   the other roles
  */
 public record NewMessage(String sessionId, MessageRole role, String content, List<MessageToolCall> toolCalls,
-        Optional<String> toolCallId, Optional<ToolOutcome> toolOutcome, List<MessageImage> images) {
+        Optional<String> toolCallId, Optional<ToolOutcome> toolOutcome, List<MessageImage> images, MessageReasoning reasoning) {
     public NewMessage {
         Checks.id(sessionId, "session id");
         Checks.notNull(role, "role");
@@ -38,6 +40,16 @@ public record NewMessage(String sessionId, MessageRole role, String content, Lis
         if (role != MessageRole.USER && !images.isEmpty()) {
             throw new IllegalArgumentException("only user messages carry images, not " + role);
         }
+        Checks.notNull(reasoning, "reasoning");
+        if (role != MessageRole.ASSISTANT && !reasoning.isEmpty()) {
+            throw new IllegalArgumentException("only assistant messages carry the model's reasoning, not " + role);
+        }
+    }
+
+    /** A message without reasoning. */
+    public NewMessage(String sessionId, MessageRole role, String content, List<MessageToolCall> toolCalls,
+            Optional<String> toolCallId, Optional<ToolOutcome> toolOutcome, List<MessageImage> images) {
+        this(sessionId, role, content, toolCalls, toolCallId, toolOutcome, images, MessageReasoning.NONE);
     }
 
     /** A message without images. */
@@ -61,6 +73,13 @@ public record NewMessage(String sessionId, MessageRole role, String content, Lis
 
     public static NewMessage assistant(String sessionId, String content, List<MessageToolCall> toolCalls) {
         return new NewMessage(sessionId, MessageRole.ASSISTANT, content, toolCalls, Optional.empty(), Optional.empty());
+    }
+
+    /** An assistant message with the model's own reasoning behind it. */
+    public static NewMessage assistant(String sessionId, String content, List<MessageToolCall> toolCalls,
+            MessageReasoning reasoning) {
+        return new NewMessage(sessionId, MessageRole.ASSISTANT, content, toolCalls, Optional.empty(), Optional.empty(), List.of(),
+                reasoning);
     }
 
     /** The result of a call that ran and did nothing more than answer ({@link ToolOutcome#OK}). */

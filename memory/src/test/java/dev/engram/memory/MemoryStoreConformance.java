@@ -120,6 +120,15 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** The model's reasoning behind assistant messages, on this backend. */
+    @Nested
+    class Reasoning extends MessageReasoningConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     /** Each agent's todos and goals, on this backend. */
     @Nested
     class Work extends WorkStateConformance {

@@ -89,7 +89,8 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
                 rs.getString("session_id"), MessageRole.valueOf(rs.getString("role")), rs.getString("content"),
                 Columns.toolCalls(rs.getString("tool_calls")),
                 Optional.ofNullable(rs.getString("tool_call_id")), Columns.instant(rs.getLong("created_at")), rs.getBoolean("in_context"),
-                Columns.toolOutcome(rs.getString("tool_status"), rs.getString("tool_effects")));
+                Columns.toolOutcome(rs.getString("tool_status"), rs.getString("tool_effects")), List.of(),
+                Columns.reasoning(rs.getString("reasoning"), rs.getString("reasoning_signature"), rs.getString("reasoning_redacted")));
     }
 
     private static AgentRecord agent(ResultSet rs) throws SQLException {
@@ -249,12 +250,13 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
         List<ConversationMessage> out = new ArrayList<>();
         for (NewMessage m : messages) {
             List<ConversationMessage> inserted = query("INSERT INTO messages (user_id, agent_id, session_id, role, content, "
-                    + "tool_calls, tool_call_id, created_at, in_context, tool_status, tool_effects) "
-                    + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE, ?, ?) RETURNING *",
+                    + "tool_calls, tool_call_id, created_at, in_context, tool_status, tool_effects, reasoning, reasoning_signature, "
+                    + "reasoning_redacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE, ?, ?, ?, ?, ?) RETURNING *",
                     (rs, c) -> message(rs), s.userId(), s.agentId(), m.sessionId(), m.role().name(), m.content(),
                     Columns.toolCallsJson(m.toolCalls()), m.toolCallId().orElse(null), Columns.micros(at),
                     m.toolOutcome().map(o -> o.status().code()).orElse(null),
-                    m.toolOutcome().map(ToolOutcome::effectCodes).orElse(null));
+                    m.toolOutcome().map(ToolOutcome::effectCodes).orElse(null), m.reasoning().text(), m.reasoning().signature(),
+                    Columns.redactedJson(m.reasoning()));
             MessageImageRows.insert(h, s, inserted.getFirst().id(), m.images());
             out.add(inserted.getFirst().withImages(m.images()));
         }

@@ -1,5 +1,6 @@
 package dev.engram.memory.spi;
 
+import dev.engram.memory.MessageReasoning;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.ScheduleTiming;
 import dev.engram.memory.ToolOutcome;
@@ -82,6 +83,24 @@ public final class Columns {
             out.add(new MessageToolCall(n.path("id").asString(), n.path("name").asString(), n.path("arguments").asString()));
         }
         return out;
+    }
+
+    /** A message's reasoning from its {@code reasoning}, {@code reasoning_signature} and {@code reasoning_redacted} columns. */
+    public static MessageReasoning reasoning(String text, String signature, String redactedJson) {
+        List<String> redacted = new ArrayList<>();
+        if (redactedJson != null && !redactedJson.isBlank()) {
+            for (JsonNode n : MAPPER.readTree(redactedJson)) {
+                redacted.add(n.asString());
+            }
+        }
+        return new MessageReasoning(text == null ? "" : text, signature == null ? "" : signature, redacted);
+    }
+
+    /** The {@code reasoning_redacted} column: the encrypted reasoning as a JSON array of strings. */
+    public static String redactedJson(MessageReasoning reasoning) {
+        ArrayNode array = MAPPER.createArrayNode();
+        reasoning.redacted().forEach(array::add);
+        return MAPPER.writeValueAsString(array);
     }
 
     /**

@@ -271,7 +271,8 @@ final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkR
                 rs.getString("session_id"), MessageRole.valueOf(rs.getString("role")), rs.getString("content"),
                 Columns.toolCalls(rs.getString("tool_calls")), Optional.ofNullable(rs.getString("tool_call_id")),
                 Columns.instant(rs.getLong("created_at")), rs.getInt("in_context") != 0,
-                Columns.toolOutcome(rs.getString("tool_status"), rs.getString("tool_effects")));
+                Columns.toolOutcome(rs.getString("tool_status"), rs.getString("tool_effects")), List.of(),
+                Columns.reasoning(rs.getString("reasoning"), rs.getString("reasoning_signature"), rs.getString("reasoning_redacted")));
     }
 
     @Override
@@ -280,16 +281,19 @@ final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkR
         for (NewMessage m : messages) {
             long id = h.createQuery("""
                     INSERT INTO messages (user_id, agent_id, session_id, role, content, tool_calls, tool_call_id,
-                                          created_at, in_context, tool_status, tool_effects)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id""")
+                                          created_at, in_context, tool_status, tool_effects, reasoning,
+                                          reasoning_signature, reasoning_redacted)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING id""")
                     .bind(0, scope.userId()).bind(1, scope.agentId()).bind(2, m.sessionId()).bind(3, m.role().name())
                     .bind(4, m.content()).bind(5, Columns.toolCallsJson(m.toolCalls()))
                     .bind(6, m.toolCallId().orElse(null)).bind(7, Columns.micros(at))
                     .bind(8, m.toolOutcome().map(o -> o.status().code()).orElse(null))
-                    .bind(9, m.toolOutcome().map(ToolOutcome::effectCodes).orElse(null)).mapTo(Long.class).one();
+                    .bind(9, m.toolOutcome().map(ToolOutcome::effectCodes).orElse(null))
+                    .bind(10, m.reasoning().text()).bind(11, m.reasoning().signature())
+                    .bind(12, Columns.redactedJson(m.reasoning())).mapTo(Long.class).one();
             MessageImageRows.insert(h, scope, id, m.images());
             out.add(new ConversationMessage(id, scope.agentId(), scope.userId(), m.sessionId(), m.role(), m.content(),
-                    m.toolCalls(), m.toolCallId(), at, true, m.toolOutcome(), m.images()));
+                    m.toolCalls(), m.toolCallId(), at, true, m.toolOutcome(), m.images(), m.reasoning()));
         }
         return out;
     }

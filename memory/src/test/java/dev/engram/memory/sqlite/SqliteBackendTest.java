@@ -6,6 +6,7 @@ import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryException;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
+import dev.engram.memory.MessageReasoning;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.NewMessage;
@@ -118,7 +119,7 @@ class SqliteBackendTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT count(*) FROM " + SqliteBackend.HISTORY_TABLE)) {
             rs.next();
-            assertThat(rs.getInt(1)).isEqualTo(19); // versions 1 to 18, and the newer one
+            assertThat(rs.getInt(1)).isEqualTo(20); // versions 1 to 19, and the newer one
         }
     }
 
@@ -146,6 +147,24 @@ class SqliteBackendTest {
                     ToolOutcome.of(ToolOutcome.Status.OK, ToolOutcome.Effect.MESSAGE_TO_USER),
                     ToolOutcome.OK,
                     ToolOutcome.of(ToolOutcome.Status.ERROR));
+        }
+    }
+
+    @Test
+    void assistantMessagesOfTheSchemaBeforeReasoningReadBackWithoutReasoning() throws Exception {
+        Path file = dir.resolve("v18.db");
+        org.flywaydb.core.Flyway.configure(SqliteBackend.class.getClassLoader()).dataSource("jdbc:sqlite:" + file, null, null)
+                .locations(SqliteBackend.MIGRATIONS).table(SqliteBackend.HISTORY_TABLE).target("18").load().migrate();
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO messages (user_id, agent_id, session_id, role, content, tool_calls, tool_call_id, created_at, "
+                    + "in_context) VALUES ('ana', 'a1', 's', 'ASSISTANT', 'Thinking aloud.', '[{\"id\":\"c1\",\"name\":\"x\","
+                    + "\"arguments\":\"{}\"}]', NULL, 1, 1)");
+        }
+
+        try (MemoryStore store = MemoryStore.sqlite(file)) {
+            ConversationMessage old = store.messages().list(Scope.of("ana", "a1"), MessageQuery.all()).getFirst();
+            assertThat(old.content()).isEqualTo("Thinking aloud.");
+            assertThat(old.reasoning()).isEqualTo(MessageReasoning.NONE);
         }
     }
 
