@@ -6,6 +6,7 @@ import dev.engram.memory.Block;
 import dev.engram.memory.BlockType;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryPermission;
+import dev.engram.memory.MessageReasoning;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.NewArchivalEntry;
@@ -203,6 +204,11 @@ final class AgentFiles {
             }
             msg.toolCallId().ifPresent(id -> o.put("tool_call_id", id));
             msg.toolOutcome().ifPresent(t -> o.put("tool_status", t.status().code()).put("tool_effects", t.effectCodes()));
+            if (!msg.reasoning().isEmpty()) {
+                ObjectNode r = o.putObject("reasoning").put("text", msg.reasoning().text())
+                        .put("signature", msg.reasoning().signature());
+                strings(r.putArray("redacted"), msg.reasoning().redacted());
+            }
             o.put("created_at", msg.createdAt().toString());
             o.put("in_context", msg.inContext());
         }
@@ -247,8 +253,12 @@ final class AgentFiles {
                 Optional<ToolOutcome> outcome = role != MessageRole.TOOL ? Optional.empty()
                         : Optional.of(m.hasNonNull("tool_status") ? ToolOutcome.fromCodes(m.get("tool_status").asString(),
                                 m.path("tool_effects").asString("")) : ToolOutcome.OK);
+                JsonNode r = m.path("reasoning");
+                MessageReasoning reasoning = r.isObject() ? new MessageReasoning(r.path("text").asString(""),
+                        r.path("signature").asString(""), strings(r.path("redacted"))) : MessageReasoning.NONE;
                 messages.add(new NewMessage(m.path("session").asString("default"), role, m.path("content").asString(""), calls,
-                        Optional.ofNullable(m.hasNonNull("tool_call_id") ? m.get("tool_call_id").asString() : null), outcome));
+                        Optional.ofNullable(m.hasNonNull("tool_call_id") ? m.get("tool_call_id").asString() : null), outcome,
+                        List.of(), reasoning));
                 inContext.add(m.path("in_context").asBoolean(true));
             }
             return new Contents(d, blocks, archival, messages, inContext);

@@ -3,6 +3,7 @@ package dev.engram.agents;
 import dev.engram.framework.ApprovalMode;
 import dev.engram.memory.BlockType;
 import dev.engram.memory.MemoryPermission;
+import dev.engram.memory.MessageReasoning;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.NewMessage;
@@ -359,7 +360,7 @@ final class LettaAgentFile {
                         calls.add(new MessageToolCall(text(c, "id", where + ".tool_calls"), text(f, "name", where + ".tool_calls"),
                                 f.path("arguments").isString() ? f.path("arguments").asString() : f.path("arguments").toString()));
                     }
-                    yield NewMessage.assistant("default", content, calls);
+                    yield NewMessage.assistant("default", content, calls, reasoning(m.path("content")));
                 }
                 case "tool" -> NewMessage.tool("default", text(m, "tool_call_id", where), content, toolOutcome(m));
                 default -> throw error(where + ".role", "is '" + role + "'; Engram reads user, assistant, system and tool messages");
@@ -367,6 +368,30 @@ final class LettaAgentFile {
             messages.add(message);
             inContext.add(current.isEmpty() || current.contains(m.path("id").asString("")));
         }
+    }
+
+    /**
+     * The model's own reasoning in a Letta message's content parts: the {@code reasoning} parts' text joined and the
+     * last signature, and the {@code data} of each {@code redacted_reasoning} part, in order.
+     */
+    static MessageReasoning reasoning(JsonNode content) {
+        if (!content.isArray()) {
+            return MessageReasoning.NONE;
+        }
+        StringBuilder text = new StringBuilder();
+        String signature = "";
+        List<String> redacted = new ArrayList<>();
+        for (JsonNode part : content) {
+            switch (part.path("type").asString("")) {
+                case "reasoning" -> {
+                    text.append(part.path("reasoning").asString(""));
+                    signature = part.path("signature").asString(signature);
+                }
+                case "redacted_reasoning" -> redacted.add(part.path("data").asString(""));
+                default -> { }
+            }
+        }
+        return new MessageReasoning(text.toString(), signature, redacted);
     }
 
     /** Text parts joined (Letta's content is a list of parts or a string). */

@@ -148,7 +148,18 @@ final class LettaAgentFileWriter {
     private static void message(ObjectNode o, String id, ConversationMessage m) {
         o.put("type", "message");
         o.put("role", m.role().name().toLowerCase(Locale.ROOT));
-        o.putArray("content").addObject().put("type", "text").put("text", m.content());
+        ArrayNode content = o.putArray("content");
+        // The model's own reasoning first, as Letta writes it: a native reasoning part, then each encrypted part.
+        if (!m.reasoning().text().isEmpty()) {
+            ObjectNode r = content.addObject().put("type", "reasoning").put("is_native", true).put("reasoning", m.reasoning().text());
+            if (m.reasoning().signature().isEmpty()) {
+                r.putNull("signature");
+            } else {
+                r.put("signature", m.reasoning().signature());
+            }
+        }
+        m.reasoning().redacted().forEach(data -> content.addObject().put("type", "redacted_reasoning").put("data", data));
+        content.addObject().put("type", "text").put("text", m.content());
         o.put("id", id);
         if (!m.toolCalls().isEmpty()) {
             ArrayNode calls = o.putArray("tool_calls");

@@ -12,6 +12,7 @@ import dev.engram.memory.Block;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MessageImage;
+import dev.engram.memory.MessageReasoning;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.ToolOutcome;
@@ -180,8 +181,10 @@ final class LettaViews {
     }
 
     /**
-     * Stored messages as Letta's message union: a user message; a system message; an assistant message
-     * whose text, beside tool calls, is the model's reasoning ({@code reasoning_message}), whose calls that
+         * Stored messages as Letta's message union: a user message; a system message; an assistant message
+     * whose model's own reasoning comes first ({@code reasoning_message} from a {@code reasoner_model}, and a
+     * {@code hidden_reasoning_message} for what its provider gave only encrypted), whose text, beside tool calls, is
+     * reasoning too ({@code reasoning_message} from a {@code non_reasoner_model}), whose calls that
      * delivered a message to the user (their stored {@link ToolOutcome.Effect#MESSAGE_TO_USER}) are what it said
      * ({@code assistant_message}, the text of their {@value #MESSAGE_ARGUMENT} argument) and whose other calls are
      * {@code tool_call_message}s, including a {@code send_message} that was refused, denied or sent to another agent;
@@ -237,10 +240,11 @@ final class LettaViews {
                         : userWithImages(message(id, m, "user_message"), m));
                 case SYSTEM -> out.add(message(id, m, "system_message").put("content", m.content()));
                 case ASSISTANT -> {
+                    reasoning(out, id, m);
                     if (!m.content().isBlank()) {
                         out.add(m.toolCalls().isEmpty() ? message(id, m, "assistant_message").put("content", m.content())
                                 : message(id, m, "reasoning_message").put("reasoning", m.content())
-                                        .put("source", "reasoner_model").putNull("signature"));
+                                        .put("source", "non_reasoner_model").putNull("signature"));
                     }
                     for (MessageToolCall call : m.toolCalls()) {
                         callsInPage.add(call.id());
@@ -267,6 +271,27 @@ final class LettaViews {
             }
         }
         return out;
+    }
+
+    /**
+     * The model's own reasoning behind an assistant message, as Letta shows a reasoner model's: a
+     * {@code reasoning_message} with {@code source: "reasoner_model"} and the provider's {@code signature}, then a
+     * {@code hidden_reasoning_message} ({@code state: "redacted"}) for each part the provider gave only encrypted.
+     */
+    private static void reasoning(List<ObjectNode> out, String id, ConversationMessage m) {
+        MessageReasoning r = m.reasoning();
+        if (!r.text().isEmpty()) {
+            ObjectNode o = message(id, m, "reasoning_message").put("reasoning", r.text()).put("source", "reasoner_model");
+            if (r.signature().isEmpty()) {
+                o.putNull("signature");
+            } else {
+                o.put("signature", r.signature());
+            }
+            out.add(o);
+        }
+        for (String data : r.redacted()) {
+            out.add(message(id, m, "hidden_reasoning_message").put("state", "redacted").put("hidden_reasoning", data));
+        }
     }
 
     private static ObjectNode toolCall(String id, ConversationMessage m, MessageToolCall call, boolean asMessage) {
