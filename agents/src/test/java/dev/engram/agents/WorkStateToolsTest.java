@@ -152,7 +152,7 @@ class WorkStateToolsTest {
                   {"tool_calls": [{"name": "read_reasoning", "arguments": {"query": "TEA"}},
                                   {"name": "read_reasoning", "arguments": {"limit": 99}},
                                   {"name": "read_reasoning", "arguments": {"query": "coffee"}}]},
-                  {"expect_in_prompt": ["Your reasoning, newest first (1;", "then called memory_search\n  wrote beside the calls: The user wants tea; I should check the notes first.", "limit must be between 1 and 50, got 99.",
+                  {"expect_in_prompt": ["Your reasoning, newest first (1;", "then called memory_search\\n  wrote beside the calls: The user wants tea; I should check the notes first.", "limit must be between 1 and 50, got 99.",
                      "No earlier reasoning found containing 'coffee'."],
                    "text": "I had checked the notes."}
                 ]}""");

@@ -253,7 +253,7 @@ final class ConversationRoutes {
         Conversation fork = api.store.inTransaction(tx -> {
             Conversation c = tx.conversations().create(t.agent().scope(), summary);
             tx.messages().appendAll(t.agent().scope(), messages.stream().map(m -> new NewMessage(c.id(), m.role(),
-                    m.content(), m.toolCalls(), m.toolCallId(), m.toolOutcome(), m.images())).toList());
+                    m.content(), m.toolCalls(), m.toolCallId(), m.toolOutcome(), m.images(), m.reasoning())).toList());
             return c;
         });
         Api.json(res, view(fork));
