@@ -87,6 +87,23 @@ class ReasoningStorageTest {
     }
 
     @Test
+    void reasoningTheProviderKeptEncryptedIsSaidToBeThereAndNothingOfItIsShown() {
+        ScriptedChatModel model = script("""
+                {"turns": [
+                  {"redacted_reasoning": ["EmwKAhgB"], "tool_calls": [{"name": "read_reasoning", "arguments": {}}]},
+                  {"expect_in_prompt": ["then called read_reasoning\\n  (your thinking was there, but your model's provider keeps it encrypted)"],
+                   "text": "Done."}
+                ]}""");
+        Agent agent = agent(model);
+
+        AgentResponse r = agent.send("Look back.");
+
+        assertThat(r.reply()).as(r.toString()).contains("Done.");
+        assertThat(r.toolResults().getFirst().content()).doesNotContain("EmwKAhgB").doesNotContain("thinking: ");
+        assertThat(reasonings(ANA)).containsExactly(new MessageReasoning("", "", List.of("EmwKAhgB")));
+    }
+
+    @Test
     void bothAgentFileFormatsKeepTheReasoningAndRefuseItOnAUserMessage() {
         ScriptedChatModel model = script(SCRIPT);
         Agent agent = agent(model);

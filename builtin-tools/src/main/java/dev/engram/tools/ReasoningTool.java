@@ -108,7 +108,8 @@ final class ReasoningTool implements AiTool<ReasoningTool.Input, String> {
                 entry.append("\n  ").append(THINKING).append(thinking);
             }
             if (hidden) {
-                entry.append("\n  (more of your thinking was there, which your model's provider keeps encrypted)");
+                entry.append(thinking.isEmpty() ? "\n  (your thinking was there, but your model's provider keeps it encrypted)"
+                        : "\n  (more of your thinking was there, which your model's provider keeps encrypted)");
             }
             if (!wrote.isEmpty()) {
                 entry.append("\n  ").append(WROTE).append(wrote);
