@@ -21,6 +21,7 @@ final class JobLeases implements AutoCloseable {
     /** Job id to user id. */
     private final Map<String, String> held = new ConcurrentHashMap<>();
     private ScheduledExecutorService beat;
+    private boolean beating;
     private boolean closed;
 
     JobLeases(MemoryStore store, Duration heartbeat) {
@@ -31,11 +32,28 @@ final class JobLeases implements AutoCloseable {
     /** Holds the job until {@link #release}; the first hold starts the heartbeat. */
     synchronized void hold(Job job) {
         held.put(job.id(), job.userId());
-        if (beat == null && !closed) {
+        if (!beating) {
+            beating = true;
+            every(heartbeat, this::beat);
+        }
+    }
+
+    /** Runs {@code task} every {@code period} on the heartbeat's thread until {@link #close}; a task that throws runs again. */
+    synchronized void every(Duration period, Runnable task) {
+        if (closed) {
+            return;
+        }
+        if (beat == null) {
             beat = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("engram-job-heartbeat")
                     .factory());
-            beat.scheduleWithFixedDelay(this::beat, heartbeat.toMillis(), heartbeat.toMillis(), TimeUnit.MILLISECONDS);
         }
+        beat.scheduleWithFixedDelay(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                // the next round tries again (a store that is closing, a job that ended meanwhile)
+            }
+        }, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     void release(String jobId) {

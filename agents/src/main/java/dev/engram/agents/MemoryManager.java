@@ -145,6 +145,21 @@ public final class MemoryManager implements AutoCloseable {
         return resume(leases::abandoned, true);
     }
 
+    /**
+     * Calls {@link #resumeAbandoned()} every {@code period} from now until {@link #close}: for a long-running process (a
+     * server) that shares its store with others, so that a job whose owner stopped meanwhile is taken up without a
+     * restart.
+     *
+     * @throws IllegalArgumentException if the period is not positive
+     */
+    public void resumeAbandonedEvery(Duration period) {
+        Objects.requireNonNull(period, "period must not be null");
+        if (period.isNegative() || period.isZero()) {
+            throw new IllegalArgumentException("the period must be positive, got " + period);
+        }
+        leases.every(period, this::resumeAbandoned);
+    }
+
     private List<AddJob> resume(Predicate<Job> take, boolean withFailed) {
         List<Job> unfinished;
         try {

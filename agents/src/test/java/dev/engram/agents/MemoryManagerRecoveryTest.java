@@ -1,6 +1,7 @@
 package dev.engram.agents;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.framework.model.ChatModel;
 import dev.engram.framework.model.ChatRequest;
@@ -176,6 +177,27 @@ class MemoryManagerRecoveryTest {
                 clock.advance(MemoryManager.LEASE.plusSeconds(1));
                 assertThat(leases.abandoned(store.jobs().get("ana", job.id()).orElseThrow())).isTrue();
             }
+        }
+    }
+
+    @Test
+    void aManagerThatSweepsTakesUpAJobWhoseOwnerStoppedWhileItRuns() throws Exception {
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-25T08:00:00Z"));
+        try (MemoryStore store = MemoryStore.inMemory(clock); MemoryManager memory = MemoryManager.builder(store).build()) {
+            assertThatThrownBy(() -> memory.resumeAbandonedEvery(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("the period must be positive, got PT0S");
+            memory.resumeAbandonedEvery(Duration.ofMillis(20));
+            String left = store.jobs().start("ana", store.jobs().create("ana", MemoryManager.KIND, RAW_INPUT).id()).id();
+            Thread.sleep(100);
+            assertThat(store.jobs().get("ana", left).orElseThrow().status()).as("its owner may be alive")
+                    .isEqualTo(JobStatus.RUNNING);
+            clock.advance(MemoryManager.LEASE.plusSeconds(1));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (store.jobs().get("ana", left).orElseThrow().status().isActive() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(store.jobs().get("ana", left).orElseThrow().status()).isEqualTo(JobStatus.COMPLETED);
+            assertThat(store.notes().list("ana", 0, 10)).extracting(Note::content).containsExactly("I like tea");
         }
     }
 }
