@@ -11,6 +11,7 @@ import dev.engram.memory.Metadata;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.NotFoundException;
 import dev.engram.memory.Scope;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -37,7 +39,9 @@ import tools.jackson.databind.node.ObjectNode;
  * parse error; if the second answer fails too, the job fails with that error and stores nothing. A fact the store
  * refuses is listed as failed in the result. A job is stored with its input before {@code add} returns, so a job a
  * crash interrupted is still there at the next start: {@link #resumeUnfinished()} runs it again (near-duplicates of
- * what its first attempt stored are merged), or fails it after {@link #MAX_ATTEMPTS} attempts.
+ * what its first attempt stored are merged), or fails it after {@link #MAX_ATTEMPTS} attempts. Where several processes
+ * write to one store (a server and the CLI), a manager keeps the jobs it holds alive in the store (every
+ * {@link #HEARTBEAT}), and {@link #resumeAbandoned()} takes up only the jobs whose owner is gone.
  *
  * <pre>{@code
  * try (MemoryManager memory = MemoryManager.builder(store).model(ChatModel.of("openai:gpt-4o-mini")).build()) {
@@ -53,6 +57,13 @@ public final class MemoryManager implements AutoCloseable {
     public static final String KIND = "memory_add";
     /** The most times a job is started; one interrupted this often fails at the next start. */
     public static final int MAX_ATTEMPTS = 2;
+    /** How often a manager marks the jobs it holds as alive ({@link dev.engram.memory.JobStore#touch}). */
+    public static final Duration HEARTBEAT = Duration.ofSeconds(15);
+    /**
+     * An active job unchanged for longer than this has lost its owner (the process that ran it stopped):
+     * {@link #resumeAbandoned()} takes it up. Four heartbeats, so that a busy process never loses a job it runs.
+     */
+    public static final Duration LEASE = HEARTBEAT.multipliedBy(4);
     /** The most memories of a scope a fact is compared with. */
     static final int MAX_COMPARED = 10_000;
     private static final int PAGE = 500;
@@ -61,12 +72,14 @@ public final class MemoryManager implements AutoCloseable {
     private final Optional<Function<MemoryScope, ChatModel>> models;
     private final AddOptions options;
     private final ExecutorService worker;
+    private final JobLeases leases;
 
     private MemoryManager(Builder b) {
         this.store = b.store;
         this.models = Optional.ofNullable(b.models);
         this.options = b.options;
         this.worker = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("engram-memory-add").factory());
+        this.leases = new JobLeases(store, HEARTBEAT);
     }
 
     /** A manager writing to {@code store}. */
@@ -111,31 +124,65 @@ public final class MemoryManager implements AutoCloseable {
 
     /**
      * Takes up the add jobs a crash (or a stop) interrupted: each started fewer than {@link #MAX_ATTEMPTS} times runs
-     * again; the others fail, saying so. Call it once at a start, from the one process that runs this store's jobs.
-     * Over a backend that keeps no jobs there is nothing to resume.
+     * again; the others fail, saying so. Call it once at a start, from the one process that runs this store's jobs
+     * (jobs this manager holds are left to it). Over a backend that keeps no jobs there is nothing to resume.
      *
      * @return the jobs resumed, to wait on
      */
     public List<AddJob> resumeUnfinished() {
-        List<AddJob> resumed = new ArrayList<>();
+        return resume(job -> !leases.holds(job.id()), false);
+    }
+
+    /**
+     * Takes up the add jobs whose owner is gone, where other processes may run jobs on the same store: those active but
+     * unchanged for longer than {@link #LEASE} (a manager that holds a job touches it every {@link #HEARTBEAT}), and not
+     * held by this manager. Each started fewer than {@link #MAX_ATTEMPTS} times runs again; the others fail, saying so.
+     * A job some live process holds is left to it.
+     *
+     * @return every job taken up, to wait on: a resumed one completes when it has run again, a failed one at once
+     */
+    public List<AddJob> resumeAbandoned() {
+        return resume(leases::abandoned, true);
+    }
+
+    /**
+     * Calls {@link #resumeAbandoned()} every {@code period} from now until {@link #close}: for a long-running process (a
+     * server) that shares its store with others, so that a job whose owner stopped meanwhile is taken up without a
+     * restart.
+     *
+     * @throws IllegalArgumentException if the period is not positive
+     */
+    public void resumeAbandonedEvery(Duration period) {
+        Objects.requireNonNull(period, "period must not be null");
+        if (period.isNegative() || period.isZero()) {
+            throw new IllegalArgumentException("the period must be positive, got " + period);
+        }
+        leases.every(period, this::resumeAbandoned);
+    }
+
+    private List<AddJob> resume(Predicate<Job> take, boolean withFailed) {
         List<Job> unfinished;
         try {
             unfinished = store.jobs().unfinished();
         } catch (UnsupportedOperationException e) {
             return List.of(); // a backend that keeps no jobs has none to resume (and add refuses to start one)
         }
+        List<AddJob> out = new ArrayList<>();
         for (Job job : unfinished) {
-            if (!job.kind().equals(KIND)) {
+            if (!job.kind().equals(KIND) || !take.test(job)) {
                 continue;
             }
             if (job.attempts() >= MAX_ATTEMPTS) {
-                store.jobs().finish(job.userId(), job.id(), JobStatus.FAILED, job.result(), "the job was interrupted "
-                        + job.attempts() + " times (the process stopped while it ran); add the messages again");
+                Job failed = store.jobs().finish(job.userId(), job.id(), JobStatus.FAILED, job.result(), "the job was "
+                        + "interrupted " + job.attempts() + " times (the process stopped while it ran); add the messages again");
+                if (withFailed) {
+                    out.add(new AddJob(failed, store, CompletableFuture.completedFuture(result(failed))));
+                }
             } else {
-                resumed.add(submit(job));
+                out.add(submit(job));
             }
         }
-        return List.copyOf(resumed);
+        return List.copyOf(out);
     }
 
     /** The result of an add job as stored (what it has done so far, or in the end). */
@@ -153,9 +200,17 @@ public final class MemoryManager implements AutoCloseable {
 
     private AddJob submit(Job job) {
         CompletableFuture<AddResult> done = new CompletableFuture<>();
+        leases.hold(job);
         try {
-            worker.execute(() -> done.complete(run(job.userId(), job.id())));
+            worker.execute(() -> {
+                try {
+                    done.complete(run(job.userId(), job.id()));
+                } finally {
+                    leases.release(job.id());
+                }
+            });
         } catch (RejectedExecutionException e) {
+            leases.release(job.id());
             throw new IllegalStateException("the memory manager is closed; job " + job.id() + " stays stored and runs at "
                     + "the next resumeUnfinished()", e);
         }
@@ -322,6 +377,7 @@ public final class MemoryManager implements AutoCloseable {
     @Override
     public void close() {
         worker.shutdownNow();
+        leases.close();
     }
 
     /** Builds a {@link MemoryManager}. */

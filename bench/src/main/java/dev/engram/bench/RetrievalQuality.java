@@ -67,12 +67,14 @@ public final class RetrievalQuality {
                 if ((which.equals("all") || which.equals("scifact")) && Files.isDirectory(scifact)) {
                     SciFactEval.Report report = SciFactEval.run(scifact, scifact.resolve("qrels/train.tsv"), setup, (d, t) -> { });
                     System.out.println(EvalTables.sciFact(model.shortName(), report));
-                    headlines.add("SciFact " + model.shortName() + " hybrid " + EvalTables.sciFactHeadline(report));
+                    headlines.add("SciFact " + model.shortName() + " hybrid " + EvalTables.sciFactHeadline(report) + " ("
+                            + EvalTables.costLine(report.results().getLast().cost()) + ")");
                 }
                 if ((which.equals("all") || which.equals("locomo")) && Files.isRegularFile(locomo)) {
                     LoCoMoEval.Report report = LoCoMoEval.run(locomo, setup, turns, (d, t) -> { });
                     System.out.println(EvalTables.loCoMo(model.shortName(), report));
-                    headlines.add("LoCoMo " + model.shortName() + " hybrid " + EvalTables.loCoMoHeadline(report));
+                    headlines.add("LoCoMo " + model.shortName() + " hybrid " + EvalTables.loCoMoHeadline(report) + " ("
+                            + EvalTables.costLine(report.results().getLast().cost()) + ")");
                 }
             }
         }

@@ -3,6 +3,7 @@ package dev.engram.cli;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Metadata;
 import dev.engram.memory.NewArchivalEntry;
+import dev.engram.memory.NotFoundException;
 import dev.engram.memory.Scope;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,9 +14,10 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code engram archival insert|list|delete}. */
+/** {@code engram archival insert|list|supersede|history|delete}. */
 @Command(name = "archival", mixinStandardHelpOptions = true, description = "An agent's archival memory.",
-        subcommands = {ArchivalCommands.Insert.class, ArchivalCommands.ListEntries.class, ArchivalCommands.Delete.class})
+        subcommands = {ArchivalCommands.Insert.class, ArchivalCommands.ListEntries.class, ArchivalCommands.Supersede.class,
+                ArchivalCommands.History.class, ArchivalCommands.Delete.class})
 final class ArchivalCommands extends GroupCommand {
 
     @Command(name = "insert", mixinStandardHelpOptions = true, description = "File a fact or document.")
@@ -68,6 +70,59 @@ final class ArchivalCommands extends GroupCommand {
         }
     }
 
+    @Command(name = "supersede", mixinStandardHelpOptions = true, description = {"Record that an entry's fact changed: a "
+            + "new entry replaces it, and the old one is kept, with the time it stopped holding, in the entry's history."})
+    static final class Supersede extends BaseCommand {
+        @Parameters(index = "0", paramLabel = "ID")
+        String id;
+
+        @Parameters(index = "1", paramLabel = "TEXT")
+        String text;
+
+        @Mixin
+        ScopeOptions scope;
+
+        @Option(names = "--tag", paramLabel = "TAG", description = "The new entry's tag (repeatable); default the old entry's.")
+        List<String> tags;
+
+        @Option(names = "--metadata", paramLabel = "JSON", description = "The new entry's metadata; default the old entry's.")
+        String metadata;
+
+        @Override
+        int run() {
+            Metadata meta = metadata == null ? null : NotesCommands.metadata(this, metadata);
+            try (Engine engine = root().engine()) {
+                Scope s = scope(engine, scope.user, scope.agent);
+                ArchivalEntry old = engine.store().archival().get(s, id).orElseThrow(() -> new NotFoundException(
+                        "There is no archival entry '" + id + "' for this agent"));
+                ArchivalEntry e = engine.store().archival().supersede(s, id, new NewArchivalEntry(Optional.empty(), text,
+                        tags != null ? tags : old.tags(), meta != null ? meta : old.metadata()));
+                out().println("Inserted " + e.id() + "; it supersedes " + id + ".");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "history", mixinStandardHelpOptions = true, description = "An entry's versions, oldest first.")
+    static final class History extends BaseCommand {
+        @Parameters(paramLabel = "ID")
+        String id;
+
+        @Mixin
+        ScopeOptions scope;
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                for (ArchivalEntry e : engine.store().archival().history(scope(engine, scope.user, scope.agent), id)) {
+                    out().printf(Locale.ROOT, "%s  %s .. %s  %s%n", e.id(), e.validFrom(), e.validTo().map(Object::toString)
+                            .orElse("now"), TranscriptPrinter.compact(e.content()));
+                }
+            }
+            return 0;
+        }
+    }
+
     @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete an entry by id.")
     static final class Delete extends BaseCommand {
         @Parameters(paramLabel = "ID")
@@ -80,7 +135,7 @@ final class ArchivalCommands extends GroupCommand {
         int run() {
             try (Engine engine = root().engine()) {
                 if (!engine.store().archival().delete(scope(engine, scope.user, scope.agent), id)) {
-                    throw new dev.engram.memory.NotFoundException("There is no archival entry '" + id + "' for this agent");
+                    throw new NotFoundException("There is no archival entry '" + id + "' for this agent");
                 }
                 out().println("Deleted " + id + ".");
             }

@@ -1,5 +1,6 @@
 package dev.engram.cli;
 
+import dev.engram.framework.model.ChatModel;
 import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.Fusion;
 import dev.engram.memory.lucene.LuceneMemorySearch;
@@ -7,6 +8,7 @@ import dev.engram.memory.onnx.OnnxEmbedder;
 import dev.engram.memory.SearchMode;
 import dev.engram.bench.eval.EvalSetup;
 import dev.engram.bench.eval.EvalTables;
+import dev.engram.bench.eval.LoCoMoAnswerEval;
 import dev.engram.bench.eval.LoCoMoEval;
 import dev.engram.bench.eval.SciFactEval;
 import java.nio.file.Files;
@@ -19,7 +21,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code engram eval scifact|locomo}: the retrieval-quality harness; the last line is the headline figure. */
-@Command(name = "eval", mixinStandardHelpOptions = true, description = "Measure retrieval quality on SciFact or LoCoMo.",
+@Command(name = "eval", mixinStandardHelpOptions = true,
+        description = "Measure retrieval quality on SciFact or LoCoMo, with its cost; answer accuracy on LoCoMo with a model.",
         subcommands = {EvalCommands.SciFact.class, EvalCommands.LoCoMo.class})
 final class EvalCommands extends GroupCommand {
 
@@ -110,16 +113,103 @@ final class EvalCommands extends GroupCommand {
         }
     }
 
-    @Command(name = "locomo", mixinStandardHelpOptions = true, description = "LoCoMo: recall@k of evidence turns.")
+    @Command(name = "locomo", mixinStandardHelpOptions = true, description = {"LoCoMo: recall@k of evidence turns.",
+            "With --answer-model and --judge-model: answers each question (categories 1-4) from the retrieved messages "
+                    + "and has the judge label each answer CORRECT or WRONG against the gold answer (LLM-as-a-judge, as "
+                    + "in the Mem0 paper); prints accuracy overall and per category, context tokens and latency."})
     static final class LoCoMo extends EvalCommand {
         @Parameters(paramLabel = "FILE", description = "locomo JSON (e.g. locomo-dev.json).")
         Path file;
+
+        @Option(names = "--answer-model", paramLabel = "SPEC",
+                description = "The model that answers, as --model elsewhere: openai:MODEL, anthropic:MODEL, "
+                        + "gemini:MODEL, ollama:MODEL, http://HOST/v1#MODEL (OpenAI-compatible) or script:FILE.")
+        String answerModel;
+
+        @Option(names = "--judge-model", paramLabel = "SPEC", description = "The model that judges the answers (a spec as "
+                + "--answer-model).")
+        String judgeModel;
+
+        @Option(names = "--k", paramLabel = "N", description = "With --answer-model: messages retrieved per question, 1 to "
+                + "100; default 10.")
+        Integer k;
+
+        @Option(names = "--conversations", paramLabel = "IDS", split = ",",
+                description = "With --answer-model: only these conversations (sample_id, e.g. conv-26,conv-30).")
+        Set<String> conversations;
+
+        @Option(names = "--questions", paramLabel = "N",
+                description = "With --answer-model: ask at most N questions (the first ones), for a quick run.")
+        Integer questions;
 
         @Override
         int run() {
             if (!Files.isRegularFile(file)) {
                 throw usage("No such file: " + file);
             }
+            if (answerModel == null && judgeModel == null) {
+                if (k != null || conversations != null || questions != null) {
+                    throw usage("--k, --conversations and --questions choose what the answer eval asks: use them with "
+                            + "--answer-model and --judge-model");
+                }
+                return retrieval();
+            }
+            if (answerModel == null || judgeModel == null) {
+                throw usage("the answer eval needs both --answer-model and --judge-model (they may name the same model)");
+            }
+            if (modes != null && modes.size() > 1) {
+                throw usage("the answer eval retrieves with one --mode, got " + modes.size());
+            }
+            LoCoMoAnswerEval.Options options;
+            try {
+                LoCoMoAnswerEval.Options d = LoCoMoAnswerEval.Options.defaults();
+                options = new LoCoMoAnswerEval.Options(k == null ? d.k() : k, modes == null || modes.isEmpty() ? d.mode()
+                        : modes.iterator().next(), conversations == null ? Set.of() : conversations,
+                        questions == null ? d.maxQuestions() : questions);
+            } catch (IllegalArgumentException e) {
+                throw usage((k != null && (k < 1 || k > 100) ? "--k: " : "--questions: ") + e.getMessage());
+            }
+            ChatModel answers = model("--answer-model", answerModel);
+            ChatModel judge = model("--judge-model", judgeModel);
+            try (OnnxEmbedder embedder = embedder()) {
+                EvalSetup setup = setup(embedder);
+                out().println(setup.describe(modelName()) + "; answer model " + answerModel + ", judge model " + judgeModel);
+                out().flush();
+                ProgressBar index = new ProgressBar(err(), "index");
+                ProgressBar asked = new ProgressBar(err(), "questions");
+                boolean[] indexed = {false};
+                LoCoMoAnswerEval.Report report;
+                try {
+                    report = LoCoMoAnswerEval.run(file, setup, answers, judge, options, index::update, (done, total) -> {
+                        if (!indexed[0]) {
+                            indexed[0] = true;
+                            index.done();
+                        }
+                        asked.update(done, total);
+                    });
+                } catch (IllegalArgumentException e) {
+                    throw usage(e.getMessage()); // a conversation the file does not hold
+                }
+                if (indexed[0]) {
+                    asked.done();
+                } else {
+                    index.done();
+                }
+                out().println(EvalTables.loCoMoAnswers(report, options));
+                out().println(EvalTables.loCoMoAnswersHeadline(report));
+            }
+            return 0;
+        }
+
+        private ChatModel model(String option, String spec) {
+            try {
+                return ChatModel.of(spec, root().environment());
+            } catch (IllegalArgumentException e) {
+                throw usage(option + ": " + e.getMessage());
+            }
+        }
+
+        private int retrieval() {
             try (OnnxEmbedder embedder = embedder()) {
                 ProgressBar bar = new ProgressBar(err(), "index");
                 EvalSetup setup = setup(embedder);

@@ -16,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -70,19 +72,46 @@ final class MemoryCommands extends GroupCommand {
                                 .path("model").asString("")).orElse("");
                     }
                 }
-                MemoryManager.Builder builder = MemoryManager.builder(engine.store());
-                if (!raw) {
-                    if (spec.isBlank()) {
-                        throw new IllegalStateException("No model is configured to extract facts: pass --model (e.g. "
-                                + "openai:gpt-4o-mini), set ENGRAM_MODEL, or store the messages as they are with --raw");
+                if (!raw && spec.isBlank()) {
+                    throw new IllegalStateException("No model is configured to extract facts: pass --model (e.g. "
+                            + "openai:gpt-4o-mini), set ENGRAM_MODEL, or store the messages as they are with --raw");
+                }
+                String chosen = spec;
+                Map<String, ChatModel> models = new ConcurrentHashMap<>();
+                MemoryManager.Builder builder = MemoryManager.builder(engine.store()).models(scope -> {
+                    String s = chosen.isBlank() ? agentModel(engine, scope) : chosen;
+                    if (s.isBlank()) {
+                        throw new IllegalStateException("no model to extract the facts of an interrupted job with: run "
+                                + "'engram memory add' with --model (or ENGRAM_MODEL set) to run it again");
                     }
-                    builder.model(ChatModel.of(spec, root().environment()));
+                    return models.computeIfAbsent(s, x -> ChatModel.of(x, root().environment()));
+                });
+                if (!raw) {
+                    models.put(spec, ChatModel.of(spec, root().environment())); // a bad spec fails here, before a job exists
                 }
                 try (MemoryManager memory = builder.build()) {
                     AddJob job = memory.add(messages, target, AddOptions.defaults().withRaw(raw));
-                    return print(job.await(Duration.ofSeconds(timeout)));
+                    // jobs an earlier run left unfinished, whose process is gone: run again after this one, or failed
+                    List<AddJob> abandoned = memory.resumeAbandoned();
+                    AddResult result = job.await(Duration.ofSeconds(timeout));
+                    for (AddJob earlier : abandoned) {
+                        printResumed(earlier.await(Duration.ofSeconds(timeout)));
+                    }
+                    return print(result);
                 }
             }
+        }
+
+        /** The model of the scope's agent, if the scope has one and it names a model; blank otherwise. */
+        private static String agentModel(Engine engine, MemoryScope scope) {
+            return scope.scope().flatMap(s -> engine.store().agents().get(s))
+                    .map(r -> Json.MAPPER.readTree(r.definition()).path("model").asString("")).orElse("");
+        }
+
+        private void printResumed(AddResult r) {
+            out().println("Job " + r.jobId() + ", left unfinished by an earlier run that stopped, " + (r.status() == JobStatus.FAILED
+                    ? "failed: " + r.error() : "ran again: " + r.stored().size() + " stored, " + r.merged().size()
+                    + " merged, " + r.failed().size() + " failed") + ".");
         }
 
         private String read() throws IOException {

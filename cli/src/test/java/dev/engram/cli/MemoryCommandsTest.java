@@ -3,10 +3,19 @@ package dev.engram.cli;
 import static dev.engram.cli.Cli.oneLineError;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.engram.agents.MemoryManager;
+import dev.engram.memory.Job;
+import dev.engram.memory.JobStatus;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.SqliteOptions;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,5 +99,42 @@ class MemoryCommandsTest {
         assertThat(Cli.run(home, "memory", "add", "--user", "ana", "--raw", work.resolve("missing.json").toString()).exit())
                 .isEqualTo(2);
         assertThat(ok("notes", "list", "--user", "ana").out()).isBlank();
+    }
+
+    @Test
+    void jobsARunThatStoppedLeftUnfinishedAreRunAgainOrFailedAtTheNextAddAndALiveOnesAreLeftAlone() throws Exception {
+        String raw = "{\"messages\": [{\"role\": \"user\", \"content\": \"I like green tea.\"}], \"raw\": true, "
+                + "\"target\": \"NOTE\", \"similarity\": 0.85}";
+        Files.createDirectories(home);
+        Clock anHourAgo = Clock.fixed(Instant.now().minus(Duration.ofHours(1)), ZoneOffset.UTC);
+        String running;
+        String tired;
+        try (MemoryStore store = MemoryStore.sqlite(SqliteOptions.builder(home.resolve("memory.db")).clock(anHourAgo).build())) {
+            // as a killed 'engram memory add' leaves them: one running, one interrupted as often as a job may run
+            running = store.jobs().start("ben", store.jobs().create("ben", MemoryManager.KIND, raw).id()).id();
+            tired = store.jobs().create("ana", MemoryManager.KIND, raw).id();
+            store.jobs().start("ana", tired);
+            store.jobs().start("ana", tired);
+        }
+        String alive;
+        try (MemoryStore store = MemoryStore.sqlite(home.resolve("memory.db"))) {
+            alive = store.jobs().create("cy", MemoryManager.KIND, raw).id(); // its owner may still run it
+        }
+        Path messages = Files.writeString(work.resolve("messages.json"), MESSAGES);
+
+        Cli.Run r = ok("memory", "add", "--user", "ana", "--raw", messages.toString());
+
+        assertThat(r.out()).contains("Job " + running + ", left unfinished by an earlier run that stopped, ran again: 1 stored, "
+                        + "0 merged, 0 failed.")
+                .contains("Job " + tired + ", left unfinished by an earlier run that stopped, failed: the job was interrupted 2 "
+                        + "times (the process stopped while it ran); add the messages again.")
+                .contains("3 stored, 0 merged, 0 failed.").doesNotContain(alive);
+        assertThat(ok("notes", "list", "--user", "ben").out()).contains("I like green tea.");
+        assertThat(ok("notes", "list", "--user", "cy").out()).isBlank();
+        try (MemoryStore store = MemoryStore.sqlite(home.resolve("memory.db"))) {
+            assertThat(store.jobs().unfinished()).extracting(Job::id).containsExactly(alive);
+            assertThat(store.jobs().get("ben", running).orElseThrow().status()).isEqualTo(JobStatus.COMPLETED);
+            assertThat(store.jobs().get("ana", tired).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
+        }
     }
 }

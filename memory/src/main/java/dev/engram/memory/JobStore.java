@@ -105,6 +105,24 @@ public final class JobStore {
     }
 
     /**
+     * Marks the user's active job as alive now (its {@link Job#updatedAt()}), changing nothing else: the heartbeat of the
+     * process that holds it, so that another process can tell a job whose owner is gone (unchanged for long) from one
+     * that is still running.
+     *
+     * @throws NotFoundException        if the user has no job of that id
+     * @throws IllegalArgumentException if the job has ended
+     */
+    public Job touch(String userId, String id) {
+        return store.write(rows -> {
+            Job job = active(rows.job(id), userId, id);
+            Job touched = new Job(job.id(), job.userId(), job.agentId(), job.kind(), job.status(), job.input(), job.result(),
+                    job.error(), job.attempts(), job.createdAt(), store.now(), Optional.empty());
+            rows.putJob(touched);
+            return touched;
+        });
+    }
+
+    /**
      * Ends the user's job: {@link JobStatus#COMPLETED} with its result, or {@link JobStatus#FAILED} with its result so far
      * and a non-blank error. A job that has ended stays as it ended.
      *

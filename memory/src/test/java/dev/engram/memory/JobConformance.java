@@ -77,6 +77,24 @@ public abstract class JobConformance {
     }
 
     @Test
+    void aTouchMarksAnActiveJobAliveAndChangesNothingElse() {
+        Job job = jobsStore.jobs().create("ana", "memory_add", "{\"messages\":[]}");
+        Job running = jobsStore.jobs().progress("ana", jobsStore.jobs().start("ana", job.id()).id(), "{\"done\":1}");
+        clock.advance(Duration.ofMinutes(5));
+        Job touched = jobsStore.jobs().touch("ana", job.id());
+        assertThat(touched.updatedAt()).isEqualTo(clock.instant());
+        assertThat(touched).usingRecursiveComparison().ignoringFields("updatedAt").isEqualTo(running);
+        assertThat(jobsStore.jobs().get("ana", job.id())).contains(touched);
+
+        assertThatThrownBy(() -> jobsStore.jobs().touch("bob", job.id())).isInstanceOf(NotFoundException.class);
+        Job done = jobsStore.jobs().finish("ana", job.id(), JobStatus.COMPLETED, "{}", "");
+        clock.advance(Duration.ofMinutes(1));
+        assertThatThrownBy(() -> jobsStore.jobs().touch("ana", job.id())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has ended");
+        assertThat(jobsStore.jobs().get("ana", job.id())).contains(done);
+    }
+
+    @Test
     void badJobWritesAreRefusedAndChangeNothing() {
         Job job = jobsStore.jobs().create("ana", "memory_add", "{}");
         assertThatThrownBy(() -> jobsStore.jobs().create("ana", " ", "{}")).isInstanceOf(IllegalArgumentException.class);

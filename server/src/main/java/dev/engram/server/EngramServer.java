@@ -500,7 +500,10 @@ public final class EngramServer implements AutoCloseable {
             }
             EngramServer server = new EngramServer(this);
             server.web.start();
-            server.memory.resumeUnfinished(); // memory jobs a crash or a stop interrupted
+            // memory jobs whose process stopped (this server's last run, another server's, a CLI's); a job another live
+            // process holds is left to it, and one whose owner stops while this server runs is taken up within a lease
+            server.memory.resumeAbandoned();
+            server.memory.resumeAbandonedEvery(MemoryManager.LEASE);
             server.runtime.scheduler().start(scheduleInterval);
             server.ops.started();
             LOG.info("Engram server listening on http://{}:{} (store {}, default model {})", host, server.port(),

@@ -11,6 +11,7 @@ import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHit;
 import dev.engram.memory.SearchRequest;
+import dev.engram.memory.SupersededException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Instant;
@@ -24,7 +25,9 @@ import java.util.Set;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * An agent's archival memory ({@code /v1/agents/{id}/archival-memory}): Letta's passages, listed, added, searched, deleted.
+ * An agent's archival memory ({@code /v1/agents/{id}/archival-memory}): Letta's passages, listed, added, searched, deleted;
+ * and Engram's own facts over time: a passage superseded by a new one ({@code /{memory_id}/supersede}) and its versions
+ * ({@code /{memory_id}/history}).
  * A search result also carries Engram's {@code score} (the fused score) and {@code retrievers}: the rank and raw score
  * of the hit in each retriever's list that found it ({@code bm25}, {@code vector}).
  */
@@ -40,7 +43,9 @@ final class PassageRoutes {
                 Route.agent(api, GET, "/v1/agents/{agent_id}/archival-memory/search", this::searchPassages),
                 Route.agent(api, GET, "/v1/agents/{agent_id}/archival-memory", this::listPassages),
                 Route.agent(api, POST, "/v1/agents/{agent_id}/archival-memory", this::createPassage),
-                Route.agent(api, DELETE, "/v1/agents/{agent_id}/archival-memory/{memory_id}", this::deletePassage));
+                Route.agent(api, DELETE, "/v1/agents/{agent_id}/archival-memory/{memory_id}", this::deletePassage),
+                Route.agent(api, POST, "/v1/agents/{agent_id}/archival-memory/{memory_id}/supersede", this::supersedePassage),
+                Route.agent(api, GET, "/v1/agents/{agent_id}/archival-memory/{memory_id}/history", this::passageHistory));
     }
 
     private void listPassages(Agent agent, ServerRequest req, ServerResponse res) {
@@ -71,6 +76,61 @@ final class PassageRoutes {
             throw body.problem("value_error", Incidents.clientText(e, "a passage"), "text");
         }
         Api.json(res, List.of(LettaViews.passage(entry, agent.id())));
+    }
+
+    /**
+     * Engram's own: records that a passage's fact changed. The body is an insert's ({@code text}; {@code tags} and
+     * {@code metadata}, each the old passage's when left out); the old passage keeps its text with a {@code valid_to},
+     * and the new one, returned, names it in {@code supersedes}. 404 for a passage the agent does not have, 409 for one
+     * already superseded (nothing is written).
+     */
+    private void supersedePassage(Agent agent, ServerRequest req, ServerResponse res) {
+        String id = req.path().pathParameters().get("memory_id");
+        ArchivalEntry old = api.store.archival().get(agent.scope(), id)
+                .orElseThrow(() -> ApiException.notFound("Passage '" + id + "' not found."));
+        Body body = Api.body(req);
+        String text = body.requiredString("text");
+        if (text.isBlank()) {
+            throw body.problem("value_error", "The text is empty", "text");
+        }
+        List<String> tags = body.strings("tags").orElse(old.tags());
+        Metadata metadata = body.has("metadata") ? SearchParams.metadata(body) : old.metadata();
+        ArchivalEntry entry;
+        try {
+            entry = api.store.archival().supersede(agent.scope(), id, new NewArchivalEntry(Optional.empty(), text, tags,
+                    metadata));
+        } catch (SupersededException e) {
+            throw ApiException.conflict(e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw body.problem("value_error", Incidents.clientText(e, "a passage"), "text");
+        }
+        Api.json(res, version(entry, agent.id()));
+    }
+
+    /** Engram's own: a passage's versions, oldest first: those it superseded, itself, and those that superseded it. */
+    private void passageHistory(Agent agent, ServerRequest req, ServerResponse res) {
+        String id = req.path().pathParameters().get("memory_id");
+        if (api.store.archival().get(agent.scope(), id).isEmpty()) {
+            throw ApiException.notFound("Passage '" + id + "' not found.");
+        }
+        Api.json(res, api.store.archival().history(agent.scope(), id).stream().map(e -> version(e, agent.id())).toList());
+    }
+
+    /** Letta's passage with the fields of a fact over time: {@code valid_from}, {@code valid_to}, {@code supersedes}. */
+    private static ObjectNode version(ArchivalEntry e, String agentId) {
+        ObjectNode o = LettaViews.passage(e, agentId);
+        o.put("valid_from", LettaViews.date(e.validFrom()));
+        if (e.validTo().isPresent()) {
+            o.put("valid_to", LettaViews.date(e.validTo().get()));
+        } else {
+            o.putNull("valid_to");
+        }
+        if (e.supersedes().isPresent()) {
+            o.put("supersedes", e.supersedes().get());
+        } else {
+            o.putNull("supersedes");
+        }
+        return o;
     }
 
     private void deletePassage(Agent agent, ServerRequest req, ServerResponse res) {

@@ -3,11 +3,18 @@ package dev.engram.server;
 import static dev.engram.server.ServerFixture.obj;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.engram.agents.MemoryManager;
 import dev.engram.framework.model.ScriptedChatModel;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Note;
+import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Scope;
+import dev.engram.memory.SqliteOptions;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -103,5 +110,24 @@ class MemoryAddEndpointsTest {
         assertThat(fx.post(fx.ana, path, obj("messages", messages("hi"), "store_as", "blocks")).status()).isEqualTo(422);
         assertThat(fx.store.jobs().list("ana", 10)).isEmpty();
         assertThat(fx.get(fx.ana, "/v1/jobs/job-00000000-0000-0000-0000-000000000000").status()).isEqualTo(404);
+    }
+
+    @Test
+    void atItsStartTheServerTakesUpAJobWhoseOwnerIsGoneAndLeavesOneAProcessStillHolds() throws Exception {
+        String raw = "{\"messages\": [{\"role\": \"user\", \"content\": \"I like green tea.\"}], \"raw\": true, "
+                + "\"target\": \"NOTE\", \"similarity\": 0.85}";
+        String abandoned;
+        Clock anHourAgo = Clock.fixed(Instant.now().minus(Duration.ofHours(1)), ZoneOffset.UTC);
+        try (MemoryStore store = MemoryStore.sqlite(SqliteOptions.builder(dir.resolve("memory.db")).clock(anHourAgo).build())) {
+            abandoned = store.jobs().start("ana", store.jobs().create("ana", MemoryManager.KIND, raw).id()).id();
+        }
+        String held;
+        try (MemoryStore store = MemoryStore.sqlite(dir.resolve("memory.db"))) {
+            held = store.jobs().create("ana", MemoryManager.KIND, raw).id(); // a live process's, touched just now
+        }
+        start();
+        assertThat(awaitJob(fx.ana, abandoned).path("status").asString()).isEqualTo("completed");
+        assertThat(fx.store.notes().list("ana", 0, 10)).extracting(Note::content).containsExactly("I like green tea.");
+        assertThat(fx.get(fx.ana, "/v1/jobs/" + held).json().path("status").asString()).isEqualTo("created");
     }
 }

@@ -181,6 +181,60 @@ class MemoryEndpointsTest {
     }
 
     @Test
+    void aPassageIsSupersededAndItsHistoryListsBothVersionsWhileSearchFindsTheCurrentOne() {
+        String base = "/v1/agents/" + agent + "/archival-memory";
+        String lisbon = fx.post(fx.ana, base, obj("text", "Ana lives in Lisbon", "tags", List.of("home"), "metadata",
+                obj("source", "chat"))).json().get(0).path("id").asString();
+        ServerFixture.Response moved = fx.post(fx.ana, base + "/" + lisbon + "/supersede", obj("text", "Ana lives in Porto"));
+        assertThat(moved.status()).as(moved.text()).isEqualTo(200);
+        String porto = moved.json().path("id").asString();
+        assertThat(moved.json().path("text").asString()).isEqualTo("Ana lives in Porto");
+        assertThat(moved.json().path("supersedes").asString()).isEqualTo(lisbon);
+        assertThat(moved.json().path("valid_to").isNull()).isTrue();
+        assertThat(moved.json().path("tags")).extracting(JsonNode::asString).as("the old passage's").containsExactly("home");
+        assertThat(moved.json().path("metadata").path("source").asString()).as("the old passage's").isEqualTo("chat");
+
+        for (String id : List.of(lisbon, porto)) {
+            JsonNode history = fx.get(fx.ana, base + "/" + id + "/history").json();
+            assertThat(history).extracting(n -> n.path("text").asString()).containsExactly("Ana lives in Lisbon",
+                    "Ana lives in Porto");
+            assertThat(history.get(0).path("valid_to").isNull()).isFalse();
+            assertThat(history.get(0).path("supersedes").isNull()).isTrue();
+        }
+        assertThat(fx.get(fx.ana, base).json()).extracting(n -> n.path("text").asString()).containsExactly("Ana lives in Porto");
+        assertThat(fx.get(fx.ana, base + "/search?query=lives").json().path("results"))
+                .extracting(r -> r.path("content").asString()).containsExactly("Ana lives in Porto");
+
+        ServerFixture.Response chosen = fx.post(fx.ana, base + "/" + porto + "/supersede", obj("text", "Ana lives in Braga",
+                "tags", List.of(), "metadata", obj("source", "form")));
+        assertThat(chosen.json().path("tags")).isEmpty();
+        assertThat(chosen.json().path("metadata").path("source").asString()).isEqualTo("form");
+    }
+
+    @Test
+    void aBadSupersedeIsRefusedAndChangesNothing() {
+        String base = "/v1/agents/" + agent + "/archival-memory";
+        String lisbon = fx.post(fx.ana, base, obj("text", "Ana lives in Lisbon")).json().get(0).path("id").asString();
+        String porto = fx.post(fx.ana, base + "/" + lisbon + "/supersede", obj("text", "Ana lives in Porto")).json()
+                .path("id").asString();
+
+        ServerFixture.Response again = fx.post(fx.ana, base + "/" + lisbon + "/supersede", obj("text", "Ana lives in Faro"));
+        assertThat(again.status()).as(again.text()).isEqualTo(409);
+        assertThat(again.detail()).contains("was superseded by '" + porto + "'");
+        assertThat(fx.post(fx.ana, base + "/" + porto + "/supersede", obj()).status()).isEqualTo(422);
+        assertThat(fx.post(fx.ana, base + "/" + porto + "/supersede", obj("text", " ")).status()).isEqualTo(422);
+        assertThat(fx.post(fx.ana, base + "/" + porto + "/supersede", obj("text", "x", "metadata", obj("created_at", 1)))
+                .status()).isEqualTo(422);
+        assertThat(fx.post(fx.ana, base + "/passage-none/supersede", obj("text", "x")).status()).isEqualTo(404);
+        assertThat(fx.get(fx.ana, base + "/passage-none/history").status()).isEqualTo(404);
+        assertThat(fx.post(fx.ben, base + "/" + porto + "/supersede", obj("text", "x")).status()).isEqualTo(404);
+        assertThat(fx.get(fx.ben, base + "/" + porto + "/history").status()).isEqualTo(404);
+
+        assertThat(fx.get(fx.ana, base).json()).extracting(n -> n.path("text").asString()).containsExactly("Ana lives in Porto");
+        assertThat(fx.get(fx.ana, base + "/" + porto + "/history").json()).hasSize(2);
+    }
+
+    @Test
     void badPassageRequestsAreRefused() {
         String base = "/v1/agents/" + agent + "/archival-memory";
         assertThat(fx.post(fx.ana, base, obj()).status()).isEqualTo(422);

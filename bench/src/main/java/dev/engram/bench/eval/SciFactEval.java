@@ -27,14 +27,15 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * BEIR-format retrieval evaluation (built for SciFact): the corpus is inserted as archival entries of
  * one scope ("title" and "text" joined), every judged query is searched, and nDCG@10 and recall@100
- * are averaged over the queries of the qrels file.
+ * are averaged over the queries of the qrels file; next to them, what retrieval costs ({@link RetrievalCost}): the
+ * context tokens of the top 10 hits and the latency of each search.
  */
 public final class SciFactEval {
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
     private static final Scope SCOPE = Scope.of("beir", "corpus");
 
-    /** One mode's figures. */
-    public record Result(SearchMode mode, int queries, double ndcgAt10, double recallAt100) {
+    /** One mode's figures; its cost counts the tokens of the 10 hits nDCG@10 reads. */
+    public record Result(SearchMode mode, int queries, double ndcgAt10, double recallAt100, RetrievalCost cost) {
     }
 
     /** The figures of every mode, and how long indexing took. */
@@ -77,15 +78,18 @@ public final class SciFactEval {
                 for (SearchMode mode : setup.orderedModes()) {
                     double ndcg = 0;
                     double recall = 0;
+                    RetrievalCost.Meter meter = new RetrievalCost.Meter(10, 100);
                     for (Map.Entry<String, Map<String, Integer>> q : judged.entrySet()) {
+                        long began = System.nanoTime();
                         List<SearchHit> hits = search.search(SearchRequest.builder(SCOPE, queries.get(q.getKey()))
                                 .domains(SearchDomain.ARCHIVAL).k(100).mode(mode).fusion(setup.fusion()).build());
+                        meter.record(hits, System.nanoTime() - began);
                         List<String> ranked = hits.stream().map(h -> docOf.get(h.id())).toList();
                         ndcg += Metrics.ndcg(ranked, q.getValue(), 10);
                         recall += Metrics.recall(ranked, q.getValue().entrySet().stream()
                                 .filter(e -> e.getValue() > 0).map(Map.Entry::getKey).toList(), 100);
                     }
-                    results.add(new Result(mode, judged.size(), ndcg / judged.size(), recall / judged.size()));
+                    results.add(new Result(mode, judged.size(), ndcg / judged.size(), recall / judged.size(), meter.result()));
                 }
                 return new Report(corpus.size(), judged.size(), indexSeconds, results);
             }

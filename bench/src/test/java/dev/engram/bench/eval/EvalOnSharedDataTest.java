@@ -47,6 +47,18 @@ class EvalOnSharedDataTest {
                 assertThat(r.ndcgAt10()).isEqualTo(1.0);
                 assertThat(r.recallAt100()).isEqualTo(1.0);
             });
+            // the vector search ranks all three documents for each query: 10 hits cost the tokens of the whole corpus
+            int corpusTokens = RetrievalCost.tokens("Vitamin D\nVitamin D deficiency is linked to bone fractures.")
+                    + RetrievalCost.tokens("Coffee\nCoffee consumption and sleep quality in adults.")
+                    + RetrievalCost.tokens("Exercise\nAerobic exercise improves cardiovascular health.");
+            RetrievalCost vector = report.results().get(1).cost();
+            assertThat(vector.queries()).isEqualTo(2);
+            assertThat(vector.k()).isEqualTo(10);
+            assertThat(vector.meanTokens()).isEqualTo(corpusTokens);
+            assertThat(report.results()).allSatisfy(r -> assertThat(r.cost().p95Millis()).isPositive()
+                    .isGreaterThanOrEqualTo(r.cost().p50Millis()));
+            assertThat(EvalTables.sciFact("minilm", report)).contains("(each search for 100 hits)")
+                    .containsPattern("vector    10 +" + corpusTokens + "\\.0 +" + corpusTokens + " ");
             assertThat(EvalTables.sciFactHeadline(report)).isEqualTo("nDCG@10 1.0000");
             assertThat(EvalTables.sciFact("minilm", report)).contains("hybrid      1.0000      1.0000");
         }
@@ -66,6 +78,11 @@ class EvalOnSharedDataTest {
             LoCoMoEval.Report report = LoCoMoEval.run(file, EvalSetup.defaults(embedder), LoCoMoEval.TurnFormat.SPEAKER_TEXT_CAPTION,
                     (d, t) -> { });
             System.out.println(EvalTables.loCoMo(EmbeddingModel.DEFAULT_NAME, report));
+            assertThat(report.results()).allSatisfy(r -> {
+                assertThat(r.cost().queries()).isEqualTo(996);
+                assertThat(r.cost().k()).isEqualTo(10);
+                assertThat(r.cost().meanTokens()).as("10 turns of a chat").isBetween(100.0, 2_000.0);
+            });
             assertThat(report.conversations()).isEqualTo(5);
             assertThat(report.turns()).isEqualTo(2760);
             assertThat(report.skippedEvidenceIds()).isEqualTo(4);
