@@ -138,11 +138,15 @@ final class ServeCommand extends BaseCommand {
             }
             b.readyAfter(warmedUp);
             server = b.start();
-            // Once listening: the first search costs what later ones cost (the index, the embedding model, and the token
-            // counter of the default model, which every request that opens an agent needs); ready when that is done.
+            // Once listening: the first search costs what later ones cost (the index, the embedding model, the server's
+            // own search path, and the token counter of the default model, which every request that opens an agent
+            // needs); ready when that is done.
             String counterModel = TokenCounter.modelName(model);
-            engine.warmUp(() -> TokenCounter.forModel(counterModel).count("warm up"))
-                    .whenComplete((done, failure) -> warmedUp.complete(null));
+            EngramServer started = server;
+            engine.warmUp(() -> {
+                TokenCounter.forModel(counterModel).count("warm up");
+                started.warmUp();
+            }).whenComplete((done, failure) -> warmedUp.complete(null));
         } catch (RuntimeException e) {
             if (locks != null) {
                 locks.close();
