@@ -2,11 +2,11 @@
 # Usage: bench/startup.sh JAR LABEL [LAUNCHER]: the start-up of `engram serve` and the first searches of a fresh
 # process, for the jar JAR run by LAUNCHER (default: this clone's ./engram; run it with a JDK 25 as JAVA_HOME).
 # A fresh home per run: a user 'ana' with agent 'helper' and 3 archival entries; a first `engram serve` (a user's
-# first run: it writes the caches; one search, then stopped), then (1) `engram serve` again: ready time (its own
-# "started in" line, and wall clock from the launcher until /v1/health/ answers, with the JVM's CPU time then, and
-# until /readyz says 200), then the first, second and third archival search over HTTP once the server has been up
-# 3 s (as a user would); (2) the wall time of two fresh `engram search` processes. Compare two builds by running
-# old and new alternately in the same session (README: start-up).
+# first run: it writes the caches; once ready, one search, then stopped), then (1) `engram serve` again: ready time
+# (wall clock from the launcher until /v1/health/ first answers, with the JVM's CPU time then; until /readyz says 200;
+# and its own "started in" line), then the first, second and third archival search over HTTP once /readyz says ready;
+# (2) the wall time of two fresh `engram search` processes. Compare two builds with bench/startup-compare.sh, which runs
+# this script for old and new alternately in one session (README: start-up).
 set -u
 JAR=$1; LABEL=$2; L=${3:-$(cd "$(dirname "$0")/.." && pwd)/engram}
 H=$(mktemp -d "${TMPDIR:-/tmp}/engram-startup.XXXX")
@@ -20,8 +20,7 @@ PORT=$((20000 + RANDOM % 20000))
 # the first run of serve (a user's first start: it may write the caches), stopped once it answers
 ENGRAM_JAR=$JAR ENGRAM_HOME=$H "$L" --home "$H" serve --port $PORT > $H/serve0.log 2>&1 &
 SPID=$!
-until curl -s -o /dev/null "http://127.0.0.1:$PORT/v1/health/"; do sleep 0.05; done
-sleep ${FIRST_RUN_SECONDS:-5}
+until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/readyz")" = 200 ]; do sleep 0.05; done
 curl -s -o /dev/null -H "Authorization: Bearer $KEY" "http://127.0.0.1:$PORT/v1/agents/helper-1/archival-memory/search?query=octopus"
 kill $SPID; while kill -0 $SPID 2>/dev/null; do sleep 0.1; done; sleep 0.5
 t0=$(date +%s%N)
@@ -34,15 +33,16 @@ until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/readyz
 t2=$(date +%s%N)
 until grep -q 'started in' $H/serve.log; do sleep 0.05; done
 echo "$LABEL serve: ready (wall, launcher to first /v1/health/ answer) $(( (t1-t0)/1000000 )) ms (cpu $cpu ms); /readyz 200 at $(( (t2-t0)/1000000 )) ms; log: $(grep -o 'started in [0-9]* ms' $H/serve.log)"
-sleep 3
 for i in first second third; do
   s=$(date +%s%N)
   code=$(curl -s -o $H/out.json -w '%{http_code}' -H "Authorization: Bearer $KEY" "http://127.0.0.1:$PORT/v1/agents/helper-1/archival-memory/search?query=octopus%20deadline")
   e=$(date +%s%N)
-  echo "$LABEL serve: $i archival search $(( (e-s)/1000000 )) ms (HTTP $code)"
+  echo "$LABEL serve: $i archival search after ready $(( (e-s)/1000000 )) ms (HTTP $code)"
 done
 kill $SPID; while kill -0 $SPID 2>/dev/null; do sleep 0.1; done; sleep 0.5
 grep -i warn $H/serve.log $H/serve0.log | head -5
+# Helidon reads its metadata from the files its merged manifests list; with one jar's manifest alone it scans the jar
+echo "$LABEL jar: $(unzip -p "$JAR" META-INF/helidon/manifest 2>/dev/null | grep -c '^#HELIDON MANIFEST#') Helidon manifest(s) merged"
 for i in 1 2; do
   s=$(date +%s%N); run search "octopus deadline" --agent helper --user ana >/dev/null; e=$(date +%s%N)
   echo "$LABEL engram search process (wall): $(( (e-s)/1000000 )) ms"

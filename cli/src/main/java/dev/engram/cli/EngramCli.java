@@ -2,8 +2,12 @@ package dev.engram.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,14 +18,43 @@ import picocli.CommandLine.ScopeType;
  * one sentence on standard error; {@code --verbose} adds the stack trace.
  */
 @Command(name = "engram", mixinStandardHelpOptions = true, versionProvider = EngramCli.Version.class,
-        description = "Stateful memory agents: run the demo, chat, and inspect and operate memory.",
-        subcommands = {DemoCommand.class, ChatCommand.class, AgentCommands.class, BlockCommands.class,
-                ArchivalCommands.class, NotesCommands.class, SearchCommand.class, IngestCommand.class,
-                ReindexCommand.class, ToolsCommands.class, CanvasCommands.class, ScheduleCommands.class, KeysCommands.class, ServeCommand.class, EvalCommands.class,
-                MemoryCommands.class,
-                McpCommand.class,
-                CommandLine.HelpCommand.class})
+        description = "Stateful memory agents: run the demo, chat, and inspect and operate memory.")
 public final class EngramCli implements Runnable {
+    /**
+     * The subcommands, in the order the usage lists them. Added by {@link #commandLine(Map, String...)} rather than
+     * declared on the annotation: picocli builds the model of every declared command (reflection over each one's
+     * options) before it parses, and a run needs only the one it invokes.
+     */
+    private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+
+    private static Map<String, Supplier<Object>> subcommands() {
+        Map<String, Supplier<Object>> m = new LinkedHashMap<>();
+        m.put("demo", DemoCommand::new);
+        m.put("chat", ChatCommand::new);
+        m.put("agent", AgentCommands::new);
+        m.put("block", BlockCommands::new);
+        m.put("archival", ArchivalCommands::new);
+        m.put("notes", NotesCommands::new);
+        m.put("search", SearchCommand::new);
+        m.put("ingest", IngestCommand::new);
+        m.put("reindex", ReindexCommand::new);
+        m.put("tools", ToolsCommands::new);
+        m.put("canvas", CanvasCommands::new);
+        m.put("schedule", ScheduleCommands::new);
+        m.put("keys", KeysCommands::new);
+        m.put("serve", ServeCommand::new);
+        m.put("eval", EvalCommands::new);
+        m.put("memory", MemoryCommands::new);
+        m.put("mcp", McpCommand::new);
+        m.put("help", CommandLine.HelpCommand::new);
+        return Collections.unmodifiableMap(m);
+    }
+
+    /** The root options that take a value: the word after them is that value, not a command. */
+    private static final Set<String> ROOT_OPTIONS_WITH_VALUE = Set.of("--home", "--postgres");
+    /** The root options that answer instead of a command. */
+    private static final Set<String> ROOT_USAGE_OPTIONS = Set.of("-h", "--help", "-V", "--version");
+
     @Option(names = "--home", scope = ScopeType.INHERIT, paramLabel = "DIR",
             description = "Where memory lives (SQLite file, index, native files); default $ENGRAM_HOME, else ~/.engram.")
     Path home;
@@ -69,13 +102,44 @@ public final class EngramCli implements Runnable {
     public static void main(String[] args) {
         System.setProperty("ai.djl.offline", "true");
         LUCENE_LOG.setLevel(java.util.logging.Level.WARNING);
-        System.exit(commandLine(System.getenv()).execute(args));
+        System.exit(commandLine(System.getenv(), args).execute(args));
     }
 
-    /** The configured command line, for {@link #main} and for tests. */
+    /** The configured command line with every subcommand, for tests. */
     static CommandLine commandLine(Map<String, String> environment) {
-        EngramCli root = new EngramCli(environment);
+        return configure(new EngramCli(environment), SUBCOMMANDS.keySet());
+    }
+
+    /**
+     * The configured command line for running {@code args}: with only the subcommand they invoke when they name one
+     * (its usage, errors and behaviour are those of the full command line), else with every subcommand (the root's
+     * usage, {@code help}, a mistyped command and its suggestions).
+     */
+    static CommandLine commandLine(Map<String, String> environment, String... args) {
+        return configure(new EngramCli(environment), invoked(args).map(Set::of).orElse(SUBCOMMANDS.keySet()));
+    }
+
+    /** The subcommand {@code args} invoke, after the root options; empty when they invoke none or {@code help}. */
+    static Optional<String> invoked(String... args) {
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (ROOT_OPTIONS_WITH_VALUE.contains(arg)) {
+                i++; // its value
+            } else if (ROOT_USAGE_OPTIONS.contains(arg)) {
+                return Optional.empty(); // the root's usage or version, whatever follows
+            } else if (!arg.startsWith("-")) {
+                return SUBCOMMANDS.containsKey(arg) && !arg.equals("help") ? Optional.of(arg) : Optional.empty();
+            } else if (arg.equals("--")) {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static CommandLine configure(EngramCli root, Set<String> names) {
         CommandLine cl = new CommandLine(root);
+        // Added before the settings below, which picocli passes on only to the subcommands present when they are set.
+        names.forEach(name -> cl.addSubcommand(name, SUBCOMMANDS.get(name).get()));
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();

@@ -101,6 +101,7 @@ final class ServeCommand extends BaseCommand {
         });
         // Helidon's and Lucene's java.util.logging through the same lines, WARNING and above: only Engram's start lines.
         JulRoute.install();
+        ToolSchemaPrefetch.start(); // on the other core, while the store opens
         Engine engine = root().engine();
         PostgresLocks locks = null;
         EngramServer server;
@@ -138,11 +139,15 @@ final class ServeCommand extends BaseCommand {
             }
             b.readyAfter(warmedUp);
             server = b.start();
-            // Once listening: the first search costs what later ones cost (the index, the embedding model, and the token
-            // counter of the default model, which every request that opens an agent needs); ready when that is done.
+            // Once listening: the first search costs what later ones cost (the index, the embedding model, the server's
+            // own search path, and the token counter of the default model, which every request that opens an agent
+            // needs); ready when that is done.
             String counterModel = TokenCounter.modelName(model);
-            engine.warmUp(() -> TokenCounter.forModel(counterModel).count("warm up"))
-                    .whenComplete((done, failure) -> warmedUp.complete(null));
+            EngramServer started = server;
+            engine.warmUp(() -> {
+                TokenCounter.forModel(counterModel).count("warm up");
+                started.warmUp();
+            }).whenComplete((done, failure) -> warmedUp.complete(null));
         } catch (RuntimeException e) {
             if (locks != null) {
                 locks.close();

@@ -249,7 +249,9 @@ class LauncherTest {
                 .contains("-Xlog:aot*=off").doesNotContain("AutoCreateSharedArchive");
         String second = launch(java, jar, home, "search", "octopus");
         assertThat(second).containsPattern("-XX:AOTCache=" + Pattern.quote(caches.toString()) + "/cli-\\d+\\.aot ")
-                .doesNotContain("AOTCacheOutput").endsWith("search octopus");
+                .doesNotContain("AOTCacheOutput").endsWith("search octopus")
+                .as("mapped where it was written, not relocated").contains("-XX:ArchiveRelocationMode=0");
+        assertThat(first).doesNotContain("ArchiveRelocationMode");
         assertThat(launch(java, jar, home, "--home", "h", "serve")).as("serve has a cache of its own")
                 .containsPattern("-XX:AOTCacheOutput=.*/serve-\\d+\\.aot\\.tmp\\.\\d+ ");
         assertThat(launch(java, jar, home, "--home", "h", "serve")).containsPattern("-XX:AOTCache=.*/serve-\\d+\\.aot ");

@@ -7,6 +7,9 @@ import dev.engram.framework.model.ChatModel;
 import dev.engram.framework.model.ModelSpec;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.Scope;
+import dev.engram.memory.SearchDomain;
+import dev.engram.memory.SearchRequest;
 import dev.engram.memory.UserQuotas;
 import dev.engram.memory.SearchHealth;
 import io.helidon.http.Method;
@@ -21,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -86,6 +90,7 @@ public final class EngramServer implements AutoCloseable {
     private final Duration shutdownGrace;
     private final MemoryManager memory;
     private final OpsRoutes ops;
+    private final PassageRoutes passages;
     private final boolean managed;
     private final Object stopped = new Object();
     private volatile boolean closed;
@@ -123,6 +128,7 @@ public final class EngramServer implements AutoCloseable {
         HelidonLog.install();
         this.managed = b.managementPort >= 0;
         this.memory = api.memory;
+        this.passages = new PassageRoutes(api);
         this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers), !managed);
         VerifiedKeys keys = new VerifiedKeys(b.store.keys(), b.keyCacheTtl);
         HttpRouting.Builder routing = routingBuilder.join();
@@ -221,6 +227,37 @@ public final class EngramServer implements AutoCloseable {
     /** The runtime the server runs its agents on. */
     public AgentRuntime runtime() {
         return runtime;
+    }
+
+    /** Rounds of the warm-up's queries: enough for the JIT to compile the search path's hot code. */
+    static final int WARM_UP_ROUNDS = 5;
+    /** A scope no one has: the warm-up's searches find nothing and read no one's memory. */
+    static final Scope WARM_UP_SCOPE = Scope.of("engram-warm-up", "engram-warm-up");
+    /** Queries of a few lengths (in tokens: about 5, 15 and 40): the embedding model plans each input shape once. */
+    static final List<String> WARM_UP_QUERIES = List.of("warm up the search",
+            "what did Maya say about the field report and the octopus migration study",
+            "a longer question, as an agent asks when it searches its archival memory for what the user said about a "
+                    + "project, its deadlines, the people involved and the places they travelled to last spring");
+
+    /**
+     * Runs archival searches through the server's own search path ({@code /v1/agents/{id}/archival-memory/search}'s:
+     * the index caught up, the query embedded, the hybrid search, the results written as JSON), {@value #WARM_UP_ROUNDS}
+     * rounds of a few queries in a scope no user has, so that the first search a client makes costs what later ones
+     * cost: opening the index and the embedding model, the model's first runs and the JIT's compiling happen here. They
+     * read no one's memory, store nothing and are not counted in the metrics. Meant for a background thread once the
+     * server listens (with {@link Builder#readyAfter} for readiness); returns when done, or early once the server is
+     * closed. A failure (the embedding model cannot load, say) is thrown, and the first real search meets it too.
+     */
+    public void warmUp() {
+        for (int round = 0; round < WARM_UP_ROUNDS; round++) {
+            for (String query : WARM_UP_QUERIES) {
+                if (closed) {
+                    return;
+                }
+                SearchRequest request = SearchRequest.builder(WARM_UP_SCOPE, query).domains(SearchDomain.ARCHIVAL).build();
+                Body.JSON.writeValueAsBytes(passages.results(search, WARM_UP_SCOPE, request, Set.of(), false));
+            }
+        }
     }
 
     /** Waits until the server is closed (by {@link #close()}, e.g. from a shutdown hook). */

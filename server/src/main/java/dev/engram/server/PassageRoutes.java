@@ -6,8 +6,10 @@ import static io.helidon.http.Method.POST;
 
 import dev.engram.agents.Agent;
 import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.MemorySearch;
 import dev.engram.memory.Metadata;
 import dev.engram.memory.NewArchivalEntry;
+import dev.engram.memory.Scope;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHit;
 import dev.engram.memory.SearchRequest;
@@ -158,10 +160,19 @@ final class PassageRoutes {
             search.tags(tags);
         }
         SearchParams.apply(req, search);
-        api.runtime.search().awaitIndexed();
+        Api.json(res, results(api.runtime.search(), agent.scope(), search.build(), tags, allTags));
+    }
+
+    /**
+     * The body of an archival search: {@code request} (in {@code scope}) run through {@code search} once the index has
+     * caught up with the store, each hit as Letta's passage with Engram's scores, those without all {@code tags} left out
+     * when {@code allTags}. The route's path, and the server's warm-up's.
+     */
+    ObjectNode results(MemorySearch search, Scope scope, SearchRequest request, Set<String> tags, boolean allTags) {
+        search.awaitIndexed();
         List<ObjectNode> results = new ArrayList<>();
-        for (SearchHit hit : api.runtime.search().search(search.build())) {
-            Optional<ArchivalEntry> entry = api.store.archival().get(agent.scope(), hit.id());
+        for (SearchHit hit : search.search(request)) {
+            Optional<ArchivalEntry> entry = api.store.archival().get(scope, hit.id());
             if (entry.isEmpty() || (allTags && !entry.get().tags().containsAll(tags))) {
                 continue;
             }
@@ -178,7 +189,7 @@ final class PassageRoutes {
         ObjectNode out = Body.JSON.createObjectNode();
         out.set("results", Body.JSON.createArrayNode().addAll(results));
         out.put("count", results.size());
-        Api.json(res, out);
+        return out;
     }
 
     /** Engram's own fields of a search result: the fused {@code score} and each retriever's rank and raw score. */
