@@ -254,7 +254,8 @@ class LauncherTest {
         assertThat(first).doesNotContain("ArchiveRelocationMode");
         assertThat(launch(java, jar, home, "--home", "h", "serve")).as("serve has a cache of its own")
                 .containsPattern("-XX:AOTCacheOutput=.*/serve-\\d+\\.aot\\.tmp\\.\\d+ ");
-        assertThat(launch(java, jar, home, "--home", "h", "serve")).containsPattern("-XX:AOTCache=.*/serve-\\d+\\.aot ");
+        assertThat(launch(java, jar, home, "--home", "h", "serve")).containsPattern("-XX:AOTCache=.*/serve-\\d+\\.aot ")
+                .as("a server keeps the cache's address randomised").doesNotContain("ArchiveRelocationMode");
         assertThat(launch(java, jar, home, "keys", "list")).contains("-XX:AOTCache=").contains("/cli-");
 
         // a new build: a new cache is trained, and the stale one is deleted
