@@ -12,7 +12,9 @@ import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.lang.System.Logger.Level;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -234,9 +236,10 @@ public final class McpServer implements AutoCloseable {
     }
 
     /** The live client, connecting (start, initialise) when there is none. */
-    private McpSyncClient connected() {
+    private McpSyncClient connected() throws UnknownHostException {
         synchronized (connection) {
             if (client == null) {
+                checkAddresses();
                 McpSyncClient c = McpClient.sync(transport()).requestTimeout(options.connectTimeout().plus(options.callTimeout()).plusSeconds(1))
                         .initializationTimeout(options.connectTimeout().plusSeconds(1))
                         .clientInfo(new McpSchema.Implementation("engram", "0.1.0")).build();
@@ -251,6 +254,19 @@ public final class McpServer implements AutoCloseable {
                 LOG.log(Level.INFO, "Connected to MCP server ''{0}'' ({1})", spec.name(), spec.describe());
             }
             return client;
+        }
+    }
+
+    /** Refuses an HTTP server whose host resolves to an address the options do not allow. */
+    private void checkAddresses() throws UnknownHostException {
+        if (spec.transport() == McpTransport.STDIO) {
+            return;
+        }
+        for (InetAddress a : InetAddress.getAllByName(spec.host())) {
+            if (!options.addressAllowed().test(a)) {
+                throw new IllegalStateException("its host " + spec.host() + " resolves to " + a.getHostAddress()
+                        + ", an address this server may not reach (only public addresses are allowed)");
+            }
         }
     }
 

@@ -79,6 +79,17 @@ class McpServerTest {
     }
 
     @Test
+    void anHttpServerAtAnAddressTheEgressRuleRefusesIsNeverContacted() throws Exception {
+        try (StubHttpMcpServer http = StubHttpMcpServer.start("t");
+                McpServer server = McpServer.of(McpServerSpec.streamableHttp("calc", http.url(), Map.of()).withBearerToken("t"),
+                        QUICK.withAddressCheck(a -> !a.isLoopbackAddress()))) {
+            assertThatThrownBy(server::listTools).isInstanceOf(McpServerException.class)
+                    .hasMessageContaining("resolves to 127.0.0.1, an address this server may not reach");
+            assertThat(http.requests()).isZero();
+        }
+    }
+
+    @Test
     void theCircuitOpensAfterConsecutiveFailuresAndHalfOpensAfterTheCoolDown() throws Exception {
         MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
         try (StubHttpMcpServer http = StubHttpMcpServer.start("t");

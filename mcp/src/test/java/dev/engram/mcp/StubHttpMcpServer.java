@@ -24,6 +24,7 @@ public final class StubHttpMcpServer implements AutoCloseable {
     private final HttpServer server;
     private final String token;
     private final AtomicInteger calls = new AtomicInteger();
+    private final AtomicInteger requests = new AtomicInteger();
     private volatile boolean failing;
 
     private StubHttpMcpServer(String token) throws IOException {
@@ -54,8 +55,14 @@ public final class StubHttpMcpServer implements AutoCloseable {
         return calls.get();
     }
 
+    /** How many HTTP requests reached it. */
+    public int requests() {
+        return requests.get();
+    }
+
     private void handle(HttpExchange ex) throws IOException {
         try (ex) {
+            requests.incrementAndGet();
             if (!("Bearer " + token).equals(ex.getRequestHeaders().getFirst("Authorization"))) {
                 send(ex, 401, "{\"error\":\"unauthorized\"}");
                 return;
