@@ -8,9 +8,12 @@ import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.URI;
@@ -50,6 +53,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class McpServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(McpServer.class.getName());
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
+    private static final JacksonMcpJsonMapper JSON = new JacksonMcpJsonMapper(JsonMapper.builder().build());
 
     private final McpServerSpec spec;
     private final McpServerOptions options;
@@ -114,6 +118,29 @@ public final class McpServer implements AutoCloseable {
     /** Takes {@code tools} as the server's tools without asking it (a list kept from an earlier connection). */
     public void remember(List<McpSchema.Tool> tools) {
         known = List.copyOf(tools);
+    }
+
+    /** The {@link #knownTools} as JSON (an array of MCP tool objects), to keep between runs ({@link #rememberJson}). */
+    public String knownToolsJson() {
+        try {
+            return JSON.writeValueAsString(known);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Takes the tools of {@code json} (from {@link #knownToolsJson}) as the server's tools without asking it.
+     *
+     * @throws IllegalArgumentException if it is not such JSON
+     */
+    public void rememberJson(String json) {
+        try {
+            known = List.copyOf(JSON.readValue(json, new TypeRef<List<McpSchema.Tool>>() {
+            }));
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("Not a JSON array of MCP tools: " + sentence(e), e);
+        }
     }
 
     /**
