@@ -94,7 +94,8 @@ public record McpServerSpec(String name, McpTransport transport, List<String> co
 
     /** What the spec says, for logs and errors, without header values or environment values (they may be secrets). */
     public String describe() {
-        return transport == McpTransport.STDIO ? String.join(" ", command) : transport.label() + " " + url;
+        String d = transport == McpTransport.STDIO ? String.join(" ", command) : transport.label() + " " + url;
+        return d.length() > 200 ? d.substring(0, 200) + "…" : d;
     }
 
     private static void checkUrl(String name, String url) {
