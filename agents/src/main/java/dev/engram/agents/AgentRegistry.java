@@ -21,6 +21,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The agents of one runtime: creates them (persisting definition and blocks), loads them lazily by
@@ -28,6 +30,7 @@ import java.util.function.Function;
  * over the runtime's tool catalog, a token counter, and the shared {@link AgentSettings}.
  */
 final class AgentRegistry {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentRegistry.class);
     private final AgentSettings settings;
     private final ActiveTurns turns;
     private final Function<String, TokenCounter> tokenCounters;
@@ -41,10 +44,13 @@ final class AgentRegistry {
 
     /** The runner of {@code execute_code} and {@code run_code}, when the runtime enables code execution. */
     private final Optional<CodeRunner> code;
+    /** The tools that belong to one user (their MCP servers'), after the catalog's. */
+    private final UserTools userTools;
 
     AgentRegistry(AgentSettings settings, ActiveTurns turns, Function<String, TokenCounter> tokenCounters,
-            Map<String, DynamicTool> catalog, Optional<CodeRunner> code) {
+            Map<String, DynamicTool> catalog, Optional<CodeRunner> code, UserTools userTools) {
         this.settings = settings;
+        this.userTools = userTools;
         this.code = code;
         this.turns = turns;
         this.tokenCounters = tokenCounters;
@@ -173,6 +179,19 @@ final class AgentRegistry {
         for (Agent agent : loaded.values()) {
             if (agent.definition().tools().contains(tool.name())) {
                 agent.retool(agent.definition(), executorFor(agent.definition()));
+            }
+        }
+    }
+
+    /** Rebuilds the tools of the user's loaded agents; one that names a tool which is gone keeps its old ones. */
+    void retoolUser(String userId) {
+        for (Agent agent : loaded.values()) {
+            if (agent.userId().equals(userId)) {
+                try {
+                    agent.retool(agent.definition(), executorFor(agent.definition()));
+                } catch (AgentException e) {
+                    LOG.warn("Agent '{}' of user '{}' keeps its previous tools: {}", agent.id(), userId, e.getMessage());
+                }
             }
         }
     }
@@ -407,6 +426,9 @@ final class AgentRegistry {
             // The agent's own workspace, shell and web tools first; then the runtime's, which win over an
             // agent file's declaration of the same name.
             DynamicTool tool = own.containsKey(name) ? own.get(name) : catalog.get(name);
+            if (tool == null) {
+                tool = userTools.find(d.userId(), name).orElse(null);
+            }
             if (tool == null) {
                 tool = d.declaredTools().stream().filter(t -> t.name().equals(name)).findFirst()
                         .map(this::declared).orElse(null);

@@ -102,7 +102,7 @@ public final class AgentRuntime implements AutoCloseable {
         this.shellSessions = Optional.ofNullable(b.shellSessions);
         ActiveTurns turns = new ActiveTurns();
         Map<String, DynamicTool> catalog = new ConcurrentHashMap<>();
-        this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog, Optional.ofNullable(b.code));
+        this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog, Optional.ofNullable(b.code), b.userTools);
         ModelPolicy policy = b.modelPolicy;
         for (String spec : b.models.keySet()) {
             policy = policy.allowSpec(spec);
@@ -324,6 +324,15 @@ public final class AgentRuntime implements AutoCloseable {
         agents.addTool(Objects.requireNonNull(tool, "tool must not be null"), false);
     }
 
+    /**
+     * Re-reads the tools of {@code userId}'s loaded agents from the runtime and the {@link Builder#userTools}: call it
+     * when that user's own tools changed (an MCP server's tools were listed again). An agent that names a tool which is
+     * gone keeps its previous tools until its tools are changed.
+     */
+    public void retool(String userId) {
+        agents.retoolUser(Objects.requireNonNull(userId, "user id must not be null"));
+    }
+
     /** Replaces the runtime's tool of that name, a built-in too, deliberately; agents use the new one from their next step. */
     public void replaceTool(DynamicTool tool) {
         agents.addTool(Objects.requireNonNull(tool, "tool must not be null"), true);
@@ -435,6 +444,7 @@ public final class AgentRuntime implements AutoCloseable {
         private ShellSessions shellSessions;
         private dev.engram.tools.WebFetcher webFetcher;
         private CodeRunner code;
+        private UserTools userTools = UserTools.none();
         private List<dev.engram.tools.SearchProvider> searchProviders = List.of();
         private final List<DynamicTool> tools = new ArrayList<>();
         private final List<OutboundChannel> channels = new ArrayList<>();
@@ -596,6 +606,15 @@ public final class AgentRuntime implements AutoCloseable {
          */
         public Builder code(CodeRunner runner) {
             this.code = Objects.requireNonNull(runner, "code runner must not be null");
+            return this;
+        }
+
+        /**
+         * Where the tools that belong to one user come from (a server's MCP servers): an agent may name its own user's
+         * tools, after the runtime's. None by default.
+         */
+        public Builder userTools(UserTools source) {
+            this.userTools = Objects.requireNonNull(source, "user tools must not be null");
             return this;
         }
 

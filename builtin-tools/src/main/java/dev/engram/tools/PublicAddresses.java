@@ -13,7 +13,7 @@ import java.util.List;
  * address that carries an IPv4 one (mapped, NAT64 {@code 64:ff9b::/96}) is judged by that IPv4
  * address; 6to4 ({@code 2002::/16}) and the deprecated IPv4-compatible {@code ::/96} are refused.
  */
-final class PublicAddresses {
+public final class PublicAddresses {
     /** A network: its address bytes and prefix length. */
     private record Block(byte[] network, int prefix) {
         static Block of(String cidr) {
@@ -53,7 +53,8 @@ final class PublicAddresses {
     private PublicAddresses() {
     }
 
-    static boolean isPublic(InetAddress address) {
+    /** Whether {@code address} is on the public internet (in no special-purpose block). */
+    public static boolean isPublic(InetAddress address) {
         byte[] b = address.getAddress();
         if (address instanceof Inet4Address) {
             return IPV4.stream().noneMatch(block -> block.contains(b));

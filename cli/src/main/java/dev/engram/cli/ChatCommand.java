@@ -60,6 +60,9 @@ final class ChatCommand extends BaseCommand {
     @picocli.CommandLine.Mixin
     WorkbenchOptions workbench;
 
+    @picocli.CommandLine.Mixin
+    McpOptions mcp;
+
     @Option(names = "--save", description = "Keep the tools of --workspace, --shell and --web with the agent (without it "
             + "they are for this session only).")
     boolean save;
@@ -79,10 +82,13 @@ final class ChatCommand extends BaseCommand {
         String override = model != null ? model : root().environment().get("ENGRAM_MODEL");
         PrintWriter out = out();
         try (Engine engine = root().engine();
+                McpOptions servers = mcp;
                 Input reader = Input.open(engine.home().resolve("history"), out)) {
             engine.warmUp(); // the model loads while the user types
             TranscriptPrinter transcript = new TranscriptPrinter(out, agentName, reader.interactive());
+            List<String> mcpTools = new ArrayList<>();
             AgentRuntime runtime = engine.runtime(b -> {
+                mcpTools.addAll(servers.apply(b));
                 tools.apply(b, root().environment());
                 workbench.apply(b, tools.workspace);
                 b.listener(transcript).approvalHandler(approvals(reader, out)).permissionBroker(consent(reader, out))
@@ -133,6 +139,14 @@ final class ChatCommand extends BaseCommand {
                 out.println("Agent '" + agentName + "' now has " + ToolOptions.CODE_MODE + " (kept with the agent; it runs "
                         + "only where code execution is on, --code).");
             }
+            List<String> before = created.definition().tools();
+            if (!mcpTools.isEmpty()) {
+                // The MCP servers are this session's: their tools join the agent now and leave it when the chat ends.
+                List<String> withMcp = new ArrayList<>(before);
+                mcpTools.stream().filter(t -> !withMcp.contains(t)).forEach(withMcp::add);
+                created = runtime.changeTools(user, created.id(), withMcp);
+                out.println("Agent '" + agentName + "' has " + String.join(", ", mcpTools) + " for this session (MCP).");
+            }
             Agent agent = created;
             if (!agent.definition().toolAccess().shell().isEmpty()) {
                 out.println("Shell sandbox: " + dev.engram.tools.ShellOptions.sandboxDescription(root().unsafeHostShell) + ".");
@@ -145,7 +159,15 @@ final class ChatCommand extends BaseCommand {
             runtime.scheduler().onDelivery(d -> reader.printAbove(TranscriptPrinter.scheduled(d,
                     d.schedule().scope().equals(agent.scope()) ? agent.name() : d.schedule().scope().agentId())));
             runtime.scheduler().start(SCHEDULER_INTERVAL, scope -> scope.userId().equals(user));
-            loop(reader, agent, transcript, out);
+            try {
+                loop(reader, agent, transcript, out);
+            } finally {
+                if (!mcpTools.isEmpty()) {
+                    List<String> kept = new ArrayList<>(runtime.current(user, agent.id()).definition().tools());
+                    kept.removeAll(mcpTools.stream().filter(t -> !before.contains(t)).toList());
+                    runtime.changeTools(user, agent.id(), kept);
+                }
+            }
         }
         return 0;
     }

@@ -5,6 +5,7 @@ import dev.engram.framework.ModelPolicy;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.postgres.PostgresLocks;
 import dev.engram.server.EngramServer;
+import dev.engram.server.McpServerPolicy;
 import dev.engram.server.TurnLock;
 import dev.engram.tools.OutboundChannel;
 import dev.engram.tools.CodeRunner;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -64,6 +66,15 @@ final class ServeCommand extends BaseCommand {
             + "each message as JSON to this URL (channel 'webhook'; 10 s timeout, 3 attempts on 5xx, no redirects); off by "
             + "default.")
     URI webhook;
+
+    @Option(names = "--mcp-command", paramLabel = "PROGRAM", description = "Let API users (not only admin keys) register "
+            + "stdio MCP servers that run this program, written exactly so in their command (repeatable). Name only "
+            + "programs whose arguments cannot make them run other code: npx, uvx, python or a shell can.")
+    List<String> mcpPrograms = new ArrayList<>();
+
+    @Option(names = "--mcp-private-networks", description = "Let API users' SSE and Streamable HTTP MCP servers be at "
+            + "loopback, private and other non-public addresses (by default only public ones, as for the web tools).")
+    boolean mcpPrivateNetworks;
 
     @Option(names = "--code", description = "Let API users give agents run_code (Letta's) and execute_code (code mode: a "
             + "program that calls the agent's tools): Python and JavaScript in the bubblewrap sandbox, no network; off by "
@@ -127,6 +138,8 @@ final class ServeCommand extends BaseCommand {
                         }
                     });
             limits.apply(b);
+            b.mcpServers(McpServerPolicy.defaults().allowingPrograms(Set.copyOf(mcpPrograms))
+                    .allowingPrivateAddresses(mcpPrivateNetworks));
             if (managementPort != null) {
                 b.managementPort(managementPort);
             }

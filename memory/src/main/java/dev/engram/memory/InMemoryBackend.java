@@ -48,6 +48,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, Identity> identities = new LinkedHashMap<>();
     private final Map<String, Conversation> conversations = new LinkedHashMap<>();
     private final Map<String, ProviderRecord> providers = new LinkedHashMap<>();
+    private final Map<String, McpServerRecord> mcpServers = new LinkedHashMap<>();
     private final Map<String, Run> runs = new LinkedHashMap<>();
     private final Map<String, Job> jobs = new LinkedHashMap<>();
     /** Each run's kept events by sequence number; a run's map is replaced, never changed in place (the undo log restores it). */
@@ -468,6 +469,27 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     @Override
     public boolean deleteProvider(String id) {
         return remove(providers, id);
+    }
+
+    @Override
+    public void putMcpServer(McpServerRecord server) {
+        put(mcpServers, server.id(), server);
+    }
+
+    @Override
+    public Optional<McpServerRecord> mcpServer(String id) {
+        return Optional.ofNullable(mcpServers.get(id));
+    }
+
+    @Override
+    public List<McpServerRecord> listMcpServers() {
+        return mcpServers.values().stream().sorted(Comparator.comparing(McpServerRecord::createdAt)
+                .thenComparing(McpServerRecord::id)).toList();
+    }
+
+    @Override
+    public boolean deleteMcpServer(String id) {
+        return remove(mcpServers, id);
     }
 
     @Override

@@ -41,6 +41,7 @@ public final class MemoryStore implements AutoCloseable {
     private final IdentityStore identities;
     private final ConversationStore conversations;
     private final ProviderStore providers;
+    private final McpServerStore mcpServers;
     private final RunStore runs;
     private final WorkStateStore work;
     private final CanvasStore canvases;
@@ -66,6 +67,7 @@ public final class MemoryStore implements AutoCloseable {
         this.identities = new IdentityStore(core);
         this.conversations = new ConversationStore(core);
         this.providers = new ProviderStore(core);
+        this.mcpServers = new McpServerStore(core);
         this.runs = new RunStore(core);
         this.work = new WorkStateStore(core);
         this.canvases = new CanvasStore(core);
@@ -193,6 +195,11 @@ public final class MemoryStore implements AutoCloseable {
     /** The model providers an operator registered with the server, their credentials sealed. */
     public ProviderStore providers() {
         return providers;
+    }
+
+    /** The MCP servers each user registered, their secrets sealed. */
+    public McpServerStore mcpServers() {
+        return mcpServers;
     }
 
     /** The runs of each user's agents (Letta's runs) and the events of the streamed ones, kept for a client to resume. */

@@ -1481,6 +1481,47 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** Each user's MCP servers: one per name and user, seen only by their user, their sealed secrets kept as given. */
+    @Nested
+    class McpServers {
+        @Test
+        void aServerIsStoredChangedListedAndDeletedByItsUserOnly() {
+            McpServerRecord s = store.mcpServers().create("ana", "fs", "stdio", "{\"command\":\"x\"}", "sealed-1");
+            assertThat(s.id()).startsWith("mcp_server-");
+            assertThat(s.tools()).isEqualTo("[]");
+            assertThat(store.mcpServers().get("ana", s.id())).contains(s);
+            assertThat(store.mcpServers().get("bob", s.id())).isEmpty();
+            assertThat(store.mcpServers().list("bob")).isEmpty();
+            McpServerRecord other = store.mcpServers().create("bob", "fs", "sse", "{}", "");
+            McpServerRecord changed = store.mcpServers().update("ana", s.id(), "files", "streamable_http", "{}", "sealed-2");
+            assertThat(changed.name()).isEqualTo("files");
+            assertThat(changed.sealedSecrets()).isEqualTo("sealed-2");
+            assertThat(changed.createdAt()).isEqualTo(s.createdAt());
+            McpServerRecord listed = store.mcpServers().rememberTools("ana", s.id(), "[{\"name\":\"echo\"}]");
+            assertThat(store.mcpServers().list("ana")).containsExactly(listed);
+            assertThat(store.mcpServers().listAll()).containsExactly(listed, other);
+            assertThat(store.mcpServers().delete("bob", s.id())).isFalse();
+            assertThat(store.mcpServers().delete("ana", s.id())).isTrue();
+            assertThat(store.mcpServers().delete("ana", s.id())).isFalse();
+            assertThat(store.mcpServers().list("ana")).isEmpty();
+        }
+
+        @Test
+        void aSecondServerOfTheSameNameIsRefusedAndNothingChanges() {
+            McpServerRecord a = store.mcpServers().create("ana", "fs", "stdio", "{}", "");
+            McpServerRecord b = store.mcpServers().create("ana", "web", "sse", "{}", "");
+            assertThatThrownBy(() -> store.mcpServers().create("ana", "fs", "sse", "{}", ""))
+                    .isInstanceOf(DuplicateException.class).hasMessageContaining("'fs'");
+            assertThatThrownBy(() -> store.mcpServers().update("ana", b.id(), "fs", "sse", "{}", ""))
+                    .isInstanceOf(DuplicateException.class);
+            assertThatThrownBy(() -> store.mcpServers().update("bob", a.id(), "x", "sse", "{}", ""))
+                    .isInstanceOf(NotFoundException.class);
+            assertThatThrownBy(() -> store.mcpServers().create("ana", " ", "stdio", "{}", ""))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.mcpServers().list("ana")).containsExactly(a, b);
+        }
+    }
+
     /** Registered model providers: one per name, their sealed key kept as given. */
     @Nested
     class Providers {

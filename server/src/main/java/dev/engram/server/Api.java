@@ -5,6 +5,7 @@ import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.AgentNotFoundException;
 import dev.engram.agents.AgentRuntime;
+import dev.engram.agents.UserTools;
 import dev.engram.agents.DeclaredTool;
 import dev.engram.agents.LettaModels;
 import dev.engram.framework.DynamicTool;
@@ -38,6 +39,8 @@ final class Api {
     final Settings settings;
     final QuotaGuard quotas;
     final RunLog runs;
+    /** Each user's own tools (their MCP servers'), which only that user's agents may be given. */
+    final UserTools userTools;
     /** The memory extraction jobs, on each agent's own model. */
     final MemoryManager memory;
 
@@ -53,8 +56,9 @@ final class Api {
             ImageParts.Limits images, java.time.Duration runRetention, int maxRunEvents, Map<String, String> environment) {
     }
 
-    Api(AgentRuntime runtime, Turns turns, Settings settings) {
+    Api(AgentRuntime runtime, Turns turns, Settings settings, UserTools userTools) {
         this.runtime = runtime;
+        this.userTools = userTools;
         this.store = runtime.store();
         this.turns = turns;
         this.settings = settings;
@@ -151,6 +155,9 @@ final class Api {
                 out.add(LettaViews.tool(known.get(name)));
             } else if (declared.containsKey(name)) {
                 out.add(LettaViews.tool(declared.get(name)));
+            } else {
+                userTools.find(d.userId(), name).ifPresent(t -> out.add(LettaViews.tool(new ToolDefinition(t.name(),
+                        t.description(), t.parametersSchema(), t.safetyTier()))));
             }
         }
         return out;

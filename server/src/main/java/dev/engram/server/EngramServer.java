@@ -92,6 +92,7 @@ public final class EngramServer implements AutoCloseable {
     private final OpsRoutes ops;
     private final PassageRoutes passages;
     private final boolean managed;
+    private final McpServers mcp;
     private final Object stopped = new Object();
     private volatile boolean closed;
 
@@ -108,7 +109,10 @@ public final class EngramServer implements AutoCloseable {
         this.search = b.search;
         this.ops = new OpsRoutes(store, metrics, b.readyAfter);
         Providers providers = new Providers(store, ProviderSecrets.from(b.environment), b.environment);
+        this.mcp = new McpServers(store, providers.secrets(), b.mcpPolicy);
         AgentRuntime.Builder rb = AgentRuntime.builder(store, metered);
+        // A user's MCP servers' tools are that user's own: only their agents may be given them.
+        rb.userTools(mcp);
         // Specs resolve in the operator's environment with the registered providers' keys (the operator may replace it).
         rb.modelResolver(spec -> ChatModel.of(ModelSpec.parse(spec, providers.environment())));
         b.runtime.accept(rb);
@@ -120,11 +124,12 @@ public final class EngramServer implements AutoCloseable {
         rb.listener(turns);
         rb.listener(metrics);
         this.runtime = rb.build();
+        mcp.bind(runtime);
         metrics.bind(turns, store, metered);
         this.shutdownGrace = b.shutdownGrace;
         runtime.scheduler().runTurnsWith(turns::runScheduled);
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.imageLimits,
-                b.runRetention, b.maxRunEvents, b.environment));
+                b.runRetention, b.maxRunEvents, b.environment), mcp);
         HelidonLog.install();
         this.managed = b.managementPort >= 0;
         this.memory = api.memory;
@@ -169,6 +174,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new CoreMemoryRoutes(api).routes());
         routes.addAll(new BlockRoutes(api).routes());
         routes.addAll(new PassageRoutes(api).routes());
+        routes.addAll(new McpServerRoutes(api, mcp).routes());
         routes.addAll(new ToolRoutes(api).routes());
         routes.addAll(new IdentityRoutes(api).routes());
         routes.addAll(new ConversationRoutes(api).routes());
@@ -290,6 +296,7 @@ public final class EngramServer implements AutoCloseable {
         turns.stop(shutdownGrace);
         web.stop();
         memory.close();
+        mcp.close();
         runtime.close();
         LOG.info("Engram server stopped");
     }
@@ -318,6 +325,7 @@ public final class EngramServer implements AutoCloseable {
         private int managementPort = -1;
         private ImageParts.Limits imageLimits = ImageParts.Limits.defaults();
         private CompletionStage<?> readyAfter = CompletableFuture.completedFuture(null);
+        private McpServerPolicy mcpPolicy = McpServerPolicy.defaults();
 
         private Builder(MemoryStore store, MemorySearch search) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -515,6 +523,16 @@ public final class EngramServer implements AutoCloseable {
                 throw new IllegalArgumentException("management port must be between 0 and 65535, got " + port);
             }
             this.managementPort = port;
+            return this;
+        }
+
+        /**
+         * What API users may do with MCP servers (stdio programs they may start, whether their HTTP servers may be at
+         * private addresses) and every server's timeouts and circuit; by default stdio is for admin keys only and user
+         * keys reach public addresses only ({@link McpServerPolicy#defaults()}).
+         */
+        public Builder mcpServers(McpServerPolicy policy) {
+            this.mcpPolicy = Objects.requireNonNull(policy, "MCP server policy must not be null");
             return this;
         }
 

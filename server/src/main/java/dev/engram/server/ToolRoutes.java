@@ -6,6 +6,7 @@ import static io.helidon.http.Method.PATCH;
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.ToolRule;
+import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ToolDefinition;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -29,8 +30,8 @@ final class ToolRoutes {
 
     List<Route> routes() {
         return Route.table()
-                .twin(Route.caller(GET, "/v1/tools", (caller, req, res) -> list(req, res)))
-                .add(Route.caller(GET, "/v1/tools/{tool_id}", (caller, req, res) -> retrieve(req, res)))
+                .twin(Route.caller(GET, "/v1/tools", this::list))
+                .add(Route.caller(GET, "/v1/tools/{tool_id}", this::retrieve))
                 .add(Route.agent(api, GET, "/v1/agents/{agent_id}/tools", this::agentTools))
                 .add(Route.agent(api, PATCH, "/v1/agents/{agent_id}/tools/attach/{tool_id}", this::attach))
                 .add(Route.agent(api, PATCH, "/v1/agents/{agent_id}/tools/detach/{tool_id}", this::detach))
@@ -38,25 +39,28 @@ final class ToolRoutes {
                 .list();
     }
 
-    private List<ObjectNode> all() {
-        return api.runtime.toolRegistry().list().stream()
+    /** The runtime's tools, and the caller's own (their MCP servers'). */
+    private List<ObjectNode> all(Caller caller) {
+        List<DynamicTool> tools = new ArrayList<>(api.runtime.toolRegistry().list());
+        caller.user().ifPresent(user -> tools.addAll(api.userTools.list(user)));
+        return tools.stream()
                 .map(t -> LettaViews.tool(new ToolDefinition(t.name(), t.description(), t.parametersSchema(), t.safetyTier())))
                 .toList();
     }
 
-    private void list(ServerRequest req, ServerResponse res) {
+    private void list(Caller caller, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 50, true);
         Optional<String> name = Query.string(req, "name");
         Set<String> names = Set.copyOf(Query.all(req, "names"));
-        List<ObjectNode> tools = new ArrayList<>(all());
+        List<ObjectNode> tools = new ArrayList<>(all(caller));
         tools.removeIf(t -> name.map(n -> !n.equals(t.path("name").asString())).orElse(false)
                 || (!names.isEmpty() && !names.contains(t.path("name").asString())));
         Api.json(res, pages.page(tools, t -> t.path("id").asString(), "tool"));
     }
 
-    private void retrieve(ServerRequest req, ServerResponse res) {
+    private void retrieve(Caller caller, ServerRequest req, ServerResponse res) {
         String id = req.path().pathParameters().get("tool_id");
-        Api.json(res, all().stream().filter(t -> t.path("id").asString().equals(id)).findFirst()
+        Api.json(res, all(caller).stream().filter(t -> t.path("id").asString().equals(id)).findFirst()
                 .orElseThrow(() -> ApiException.notFound("Tool '" + id + "' not found.")));
     }
 
@@ -67,7 +71,7 @@ final class ToolRoutes {
 
     private void attach(Agent agent, ServerRequest req, ServerResponse res) {
         String name = Ids.toolName(req.path().pathParameters().get("tool_id"));
-        if (api.runtime.toolRegistry().find(name).isEmpty()) {
+        if (api.runtime.toolRegistry().find(name).isEmpty() && api.userTools.find(agent.userId(), name).isEmpty()) {
             throw ApiException.notFound("Tool '" + req.path().pathParameters().get("tool_id") + "' not found.");
         }
         List<String> tools = new ArrayList<>(agent.definition().tools());

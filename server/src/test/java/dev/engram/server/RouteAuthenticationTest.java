@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RouteAuthenticationTest {
     /** Path parameters that name something of ana's: with ben's key, such a route must answer 404 (or 403). */
     private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label",
-            "conversation_id", "message_id", "run_id", "canvas_name");
+            "conversation_id", "message_id", "run_id", "canvas_name", "mcp_server_id", "mcp_server_name");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
 
     @TempDir
@@ -61,6 +61,13 @@ class RouteAuthenticationTest {
         values.put("conversation_id", conversation);
         values.put("run_id", sent.json().path("usage").path("run_ids").path(0).asString());
         values.put("provider_id", "provider-none");
+        // An MCP server of ana's (never reached: ben's key and no key cannot see it). Its name is in the paths, which
+        // a 404 may echo; its URL is what must never show.
+        values.put("mcp_server_id", fx.store.mcpServers().create("ana", "anas-mcp", "streamable_http",
+                "{\"server_url\": \"http://127.0.0.1:9/ana-secret-mcp\", \"auth_header\": \"\", \"operator\": false}",
+                "").id());
+        values.put("mcp_server_name", "anas-mcp");
+        values.put("mcp_tool_name", "echo");
         fx.store.canvases().write(Scope.of("ana", agent), "ana-chart", "", "<p>ana-secret-canvas</p>");
         values.put("canvas_name", "ana-chart");
         values.put("note_id", fx.store.notes().save("ana", "ana-secret-note").id());
@@ -143,6 +150,7 @@ class RouteAuthenticationTest {
         assertThat(fx.get(fx.ana, "/v1/conversations/" + values.get("conversation_id")).json().path("summary").asString())
                 .isEqualTo("ana-secret-summary");
         assertThat(fx.store.schedules().get("ana", values.get("scheduled_message_id")).orElseThrow().active()).isTrue();
+        assertThat(fx.store.mcpServers().get("ana", values.get("mcp_server_id"))).isPresent();
     }
 
     /** A route added later that forgets to ask for the caller, even one registered outside the table, is not open. */

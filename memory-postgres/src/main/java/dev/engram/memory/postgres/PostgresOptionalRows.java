@@ -4,6 +4,7 @@ import dev.engram.memory.ApiKey;
 import dev.engram.memory.Conversation;
 import dev.engram.memory.Metadata;
 import dev.engram.memory.Identity;
+import dev.engram.memory.McpServerRecord;
 import dev.engram.memory.ProviderRecord;
 import dev.engram.memory.Schedule;
 import dev.engram.memory.Scope;
@@ -18,7 +19,7 @@ import java.util.Optional;
 import org.jdbi.v3.core.mapper.RowMapper;
 
 /**
- * The optional rows of {@link PostgresRows} (schedules, API keys, identities, conversations and providers), over its three statement helpers,
+ * The optional rows of {@link PostgresRows} (schedules, API keys, identities, conversations, providers and MCP servers), over its three statement helpers,
  * as {@code SqliteOptionalRows} is for the SQLite store.
  */
 interface PostgresOptionalRows extends Rows {
@@ -194,5 +195,33 @@ interface PostgresOptionalRows extends Rows {
     @Override
     default boolean deleteProvider(String id) {
         return exec("DELETE FROM providers WHERE id = ?", id) > 0;
+    }
+
+    private static McpServerRecord mcpServerRecord(ResultSet rs) throws SQLException {
+        return new McpServerRecord(rs.getString("id"), rs.getString("user_id"), rs.getString("name"), rs.getString("type"),
+                rs.getString("config"), rs.getString("sealed_secrets"), rs.getString("tools"),
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    default void putMcpServer(McpServerRecord s) {
+        exec("INSERT INTO mcp_servers (id, user_id, name, type, config, sealed_secrets, tools, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                + "ON CONFLICT (id) DO UPDATE SET name = excluded.name, type = excluded.type, config = excluded.config, sealed_secrets = excluded.sealed_secrets, tools = excluded.tools, updated_at = excluded.updated_at", s.id(), s.userId(), s.name(), s.type(), s.config(), s.sealedSecrets(), s.tools(),
+                Columns.micros(s.createdAt()), Columns.micros(s.updatedAt()));
+    }
+
+    @Override
+    default Optional<McpServerRecord> mcpServer(String id) {
+        return one("SELECT * FROM mcp_servers WHERE id = ?", (rs, c) -> mcpServerRecord(rs), id);
+    }
+
+    @Override
+    default List<McpServerRecord> listMcpServers() {
+        return query("SELECT * FROM mcp_servers ORDER BY created_at, id", (rs, c) -> mcpServerRecord(rs));
+    }
+
+    @Override
+    default boolean deleteMcpServer(String id) {
+        return exec("DELETE FROM mcp_servers WHERE id = ?", id) > 0;
     }
 }

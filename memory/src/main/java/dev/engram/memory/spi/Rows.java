@@ -4,6 +4,7 @@ import dev.engram.memory.AgentRecord;
 import dev.engram.memory.ApiKey;
 import dev.engram.memory.Conversation;
 import dev.engram.memory.Identity;
+import dev.engram.memory.McpServerRecord;
 import dev.engram.memory.ProviderRecord;
 import dev.engram.memory.Goal;
 import dev.engram.memory.GoalEntry;
@@ -312,6 +313,28 @@ public interface Rows {
         throw noProviders();
     }
 
+    // ---- MCP servers (optional) --------------------------------------------------------------------------
+
+    /** Stores a user's MCP server, replacing the one of its id. Optional, like providers: the defaults throw. */
+    default void putMcpServer(McpServerRecord server) {
+        throw noMcpServers();
+    }
+
+    /** The MCP server of that id, whoever's it is. */
+    default Optional<McpServerRecord> mcpServer(String id) {
+        throw noMcpServers();
+    }
+
+    /** Every user's MCP servers, oldest first. */
+    default List<McpServerRecord> listMcpServers() {
+        throw noMcpServers();
+    }
+
+    /** Removes an MCP server; returns whether there was one. */
+    default boolean deleteMcpServer(String id) {
+        throw noMcpServers();
+    }
+
     // ---- runs (optional) -------------------------------------------------------------------------------
 
     /** Stores a run, replacing the one of its id. Runs are optional, like identities: the defaults throw. */
@@ -466,6 +489,11 @@ public interface Rows {
     private static UnsupportedOperationException noRuns() {
         return new UnsupportedOperationException("this memory backend keeps no runs (it does not implement the run "
                 + "methods of Rows)");
+    }
+
+    private static UnsupportedOperationException noMcpServers() {
+        return new UnsupportedOperationException("this memory backend keeps no MCP servers (it does not implement the "
+                + "MCP server methods of Rows)");
     }
 
     private static UnsupportedOperationException noProviders() {

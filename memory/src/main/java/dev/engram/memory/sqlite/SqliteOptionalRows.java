@@ -4,6 +4,7 @@ import dev.engram.memory.ApiKey;
 import dev.engram.memory.Conversation;
 import dev.engram.memory.Metadata;
 import dev.engram.memory.Identity;
+import dev.engram.memory.McpServerRecord;
 import dev.engram.memory.ProviderRecord;
 import dev.engram.memory.Schedule;
 import dev.engram.memory.Scope;
@@ -16,7 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
-/** The optional rows of {@link SqliteRows} (schedules, API keys, identities, conversations and providers), on the handle of its transaction. */
+/** The optional rows of {@link SqliteRows} (schedules, API keys, identities, conversations, providers and MCP servers), on the handle of its transaction. */
 interface SqliteOptionalRows extends Rows {
     /** The handle of the transaction (or read) the rows work in. */
     Handle handle();
@@ -195,5 +196,37 @@ interface SqliteOptionalRows extends Rows {
     @Override
     default boolean deleteProvider(String id) {
         return handle().createUpdate("DELETE FROM providers WHERE id = ?").bind(0, id).execute() > 0;
+    }
+
+    private static McpServerRecord mcpServerRecord(ResultSet rs) throws SQLException {
+        return new McpServerRecord(rs.getString("id"), rs.getString("user_id"), rs.getString("name"), rs.getString("type"),
+                rs.getString("config"), rs.getString("sealed_secrets"), rs.getString("tools"),
+                Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    default void putMcpServer(McpServerRecord s) {
+        handle().createUpdate("INSERT INTO mcp_servers (id, user_id, name, type, config, sealed_secrets, tools, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                        + "ON CONFLICT (id) DO UPDATE SET name = excluded.name, type = excluded.type, config = excluded.config, sealed_secrets = excluded.sealed_secrets, tools = excluded.tools, updated_at = excluded.updated_at")
+                .bind(0, s.id()).bind(1, s.userId()).bind(2, s.name()).bind(3, s.type()).bind(4, s.config())
+                .bind(5, s.sealedSecrets()).bind(6, s.tools()).bind(7, Columns.micros(s.createdAt()))
+                .bind(8, Columns.micros(s.updatedAt())).execute();
+    }
+
+    @Override
+    default Optional<McpServerRecord> mcpServer(String id) {
+        return handle().createQuery("SELECT * FROM mcp_servers WHERE id = ?").bind(0, id)
+                .map((rs, ctx) -> mcpServerRecord(rs)).findOne();
+    }
+
+    @Override
+    default List<McpServerRecord> listMcpServers() {
+        return handle().createQuery("SELECT * FROM mcp_servers ORDER BY created_at, id").map((rs, ctx) -> mcpServerRecord(rs))
+                .list();
+    }
+
+    @Override
+    default boolean deleteMcpServer(String id) {
+        return handle().createUpdate("DELETE FROM mcp_servers WHERE id = ?").bind(0, id).execute() > 0;
     }
 }
