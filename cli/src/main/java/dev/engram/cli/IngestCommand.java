@@ -77,7 +77,7 @@ final class IngestCommand extends BaseCommand {
                     bar.update(++done, files.size());
                     continue;
                 }
-                List<String> pieces = Chunker.chunk(text, chunkChars);
+                List<String> pieces = dev.engram.memory.TextChunker.chunk(text, chunkChars);
                 String source = f.getFileName().toString();
                 List<NewArchivalEntry> entries = new ArrayList<>();
                 for (int i = 0; i < pieces.size(); i++) {

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * Each user's folders of uploaded files (Letta's folders and sources): the folders, their files with each file's
@@ -13,6 +14,8 @@ import java.util.Optional;
  * through the change log, so a {@link MemorySearch} indexes it in {@link SearchDomain#FILES} under its user and folder,
  * where no other user's search can reach it. Backends keep folders through the optional folder methods of
  * {@link Rows}; over a backend without them every method here throws {@link UnsupportedOperationException}.
+ *
+ * <p>Folders and files have Letta's ids ({@code source-<uuid4>}, {@code file-<uuid4>}); passages time-ordered ones.
  *
  * <p>A file's text counts towards its user's stored bytes ({@link UserQuotas#storedBytes()}) and is held to the store's
  * largest text ({@link MemoryLimits#maxTextChars()}); its passages, derived from it, count nothing more.
@@ -39,7 +42,7 @@ public final class FolderStore {
         return store.write(rows -> {
             checkFreeName(rows, userId, name, "");
             Instant now = store.now();
-            Folder folder = new Folder(Ids.next("source"), userId, name, description, instructions, metadata, now, now);
+            Folder folder = new Folder(Folder.ID_PREFIX + UUID.randomUUID(), userId, name, description, instructions, metadata, now, now);
             rows.putFolder(folder);
             return folder;
         });
@@ -115,7 +118,7 @@ public final class FolderStore {
                         + "': upload it under another name, or delete that file first.");
             }
             Instant now = store.now();
-            FolderFile file = new FolderFile(Ids.next("file"), userId, folderId, name, originalName, mediaType, sizeBytes,
+            FolderFile file = new FolderFile(FolderFile.ID_PREFIX + UUID.randomUUID(), userId, folderId, name, originalName, mediaType, sizeBytes,
                     FileStatus.PENDING, "", 0, 0, "", now, now);
             rows.putFile(file);
             return file;
@@ -261,6 +264,13 @@ public final class FolderStore {
             removeFile(rows, ownFile(rows, userId, fileId));
             return null;
         });
+    }
+
+    /** How many passages the user's file has stored (0 for a file the user does not have). */
+    public int passageCount(String userId, String fileId) {
+        Checks.notNull(userId, "user id");
+        Checks.notNull(fileId, "file id");
+        return store.read(rows -> rows.passageIds(userId, fileId).size());
     }
 
     /** The user's passage of that id. */
