@@ -5,6 +5,7 @@ import dev.engram.agents.AgentRuntime;
 import dev.engram.framework.ModelPolicy;
 import dev.engram.framework.model.ChatModel;
 import dev.engram.framework.model.ModelSpec;
+import dev.engram.tools.FolderUploads;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.UserQuotas;
@@ -85,6 +86,7 @@ public final class EngramServer implements AutoCloseable {
     private final List<Route> routes;
     private final Duration shutdownGrace;
     private final MemoryManager memory;
+    private final FolderUploads uploads;
     private final OpsRoutes ops;
     private final boolean managed;
     private final Object stopped = new Object();
@@ -123,6 +125,7 @@ public final class EngramServer implements AutoCloseable {
         HelidonLog.install();
         this.managed = b.managementPort >= 0;
         this.memory = api.memory;
+        this.uploads = api.uploads;
         this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers), !managed);
         VerifiedKeys keys = new VerifiedKeys(b.store.keys(), b.keyCacheTtl);
         HttpRouting.Builder routing = routingBuilder.join();
@@ -177,6 +180,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new CanvasRoutes(api).routes());
         routes.addAll(new MemoryAddRoutes(api).routes());
         routes.addAll(new JobRoutes(api).routes());
+        routes.addAll(new FolderRoutes(api).routes());
         return List.copyOf(routes);
     }
 
@@ -253,6 +257,7 @@ public final class EngramServer implements AutoCloseable {
         turns.stop(shutdownGrace);
         web.stop();
         memory.close();
+        uploads.close();
         runtime.close();
         LOG.info("Engram server stopped");
     }
@@ -501,6 +506,7 @@ public final class EngramServer implements AutoCloseable {
             EngramServer server = new EngramServer(this);
             server.web.start();
             server.memory.resumeUnfinished(); // memory jobs a crash or a stop interrupted
+            server.uploads.resumeUnfinished(); // uploads to folders, likewise
             server.runtime.scheduler().start(scheduleInterval);
             server.ops.started();
             LOG.info("Engram server listening on http://{}:{} (store {}, default model {})", host, server.port(),
