@@ -147,6 +147,15 @@ public final class FolderUploads implements AutoCloseable {
     }
 
     /**
+     * The user's file as it stands now (its status and counts move while it is processed).
+     *
+     * @throws NotFoundException if the user has no such file (it was deleted)
+     */
+    public FolderFile file(String userId, String fileId) {
+        return store.folders().file(userId, fileId).orElseThrow(() -> new NotFoundException("File '" + fileId + "' not found."));
+    }
+
+    /**
      * Takes up the uploads a stop interrupted: each whose text was stored resumes from its stored passages; the others
      * (their upload was in memory only) fail, asking for the upload again, as does one started twice already. Call it
      * once at a start, from the one process that runs this store's jobs.
