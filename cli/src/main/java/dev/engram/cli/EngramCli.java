@@ -37,6 +37,7 @@ public final class EngramCli implements Runnable {
         m.put("notes", NotesCommands::new);
         m.put("search", SearchCommand::new);
         m.put("ingest", IngestCommand::new);
+        m.put("folder", FolderCommands::new);
         m.put("reindex", ReindexCommand::new);
         m.put("tools", ToolsCommands::new);
         m.put("canvas", CanvasCommands::new);

@@ -1,5 +1,6 @@
 package dev.engram.cli;
 
+import dev.engram.memory.Folder;
 import dev.engram.memory.MemoryFilter;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHit;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code engram search QUERY}: hybrid search over one agent's memory, or over a user's notes. */
 @Command(name = "search", mixinStandardHelpOptions = true, description = {"Search an agent's memory (BM25 + vectors).",
-        "Notes belong to the user: '--domain notes' needs no --agent."})
+        "Notes and folders belong to the user: '--domain notes', '--folder NAME' and '--domain files' (every folder of the "
+                + "user's) need no --agent."})
 final class SearchCommand extends BaseCommand {
     /** The scope's agent when only the user's notes are searched: notes are matched by user alone. */
     private static final String ANY_AGENT = "notes-only";
@@ -33,8 +35,13 @@ final class SearchCommand extends BaseCommand {
     @Option(names = "--agent", paramLabel = "NAME", description = "The agent, by name or id (not needed for --domain notes alone).")
     String agent;
 
-    @Option(names = "--domain", paramLabel = "DOMAIN", description = "archival, conversations, notes or blocks (repeatable); default all.")
+    @Option(names = "--domain", paramLabel = "DOMAIN", description = "archival, conversations, notes, blocks or files "
+            + "(repeatable); default all but files.")
     List<SearchDomain> domains = new ArrayList<>();
+
+    @Option(names = "--folder", paramLabel = "NAME", description = "Search the passages of the files in this folder of the "
+            + "user's, by name or id (repeatable).")
+    List<String> folders = new ArrayList<>();
 
     @Option(names = "--k", paramLabel = "N", defaultValue = "10", description = "How many hits; default ${DEFAULT-VALUE}.")
     int k;
@@ -64,10 +71,13 @@ final class SearchCommand extends BaseCommand {
         if (k < 1 || k > SearchRequest.MAX_K) {
             throw usage("--k must be between 1 and " + SearchRequest.MAX_K + ", got " + k);
         }
-        boolean notesOnly = !domains.isEmpty() && domains.stream().allMatch(d -> d == SearchDomain.NOTES);
-        if (agent == null && !notesOnly) {
+        if (!folders.isEmpty() && !domains.contains(SearchDomain.FILES)) {
+            domains.add(SearchDomain.FILES);
+        }
+        boolean userOnly = !domains.isEmpty() && domains.stream().allMatch(d -> d == SearchDomain.NOTES || d == SearchDomain.FILES);
+        if (agent == null && !userOnly) {
             throw usage("Missing --agent: archival memory, conversations and blocks belong to an agent (the user's notes "
-                    + "alone, --domain notes, need none)");
+                    + "and folders alone, --domain notes or --folder NAME, need none)");
         }
         MemoryFilter parsed;
         try {
@@ -98,6 +108,18 @@ final class SearchCommand extends BaseCommand {
             if (!domains.isEmpty()) {
                 b.domains(EnumSet.copyOf(domains));
             }
+            Map<String, String> fileNames = new LinkedHashMap<>();
+            if (domains.contains(SearchDomain.FILES)) {
+                List<Folder> searched = folders.isEmpty() ? engine.store().folders().list(user)
+                        : folders.stream().map(f -> FolderCommands.find(this, engine, user, f)).toList();
+                if (searched.isEmpty()) {
+                    throw usage("User '" + user + "' has no folders to search; create one with 'engram folder create NAME'");
+                }
+                b.folders(searched.stream().map(Folder::id).toList());
+                for (Folder f : searched) {
+                    engine.store().folders().files(user, f.id()).forEach(x -> fileNames.put(x.id(), x.name()));
+                }
+            }
             List<SearchHit> hits = engine.search().search(b.build());
             if (json) {
                 List<Map<String, Object>> rows = new ArrayList<>();
@@ -108,6 +130,9 @@ final class SearchCommand extends BaseCommand {
                     row.put("score", h.score());
                     row.put("timestamp", h.timestamp().toString());
                     row.put("text", h.text());
+                    if (h.domain() == SearchDomain.FILES) {
+                        engine.store().folders().passage(user, h.id()).ifPresent(p -> row.put("file", fileNames.get(p.fileId())));
+                    }
                     rows.add(row);
                 }
                 out().println(Json.pretty(rows));
@@ -116,8 +141,10 @@ final class SearchCommand extends BaseCommand {
                     out().println("No results.");
                 }
                 for (SearchHit h : hits) {
-                    out().printf(Locale.ROOT, "%.4f  %-13s %s%n", h.score(), h.domain().name().toLowerCase(Locale.ROOT),
-                            TranscriptPrinter.compact(h.text()));
+                    String where = h.domain() != SearchDomain.FILES ? "" : engine.store().folders().passage(user, h.id())
+                            .map(p -> "[" + fileNames.get(p.fileId()) + "] ").orElse("");
+                    out().printf(Locale.ROOT, "%.4f  %-13s %s%s%n", h.score(), h.domain().name().toLowerCase(Locale.ROOT),
+                            where, TranscriptPrinter.compact(h.text()));
                 }
             }
         }

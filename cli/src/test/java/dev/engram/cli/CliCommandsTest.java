@@ -387,7 +387,7 @@ class CliCommandsTest {
     }
 
     @Test
-    void ingestChunksFilesIntoArchivalMemoryAndReindexRebuilds() throws Exception {
+    void ingestUploadsFilesIntoTheAgentsFolderAndReindexRebuilds() throws Exception {
         createHelper();
         Path docs = Files.createDirectories(work.resolve("docs"));
         Files.writeString(docs.resolve("octopus.md"), "# Octopus\n\nOctopuses migrate along the coast.\n\n## Tags\n\n"
@@ -395,15 +395,17 @@ class CliCommandsTest {
         Files.writeString(docs.resolve("notes.txt"), "The field report is due on March 3.");
         Files.write(docs.resolve("image.png"), new byte[] {1, 2, 3});
         Cli.Run r = ok("ingest", docs.toString(), "--agent", "helper", "--user", "ana", "--chunk-chars", "500");
-        assertThat(r.out()).containsPattern("Ingested \\d+ chunks \\(\\d+ characters\\) from 2 files into agent 'helper'")
+        assertThat(r.out()).containsPattern("Ingested \\d+ chunks \\(\\d+ characters\\) from 2 files into folder 'helper'")
                 .contains("skipped 1 other files");
-        assertThat(r.err()).contains("ingest [");
-        assertThat(ok("search", "when is the report due", "--agent", "helper", "--user", "ana", "--domain", "archival").out())
-                .contains("[notes.txt 1/1] The field report is due on March 3.");
+        assertThat(r.err()).contains("upload [");
+        assertThat(ok("search", "when is the report due", "--user", "ana", "--folder", "helper").out())
+                .contains("[helper/notes.txt] The field report is due on March 3.");
         oneLineError(Cli.run(home, "ingest", docs.resolve("image.png").toString(), "--agent", "helper", "--user", "ana"), 2,
-                "Not a text or Markdown file");
+                "'image.png' is not a format a folder accepts");
         oneLineError(Cli.run(home, "ingest", work.resolve("missing").toString(), "--agent", "helper", "--user", "ana"), 2,
                 "No such file or directory");
+        oneLineError(Cli.run(home, "ingest", docs.toString(), "--agent", "nobody", "--user", "ana"), 1, "has no agent named 'nobody'");
+        assertThat(ok("folder", "list", "--user", "ana").out()).contains("helper").contains("2 files");
 
         Cli.Run reindex = ok("reindex");
         assertThat(reindex.out()).containsPattern("Reindexed \\d+ items");

@@ -51,6 +51,9 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, McpServerRecord> mcpServers = new LinkedHashMap<>();
     private final Map<String, Run> runs = new LinkedHashMap<>();
     private final Map<String, Job> jobs = new LinkedHashMap<>();
+    private final Map<String, Folder> folders = new LinkedHashMap<>();
+    private final Map<String, FolderFile> files = new LinkedHashMap<>();
+    private final Map<String, FilePassage> passages = new LinkedHashMap<>();
     /** Each run's kept events by sequence number; a run's map is replaced, never changed in place (the undo log restores it). */
     private final Map<String, NavigableMap<Long, RunEvent>> runEvents = new LinkedHashMap<>();
     /** Each agent's task list; a list is replaced, never changed in place (the undo log restores it). */
@@ -493,6 +496,85 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     }
 
     @Override
+    public void putFolder(Folder folder) {
+        put(folders, folder.id(), folder);
+    }
+
+    @Override
+    public Optional<Folder> folder(String userId, String id) {
+        return Optional.ofNullable(folders.get(id)).filter(f -> f.userId().equals(userId));
+    }
+
+    @Override
+    public List<Folder> listFolders(String userId) {
+        return folders.values().stream().filter(f -> f.userId().equals(userId))
+                .sorted(Comparator.comparing(Folder::createdAt).thenComparing(Folder::id)).toList();
+    }
+
+    @Override
+    public boolean deleteFolder(String userId, String id) {
+        return folder(userId, id).isPresent() && remove(folders, id);
+    }
+
+    @Override
+    public void putFile(FolderFile file) {
+        put(files, file.id(), file);
+    }
+
+    @Override
+    public Optional<FolderFile> file(String userId, String id) {
+        return Optional.ofNullable(files.get(id)).filter(f -> f.userId().equals(userId));
+    }
+
+    @Override
+    public List<FolderFile> listFiles(String userId, String folderId) {
+        return files.values().stream().filter(f -> f.userId().equals(userId) && f.folderId().equals(folderId))
+                .sorted(Comparator.comparing(FolderFile::createdAt).thenComparing(FolderFile::id)).toList();
+    }
+
+    @Override
+    public boolean deleteFile(String userId, String id) {
+        if (file(userId, id).isEmpty()) {
+            return false;
+        }
+        passageIds(userId, id).forEach(p -> remove(passages, p));
+        return remove(files, id);
+    }
+
+    @Override
+    public void insertPassages(List<FilePassage> list) {
+        list.forEach(p -> put(passages, p.id(), p));
+    }
+
+    @Override
+    public Optional<FilePassage> passage(String userId, String id) {
+        return Optional.ofNullable(passages.get(id)).filter(p -> p.userId().equals(userId));
+    }
+
+    @Override
+    public List<FilePassage> listPassages(String userId, String folderId, int offset, int limit) {
+        Map<String, Integer> order = new java.util.HashMap<>();
+        List<FolderFile> inFolder = listFiles(userId, folderId);
+        for (int i = 0; i < inFolder.size(); i++) {
+            order.put(inFolder.get(i).id(), i);
+        }
+        return passages.values().stream().filter(p -> order.containsKey(p.fileId()))
+                .sorted(Comparator.comparing((FilePassage p) -> order.get(p.fileId())).thenComparingInt(FilePassage::position))
+                .skip(offset).limit(limit).toList();
+    }
+
+    @Override
+    public List<String> passageIds(String userId, String fileId) {
+        return passages.values().stream().filter(p -> p.userId().equals(userId) && p.fileId().equals(fileId))
+                .sorted(Comparator.comparingInt(FilePassage::position)).map(FilePassage::id).toList();
+    }
+
+    @Override
+    public long countPassages(String userId, String folderId) {
+        return passages.values().stream().filter(p -> p.userId().equals(userId) && p.folderId().equals(folderId)).count();
+    }
+
+    @Override
     public void putJob(Job job) {
         put(jobs, job.id(), job);
     }
@@ -676,7 +758,8 @@ final class InMemoryBackend implements MemoryBackend, Rows {
                 .map(Owned::row).toList();
         List<Note> mine = notes.values().stream().map(Owned::row).filter(n -> n.userId().equals(userId)).toList();
         long bytes = owned.stream().mapToLong(b -> utf8(b.value())).sum()
-                + entries.stream().mapToLong(e -> utf8(e.content())).sum() + mine.stream().mapToLong(n -> utf8(n.content())).sum();
+                + entries.stream().mapToLong(e -> utf8(e.content())).sum() + mine.stream().mapToLong(n -> utf8(n.content())).sum()
+                + files.values().stream().filter(f -> f.userId().equals(userId)).mapToLong(f -> utf8(f.text())).sum();
         return new UserUsage(agentCount, owned.size(), entries.size(), mine.size(), bytes);
     }
 

@@ -46,6 +46,7 @@ public final class MemoryStore implements AutoCloseable {
     private final WorkStateStore work;
     private final CanvasStore canvases;
     private final JobStore jobs;
+    private final FolderStore folders;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this(new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
@@ -72,6 +73,7 @@ public final class MemoryStore implements AutoCloseable {
         this.work = new WorkStateStore(core);
         this.canvases = new CanvasStore(core);
         this.jobs = new JobStore(core);
+        this.folders = new FolderStore(core);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -220,6 +222,11 @@ public final class MemoryStore implements AutoCloseable {
     /** The background jobs of each user (Letta's jobs), kept from acceptance on so that none is lost in a crash. */
     public JobStore jobs() {
         return jobs;
+    }
+
+    /** Each user's folders of uploaded files, their text and their searchable passages (Letta's folders and sources). */
+    public FolderStore folders() {
+        return folders;
     }
 
     /** The clock that stamps every write and says when a {@linkplain #schedules() schedule} is due. */

@@ -13,11 +13,16 @@ public enum SearchDomain {
     /** The user's notes (shared by all the user's agents). */
     NOTES,
     /** The agent's own core memory blocks. */
-    BLOCKS;
+    BLOCKS,
+    /**
+     * The passages of files uploaded to the user's folders: a search names the folders it covers
+     * ({@link SearchRequest.Builder#folders}).
+     */
+    FILES;
 
-    /** Every domain. */
+    /** Every domain of an agent's own memory and its user's notes: all but {@link #FILES}, which a search asks for by name. */
     public static Set<SearchDomain> all() {
-        return EnumSet.allOf(SearchDomain.class);
+        return EnumSet.complementOf(EnumSet.of(FILES));
     }
 
     /** The lower-case name used in the index and in tool arguments. */
@@ -32,6 +37,7 @@ public enum SearchDomain {
             case MESSAGE -> CONVERSATIONS;
             case NOTE -> NOTES;
             case BLOCK -> BLOCKS;
+            case PASSAGE -> FILES;
         };
     }
 }

@@ -26,10 +26,12 @@ import java.util.Set;
  * @param minScore only hits whose {@linkplain SearchHit#score() score} is at least this (fewer than k hits then)
  * @param asOf    the facts that held at this time (notes and archival entries saved by then and not yet superseded,
  *                other items written by then); when empty, the current facts
+ * @param folders the ids of the scope's user's folders whose file passages {@link SearchDomain#FILES} covers; not
+ *                empty when the domains include it
  */
 public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query, int k, SearchMode mode, Fusion fusion,
         Optional<Instant> from, Optional<Instant> until, Set<String> tags, Set<MessageRole> roles, MemoryFilter filter,
-        Optional<Double> minScore, Optional<Instant> asOf) {
+        Optional<Double> minScore, Optional<Instant> asOf, Set<String> folders) {
     public static final int MAX_K = 1_000;
 
     public SearchRequest {
@@ -66,13 +68,17 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
             }
         });
         Objects.requireNonNull(asOf, "asOf must not be null");
+        folders = Set.copyOf(folders);
+        if (domains.contains(SearchDomain.FILES) && folders.isEmpty()) {
+            throw new IllegalArgumentException("a search of files names the folders it covers (at least one)");
+        }
     }
 
     /** A search without a metadata filter, score threshold or point in time. */
     public SearchRequest(Scope scope, Set<SearchDomain> domains, String query, int k, SearchMode mode, Fusion fusion,
             Optional<Instant> from, Optional<Instant> until, Set<String> tags, Set<MessageRole> roles) {
         this(scope, domains, query, k, mode, fusion, from, until, tags, roles, MemoryFilter.none(), Optional.empty(),
-                Optional.empty());
+                Optional.empty(), Set.of());
     }
 
     /** The longest query accepted. */
@@ -101,6 +107,7 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
         private MemoryFilter filter = MemoryFilter.none();
         private Double minScore;
         private Instant asOf;
+        private Set<String> folders = Set.of();
 
         private Builder(Scope scope, String query) {
             this.scope = scope;
@@ -203,9 +210,16 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
             return this;
         }
 
+        /** The folders (of the scope's user) whose file passages {@link SearchDomain#FILES} covers. */
+        public Builder folders(java.util.Collection<String> folderIds) {
+            this.folders = Set.copyOf(Checks.noNulls(folderIds, "folder ids"));
+            return this;
+        }
+
         public SearchRequest build() {
             return new SearchRequest(scope, domains, query, k, mode, fusion, Optional.ofNullable(from),
-                    Optional.ofNullable(until), tags, roles, filter, Optional.ofNullable(minScore), Optional.ofNullable(asOf));
+                    Optional.ofNullable(until), tags, roles, filter, Optional.ofNullable(minScore), Optional.ofNullable(asOf),
+                    folders);
         }
     }
 

@@ -111,6 +111,15 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** Folders of uploaded files, their passages and their search, on this backend. */
+    @Nested
+    class Folders extends FolderConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     /** The images of user messages, on this backend. */
     @Nested
     class Images extends MessageImageConformance {

@@ -1,6 +1,7 @@
 package dev.engram.server;
 
 import dev.engram.agents.MemoryManager;
+import dev.engram.tools.FolderUploads;
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.AgentNotFoundException;
@@ -43,6 +44,8 @@ final class Api {
     final UserTools userTools;
     /** The memory extraction jobs, on each agent's own model. */
     final MemoryManager memory;
+    /** The uploads to folders, processed in the background. */
+    final FolderUploads uploads;
 
     /**
      * The server's settings that endpoints read.
@@ -66,6 +69,7 @@ final class Api {
         this.runs = new RunLog(store, settings.runRetention(), settings.maxRunEvents());
         this.memory = MemoryManager.builder(store).models(scope -> runtime.model(scope.agentId()
                 .map(a -> runtime.current(scope.userId(), a).definition().model()).orElse(settings.defaultModel()))).build();
+        this.uploads = FolderUploads.create(store, runtime.search());
     }
 
     /** What one message may hold: the store's longest text, the server's image limits. */

@@ -5,6 +5,7 @@ import dev.engram.agents.AgentRuntime;
 import dev.engram.framework.ModelPolicy;
 import dev.engram.framework.model.ChatModel;
 import dev.engram.framework.model.ModelSpec;
+import dev.engram.tools.FolderUploads;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Scope;
@@ -89,6 +90,7 @@ public final class EngramServer implements AutoCloseable {
     private final List<Route> routes;
     private final Duration shutdownGrace;
     private final MemoryManager memory;
+    private final FolderUploads uploads;
     private final OpsRoutes ops;
     private final PassageRoutes passages;
     private final boolean managed;
@@ -134,6 +136,7 @@ public final class EngramServer implements AutoCloseable {
         this.managed = b.managementPort >= 0;
         this.memory = api.memory;
         this.passages = new PassageRoutes(api);
+        this.uploads = api.uploads;
         this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers), !managed);
         VerifiedKeys keys = new VerifiedKeys(b.store.keys(), b.keyCacheTtl);
         HttpRouting.Builder routing = routingBuilder.join();
@@ -189,6 +192,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new CanvasRoutes(api).routes());
         routes.addAll(new MemoryAddRoutes(api).routes());
         routes.addAll(new JobRoutes(api).routes());
+        routes.addAll(new FolderRoutes(api).routes());
         return List.copyOf(routes);
     }
 
@@ -297,6 +301,7 @@ public final class EngramServer implements AutoCloseable {
         web.stop();
         memory.close();
         mcp.close();
+        uploads.close();
         runtime.close();
         LOG.info("Engram server stopped");
     }
@@ -559,6 +564,7 @@ public final class EngramServer implements AutoCloseable {
             // process holds is left to it, and one whose owner stops while this server runs is taken up within a lease
             server.memory.resumeAbandoned();
             server.memory.resumeAbandonedEvery(MemoryManager.LEASE);
+            server.uploads.resumeUnfinished(); // uploads to folders a crash or a stop interrupted
             server.runtime.scheduler().start(scheduleInterval);
             server.ops.started();
             LOG.info("Engram server listening on http://{}:{} (store {}, default model {})", host, server.port(),

@@ -63,6 +63,20 @@ final class QuotaGuard {
                 "delete or shorten blocks, archival entries or notes");
     }
 
+    /**
+     * Room for an upload whose text takes about {@code bytes}: refused at once, before its processing starts, when the
+     * user's stored bytes would pass the quota (the store checks the parsed text again when it stores it).
+     */
+    void storedBytes(String user, long bytes) {
+        long current = store.usage(user).storedBytes();
+        long max = store.quotas().storedBytes();
+        if (current + bytes > max) {
+            throw new QuotaExceededException("User '" + user + "' stores " + current + " bytes; this upload would add about "
+                    + bytes + ", past the quota of " + max + " bytes. Nothing was stored: delete files, blocks, archival "
+                    + "entries or notes first.");
+        }
+    }
+
     private static void past(String user, String what, long current, long max, String remedy) {
         if (current > max) {
             throw new QuotaExceededException("User '" + user + "' has " + current + " " + what + ", past the quota of " + max

@@ -142,9 +142,9 @@ class AgentEndpointsTest {
 
     @Test
     void anUnsupportedEndpointIs501WithABodyNamingIt() {
-        ServerFixture.Response r = fx.get(fx.ana, "/v1/folders/");
+        ServerFixture.Response r = fx.get(fx.ana, "/v1/groups/");
         assertThat(r.status()).isEqualTo(501);
-        assertThat(r.detail()).contains("GET /v1/folders/", "not supported");
-        assertThat(fx.get(null, "/v1/folders/").status()).isEqualTo(401);
+        assertThat(r.detail()).contains("GET /v1/groups/", "not supported");
+        assertThat(fx.get(null, "/v1/groups/").status()).isEqualTo(401);
     }
 }

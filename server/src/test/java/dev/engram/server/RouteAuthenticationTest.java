@@ -7,6 +7,7 @@ import dev.engram.memory.Scope;
 import io.helidon.http.Method;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 class RouteAuthenticationTest {
     /** Path parameters that name something of ana's: with ben's key, such a route must answer 404 (or 403). */
     private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label",
-            "conversation_id", "message_id", "run_id", "canvas_name", "mcp_server_id", "mcp_server_name");
+            "conversation_id", "message_id", "run_id", "canvas_name", "mcp_server_id", "mcp_server_name",
+            "folder_id", "folder_name", "file_id");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
 
     @TempDir
@@ -76,6 +78,11 @@ class RouteAuthenticationTest {
         values.put("scheduled_message_id", fx.post(fx.ana, "/v1/agents/" + agent + "/schedule", obj("messages",
                 List.of(obj("role", "user", "content", "ana-secret-reminder")), "schedule", Map.of("type", "recurring",
                 "cron_expression", "0 9 * * *"))).json().path("id").asString());
+        String folder = fx.post(fx.ana, "/v1/folders/", obj("name", "ana-secret-folder")).json().path("id").asString();
+        values.put("folder_id", folder);
+        values.put("folder_name", "ana-secret-folder");
+        values.put("file_id", fx.multipart(fx.ana, "/v1/folders/" + folder + "/upload", "ana-secret-file.md",
+                "ana-secret-document".getBytes(StandardCharsets.UTF_8)).json().path("id").asString());
     }
 
     @AfterEach
@@ -117,7 +124,7 @@ class RouteAuthenticationTest {
             assertThat(none.detail()).contains("Authorization: Bearer KEY");
             assertThat(wrong.status()).as("%s %s with a wrong key: %s", route.method(), path, wrong.text()).isEqualTo(401);
         }
-        assertThat(fx.get(null, "/v1/folders/").status()).as("an endpoint Engram does not implement").isEqualTo(401);
+        assertThat(fx.get(null, "/v1/groups/").status()).as("an endpoint Engram does not implement").isEqualTo(401);
         assertThat(fx.get(null, "/v1").status()).isEqualTo(401);
     }
 
@@ -151,6 +158,10 @@ class RouteAuthenticationTest {
                 .isEqualTo("ana-secret-summary");
         assertThat(fx.store.schedules().get("ana", values.get("scheduled_message_id")).orElseThrow().active()).isTrue();
         assertThat(fx.store.mcpServers().get("ana", values.get("mcp_server_id"))).isPresent();
+        assertThat(fx.get(fx.ana, "/v1/folders/" + values.get("folder_id")).json().path("name").asString())
+                .isEqualTo("ana-secret-folder");
+        assertThat(fx.get(fx.ana, "/v1/folders/" + values.get("folder_id") + "/files/" + values.get("file_id")).status())
+                .isEqualTo(200);
     }
 
     /** A route added later that forgets to ask for the caller, even one registered outside the table, is not open. */

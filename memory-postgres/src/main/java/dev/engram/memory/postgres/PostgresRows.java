@@ -34,7 +34,8 @@ import org.jdbi.v3.core.mapper.RowMapper;
 import org.jdbi.v3.core.statement.SqlStatement;
 
 /** {@link Rows} on one PostgreSQL connection, inside the transaction (or read) {@link PostgresBackend} opened. */
-record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, PostgresWorkRows, PostgresCanvasRows, PostgresJobRows {
+record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, PostgresWorkRows, PostgresCanvasRows, PostgresJobRows,
+        PostgresFolderRows {
     /** The block of (owner user, owner agent, label), as a sub-select. */
     private static final String BLOCK_ID = "(SELECT id FROM blocks WHERE user_id = ? AND agent_id = ? AND label = ?)";
     private static final String BLOCK_COLUMNS = "b.agent_id, b.label, b.description, b.value, b.char_limit, b.type, "
@@ -353,9 +354,10 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
                 + "(SELECT count(*) FROM archival WHERE user_id = ?), (SELECT count(*) FROM notes WHERE user_id = ?), "
                 + "coalesce((SELECT sum(octet_length(value)) FROM blocks WHERE user_id = ?), 0) "
                 + "+ coalesce((SELECT sum(octet_length(content)) FROM archival WHERE user_id = ?), 0) "
-                + "+ coalesce((SELECT sum(octet_length(content)) FROM notes WHERE user_id = ?), 0)",
+                + "+ coalesce((SELECT sum(octet_length(content)) FROM notes WHERE user_id = ?), 0) "
+                + "+ coalesce((SELECT sum(octet_length(text)) FROM files WHERE user_id = ?), 0)",
                 (rs, c) -> new UserUsage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)),
-                userId, userId, userId, userId, userId, userId, userId).orElseThrow();
+                userId, userId, userId, userId, userId, userId, userId, userId).orElseThrow();
     }
 
     @Override

@@ -111,6 +111,10 @@ final class LuceneDocuments {
     Optional<Item> load(ChangeEvent e) {
         String key = key(e);
         SearchDomain domain = SearchDomain.of(e.entity());
+        if (e.entity() == ChangeEvent.Entity.PASSAGE) {
+            return store.folders().passage(e.userId(), e.id()).map(p -> new Item(key, domain, p.id(), p.userId(), p.folderId(),
+                    p.text(), p.text(), p.text(), p.createdAt(), List.of(), Optional.empty(), p.createdAt()));
+        }
         if (e.entity() == ChangeEvent.Entity.NOTE) {
             return store.notes().get(e.userId(), e.id()).filter(n -> !n.content().isBlank())
                     .map(n -> new Item(key, domain, n.id(), n.userId(), "", n.content(), n.content(), n.content(), n.updatedAt(), List.of(),
@@ -127,7 +131,7 @@ final class LuceneDocuments {
             case BLOCK -> store.blocks().get(scope, e.id()).filter(b -> !b.isShared(scope) && !b.value().isBlank())
                     .map(b -> new Item(key, domain, b.label(), e.userId(), scope.agentId(), b.value(), b.value(),
                             b.value(), b.updatedAt(), List.of(), Optional.empty(), b.createdAt()));
-            case NOTE -> throw new IllegalStateException("handled above");
+            case NOTE, PASSAGE -> throw new IllegalStateException("handled above");
         };
     }
 
@@ -188,7 +192,23 @@ final class LuceneDocuments {
         return d;
     }
 
-    /** The scope-and-domain term: notes belong to the user alone, everything else to the user's agent. */
+    /** The scope-and-domain terms a request covers: one per domain, and one per folder for {@link SearchDomain#FILES}. */
+    static List<String> scopeDomains(dev.engram.memory.SearchRequest r) {
+        List<String> keys = new ArrayList<>();
+        for (SearchDomain d : r.orderedDomains()) {
+            if (d == SearchDomain.FILES) {
+                r.folders().stream().sorted().forEach(f -> keys.add(scopeDomain(r.scope().userId(), f, d)));
+            } else {
+                keys.add(scopeDomain(r.scope().userId(), r.scope().agentId(), d));
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * The scope-and-domain term: notes belong to the user alone, a file's passage to the user's folder ({@code agentId}
+     * holds the folder), everything else to the user's agent.
+     */
     static String scopeDomain(String userId, String agentId, SearchDomain domain) {
         return userId + '\u0000' + (domain == SearchDomain.NOTES ? "" : agentId) + '\u0000' + domain.key();
     }

@@ -263,11 +263,11 @@ final class LuceneIndexer implements AutoCloseable {
 
     /**
      * Applies the change log up to {@code seq} when a pending change belongs to {@code scope} (its
-     * user's notes, or its agent's memory); otherwise the search need not wait for other scopes'
+     * user's notes, its agent's memory, or the user's {@code folders}' passages); otherwise the search need not wait for other scopes'
      * changes, which the background indexer applies. With more pending changes than it looks
      * through, it waits as {@link #catchUpTo} does.
      */
-    long catchUpFor(dev.engram.memory.Scope scope, long seq) {
+    long catchUpFor(dev.engram.memory.Scope scope, java.util.Set<String> folders, long seq) {
         checkOpen();
         long visible = visibleSeq;
         if (seq <= visible) {
@@ -275,7 +275,7 @@ final class LuceneIndexer implements AutoCloseable {
         }
         List<ChangeEvent> pending = store.changes().since(visible, PENDING_LOOKAHEAD);
         boolean mine = pending.size() == PENDING_LOOKAHEAD || pending.stream().anyMatch(e -> e.userId().equals(scope.userId())
-                && e.agentId().map(a -> a.equals(scope.agentId())).orElse(true));
+                && e.agentId().map(a -> a.equals(scope.agentId()) || folders.contains(a)).orElse(true));
         return mine ? catchUpTo(seq) : visible;
     }
 

@@ -12,7 +12,6 @@ import static dev.engram.memory.lucene.LuceneDocuments.TEXT;
 import static dev.engram.memory.lucene.LuceneDocuments.TIME;
 import static dev.engram.memory.lucene.LuceneDocuments.VALID_TO;
 import static dev.engram.memory.lucene.LuceneDocuments.VECTOR;
-import static dev.engram.memory.lucene.LuceneDocuments.scopeDomain;
 
 import dev.engram.memory.Fusion;
 import dev.engram.memory.Scope;
@@ -271,9 +270,8 @@ final class LuceneRetriever implements AutoCloseable {
     /** An upper bound of the documents the request's scope holds (deleted ones included), from the terms' document frequencies. */
     private static long scopeSize(IndexSearcher searcher, SearchRequest request) throws IOException {
         long n = 0;
-        for (SearchDomain d : request.orderedDomains()) {
-            n += searcher.getIndexReader().docFreq(new Term(SCOPE_DOMAIN,
-                    scopeDomain(request.scope().userId(), request.scope().agentId(), d)));
+        for (String key : LuceneDocuments.scopeDomains(request)) {
+            n += searcher.getIndexReader().docFreq(new Term(SCOPE_DOMAIN, key));
         }
         return n;
     }
@@ -326,8 +324,8 @@ final class LuceneRetriever implements AutoCloseable {
     static Query filter(SearchRequest r) {
         BooleanQuery.Builder f = new BooleanQuery.Builder();
         List<BytesRef> keys = new ArrayList<>();
-        for (SearchDomain d : r.orderedDomains()) {
-            keys.add(new BytesRef(scopeDomain(r.scope().userId(), r.scope().agentId(), d)));
+        for (String key : LuceneDocuments.scopeDomains(r)) {
+            keys.add(new BytesRef(key));
         }
         f.add(keys.size() == 1 ? new TermQuery(new Term(SCOPE_DOMAIN, keys.getFirst()))
                 : new TermInSetQuery(SCOPE_DOMAIN, keys), BooleanClause.Occur.FILTER);

@@ -11,7 +11,7 @@ import java.util.Optional;
  * @param id      its id (block label, archival or note id, message id as text)
  * @param op      upserted or deleted
  * @param userId  the owning user
- * @param agentId the owning agent; empty for notes
+ * @param agentId the owning agent; empty for notes; the folder for a file's passage
  */
 public record NewChange(ChangeEvent.Entity entity, String id, ChangeEvent.Op op, String userId, Optional<String> agentId) {
     public NewChange {

@@ -8,6 +8,9 @@ import dev.engram.memory.McpServerRecord;
 import dev.engram.memory.ProviderRecord;
 import dev.engram.memory.Goal;
 import dev.engram.memory.GoalEntry;
+import dev.engram.memory.FilePassage;
+import dev.engram.memory.Folder;
+import dev.engram.memory.FolderFile;
 import dev.engram.memory.Job;
 import dev.engram.memory.Run;
 import dev.engram.memory.RunEvent;
@@ -479,6 +482,78 @@ public interface Rows {
     /** Every user's active jobs (created or running), oldest first (by creation, then id). */
     default List<Job> unfinishedJobs() {
         throw noJobs();
+    }
+
+    // ---- folders, files and passages (optional) -----------------------------------------------------
+
+    /** Stores a folder, replacing the one of its id. Folders are optional, like jobs: the defaults throw. */
+    default void putFolder(Folder folder) {
+        throw noFolders();
+    }
+
+    /** The user's folder of that id. */
+    default Optional<Folder> folder(String userId, String id) {
+        throw noFolders();
+    }
+
+    /** The user's folders, oldest first (by creation, then id). */
+    default List<Folder> listFolders(String userId) {
+        throw noFolders();
+    }
+
+    /** Removes the user's folder row (the store removes its files first); returns whether there was one. */
+    default boolean deleteFolder(String userId, String id) {
+        throw noFolders();
+    }
+
+    /** Stores a file, replacing the one of its id. */
+    default void putFile(FolderFile file) {
+        throw noFolders();
+    }
+
+    /** The user's file of that id. */
+    default Optional<FolderFile> file(String userId, String id) {
+        throw noFolders();
+    }
+
+    /** The files of the user's folder, oldest first (by creation, then id). */
+    default List<FolderFile> listFiles(String userId, String folderId) {
+        throw noFolders();
+    }
+
+    /** Removes the user's file and its passages; returns whether there was one. */
+    default boolean deleteFile(String userId, String id) {
+        throw noFolders();
+    }
+
+    /** Stores new passages. */
+    default void insertPassages(List<FilePassage> passages) {
+        throw noFolders();
+    }
+
+    /** The user's passage of that id. */
+    default Optional<FilePassage> passage(String userId, String id) {
+        throw noFolders();
+    }
+
+    /** The passages of the user's folder, by file (creation, then id), then position; {@code offset} skipped, at most {@code limit}. */
+    default List<FilePassage> listPassages(String userId, String folderId, int offset, int limit) {
+        throw noFolders();
+    }
+
+    /** The ids of the passages of the user's file. */
+    default List<String> passageIds(String userId, String fileId) {
+        throw noFolders();
+    }
+
+    /** How many passages the user's folder holds. */
+    default long countPassages(String userId, String folderId) {
+        throw noFolders();
+    }
+
+    private static UnsupportedOperationException noFolders() {
+        return new UnsupportedOperationException("this memory backend keeps no folders (it does not implement the folder "
+                + "methods of Rows)");
     }
 
     private static UnsupportedOperationException noJobs() {

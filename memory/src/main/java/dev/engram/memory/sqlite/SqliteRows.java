@@ -34,7 +34,8 @@ import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.Query;
 
 /** {@link Rows} on one SQLite connection, inside the transaction (or read) its backend opened. */
-final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkRows, SqliteCanvasRows, SqliteJobRows {
+final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkRows, SqliteCanvasRows, SqliteJobRows,
+        SqliteFolderRows {
     private static final String BLOCK = "(SELECT id FROM blocks WHERE user_id = :u AND agent_id = :a AND label = :l)";
     private static final String COLUMNS = "b.agent_id, b.label, b.description, b.value, b.char_limit, b.type, "
             + "b.pinned, b.version, b.created_at, b.updated_at";
@@ -428,7 +429,8 @@ final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkR
                        (SELECT count(*) FROM notes WHERE user_id = :u) AS notes,
                        coalesce((SELECT sum(octet_length(value)) FROM blocks WHERE user_id = :u), 0)
                      + coalesce((SELECT sum(octet_length(content)) FROM archival WHERE user_id = :u), 0)
-                     + coalesce((SELECT sum(octet_length(content)) FROM notes WHERE user_id = :u), 0) AS bytes""")
+                     + coalesce((SELECT sum(octet_length(content)) FROM notes WHERE user_id = :u), 0)
+                     + coalesce((SELECT sum(octet_length(text)) FROM files WHERE user_id = :u), 0) AS bytes""")
                 .bind("u", userId)
                 .map((rs, ctx) -> new UserUsage(rs.getLong("agents"), rs.getLong("blocks"), rs.getLong("archival"),
                         rs.getLong("notes"), rs.getLong("bytes")))

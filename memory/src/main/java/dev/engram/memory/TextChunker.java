@@ -1,4 +1,4 @@
-package dev.engram.cli;
+package dev.engram.memory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,13 +6,30 @@ import java.util.List;
 /**
  * Splits text into chunks of at most {@code max} characters: on Markdown headings and blank lines
  * first, packing paragraphs together; a paragraph longer than {@code max} is split at sentence ends,
- * and a sentence longer than {@code max} at the limit.
+ * and a sentence longer than {@code max} at the limit. The chunks of an uploaded file's passages
+ * ({@link FolderStore}) and of {@code engram ingest}.
  */
-final class Chunker {
-    private Chunker() {
+public final class TextChunker {
+    /** The smallest and largest chunk size accepted. */
+    public static final int MIN_CHARS = 200;
+    public static final int MAX_CHARS = 20_000;
+    /** The chunk size of an upload that names none. */
+    public static final int DEFAULT_CHARS = 1_500;
+
+    private TextChunker() {
     }
 
-    static List<String> chunk(String text, int max) {
+    /**
+     * The chunks of {@code text}, none longer than {@code max} characters, none blank.
+     *
+     * @throws IllegalArgumentException if {@code max} is outside {@link #MIN_CHARS} to {@link #MAX_CHARS}
+     */
+    public static List<String> chunk(String text, int max) {
+        Checks.notNull(text, "text");
+        if (max < MIN_CHARS || max > MAX_CHARS) {
+            throw new IllegalArgumentException("the chunk size must be between " + MIN_CHARS + " and " + MAX_CHARS
+                    + " characters, got " + max);
+        }
         List<String> paragraphs = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         for (String line : text.replace("\r\n", "\n").split("\n", -1)) {
