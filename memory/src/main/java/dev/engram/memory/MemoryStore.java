@@ -45,6 +45,7 @@ public final class MemoryStore implements AutoCloseable {
     private final WorkStateStore work;
     private final CanvasStore canvases;
     private final JobStore jobs;
+    private final ArchiveStore archives;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this(new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
@@ -70,6 +71,7 @@ public final class MemoryStore implements AutoCloseable {
         this.work = new WorkStateStore(core);
         this.canvases = new CanvasStore(core);
         this.jobs = new JobStore(core);
+        this.archives = new ArchiveStore(core, archival);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -213,6 +215,11 @@ public final class MemoryStore implements AutoCloseable {
     /** The background jobs of each user (Letta's jobs), kept from acceptance on so that none is lost in a crash. */
     public JobStore jobs() {
         return jobs;
+    }
+
+    /** Each user's archives: collections of passages shared by the agents they are attached to (Letta's archives). */
+    public ArchiveStore archives() {
+        return archives;
     }
 
     /** The clock that stamps every write and says when a {@linkplain #schedules() schedule} is due. */

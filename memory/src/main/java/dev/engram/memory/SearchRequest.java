@@ -26,11 +26,17 @@ import java.util.Set;
  * @param minScore only hits whose {@linkplain SearchHit#score() score} is at least this (fewer than k hits then)
  * @param asOf    the facts that held at this time (notes and archival entries saved by then and not yet superseded,
  *                other items written by then); when empty, the current facts
+ * @param archives the ids of the scope's user's {@linkplain Archive archives} whose passages an archival search covers
+ *                beside the scope's own archival memory (those attached to the agent: {@link ArchiveStore#attached});
+ *                each hit from one names it ({@link SearchHit#archive()}). Always the scope's user's: an id of another
+ *                user's archive finds nothing. Ignored unless {@code domains} holds {@link SearchDomain#ARCHIVAL}
  */
 public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query, int k, SearchMode mode, Fusion fusion,
         Optional<Instant> from, Optional<Instant> until, Set<String> tags, Set<MessageRole> roles, MemoryFilter filter,
-        Optional<Double> minScore, Optional<Instant> asOf) {
+        Optional<Double> minScore, Optional<Instant> asOf, Set<String> archives) {
     public static final int MAX_K = 1_000;
+    /** The most archives one search covers beside the agent's own memory. */
+    public static final int MAX_ARCHIVES = ArchiveStore.MAX_PER_AGENT;
 
     public SearchRequest {
         Objects.requireNonNull(scope, "a search needs a scope");
@@ -66,6 +72,22 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
             }
         });
         Objects.requireNonNull(asOf, "asOf must not be null");
+        archives = Set.copyOf(archives);
+        if (archives.size() > MAX_ARCHIVES) {
+            throw new IllegalArgumentException("a search covers at most " + MAX_ARCHIVES + " archives, got " + archives.size());
+        }
+        for (String a : archives) {
+            if (!Checks.id(a, "archive id").startsWith(Archive.ID_PREFIX)) {
+                throw new IllegalArgumentException("'" + a + "' is not an archive id (they start with " + Archive.ID_PREFIX + ")");
+            }
+        }
+    }
+
+    /** A search of the scope's own memory alone (no archives). */
+    public SearchRequest(Scope scope, Set<SearchDomain> domains, String query, int k, SearchMode mode, Fusion fusion,
+            Optional<Instant> from, Optional<Instant> until, Set<String> tags, Set<MessageRole> roles, MemoryFilter filter,
+            Optional<Double> minScore, Optional<Instant> asOf) {
+        this(scope, domains, query, k, mode, fusion, from, until, tags, roles, filter, minScore, asOf, Set.of());
     }
 
     /** A search without a metadata filter, score threshold or point in time. */
@@ -101,6 +123,7 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
         private MemoryFilter filter = MemoryFilter.none();
         private Double minScore;
         private Instant asOf;
+        private Set<String> archives = Set.of();
 
         private Builder(Scope scope, String query) {
             this.scope = scope;
@@ -203,9 +226,19 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
             return this;
         }
 
+        /**
+         * Also the passages of these archives of the scope's user (by id), in an archival search: pass the agent's
+         * {@linkplain ArchiveStore#attached attached} archives so that its search covers them as Letta's does.
+         */
+        public Builder archives(java.util.Collection<String> archiveIds) {
+            this.archives = Set.copyOf(Checks.noNulls(archiveIds, "archive ids"));
+            return this;
+        }
+
         public SearchRequest build() {
             return new SearchRequest(scope, domains, query, k, mode, fusion, Optional.ofNullable(from),
-                    Optional.ofNullable(until), tags, roles, filter, Optional.ofNullable(minScore), Optional.ofNullable(asOf));
+                    Optional.ofNullable(until), tags, roles, filter, Optional.ofNullable(minScore), Optional.ofNullable(asOf),
+                    archives);
         }
     }
 
