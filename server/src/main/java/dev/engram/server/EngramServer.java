@@ -163,6 +163,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new CoreMemoryRoutes(api).routes());
         routes.addAll(new BlockRoutes(api).routes());
         routes.addAll(new PassageRoutes(api).routes());
+        routes.addAll(new ArchiveRoutes(api).routes());
         routes.addAll(new ToolRoutes(api).routes());
         routes.addAll(new IdentityRoutes(api).routes());
         routes.addAll(new ConversationRoutes(api).routes());
