@@ -16,7 +16,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "engram", mixinStandardHelpOptions = true, versionProvider = EngramCli.Version.class,
         description = "Stateful memory agents: run the demo, chat, and inspect and operate memory.",
         subcommands = {DemoCommand.class, ChatCommand.class, AgentCommands.class, BlockCommands.class,
-                ArchivalCommands.class, NotesCommands.class, SearchCommand.class, IngestCommand.class,
+                ArchivalCommands.class, ArchiveCommands.class, NotesCommands.class, SearchCommand.class, IngestCommand.class,
                 ReindexCommand.class, ToolsCommands.class, CanvasCommands.class, ScheduleCommands.class, KeysCommands.class, ServeCommand.class, EvalCommands.class,
                 MemoryCommands.class,
                 McpCommand.class,

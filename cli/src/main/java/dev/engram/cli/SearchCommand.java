@@ -1,5 +1,6 @@
 package dev.engram.cli;
 
+import dev.engram.memory.Archive;
 import dev.engram.memory.MemoryFilter;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHit;
@@ -17,9 +18,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code engram search QUERY}: hybrid search over one agent's memory, or over a user's notes. */
+/**
+ * {@code engram search QUERY}: hybrid search over one agent's memory (its archival search also covering the archives
+ * attached to it), or over a user's notes.
+ */
 @Command(name = "search", mixinStandardHelpOptions = true, description = {"Search an agent's memory (BM25 + vectors).",
-        "Notes belong to the user: '--domain notes' needs no --agent."})
+        "Notes belong to the user: '--domain notes' needs no --agent.",
+        "Archival results include the archives attached to the agent, each shown as archive:NAME."})
 final class SearchCommand extends BaseCommand {
     /** The scope's agent when only the user's notes are searched: notes are matched by user alone. */
     private static final String ANY_AGENT = "notes-only";
@@ -88,7 +93,12 @@ final class SearchCommand extends BaseCommand {
         }
         try (Engine engine = root().engine()) {
             dev.engram.memory.Scope s = agent == null ? dev.engram.memory.Scope.of(user, ANY_AGENT) : scope(engine, user, agent);
-            SearchRequest.Builder b = SearchRequest.builder(s, query).k(k).mode(mode).filter(parsed);
+            // An agent's archival search covers the archives attached to it, each hit naming its archive.
+            Map<String, Archive> archives = new LinkedHashMap<>();
+            if (agent != null && (domains.isEmpty() || domains.contains(SearchDomain.ARCHIVAL))) {
+                engine.store().archives().attached(s).forEach(a -> archives.put(a.id(), a));
+            }
+            SearchRequest.Builder b = SearchRequest.builder(s, query).k(k).mode(mode).filter(parsed).archives(archives.keySet());
             if (minScore != null) {
                 b.minScore(minScore);
             }
@@ -108,6 +118,10 @@ final class SearchCommand extends BaseCommand {
                     row.put("score", h.score());
                     row.put("timestamp", h.timestamp().toString());
                     row.put("text", h.text());
+                    h.archive().map(archives::get).ifPresent(a -> {
+                        row.put("archive_id", a.id());
+                        row.put("archive_name", a.name());
+                    });
                     rows.add(row);
                 }
                 out().println(Json.pretty(rows));
@@ -116,8 +130,9 @@ final class SearchCommand extends BaseCommand {
                     out().println("No results.");
                 }
                 for (SearchHit h : hits) {
-                    out().printf(Locale.ROOT, "%.4f  %-13s %s%n", h.score(), h.domain().name().toLowerCase(Locale.ROOT),
-                            TranscriptPrinter.compact(h.text()));
+                    String where = h.archive().map(archives::get).map(a -> "archive:" + a.name())
+                            .orElse(h.domain().name().toLowerCase(Locale.ROOT));
+                    out().printf(Locale.ROOT, "%.4f  %-13s %s%n", h.score(), where, TranscriptPrinter.compact(h.text()));
                 }
             }
         }
