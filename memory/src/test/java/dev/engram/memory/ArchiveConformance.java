@@ -68,6 +68,19 @@ public abstract class ArchiveConformance {
     }
 
     @Test
+    void deletingAnAgentDetachesItsArchivesAndKeepsThem() {
+        Archive a = store().archives().create("ana", "handbook", "");
+        store().archives().insert("ana", a.id(), List.of(NewArchivalEntry.of("kept")));
+        store().archives().attach(ANA_HELPER, a.id());
+        store().archives().attach(ANA_COACH, a.id());
+        assertThat(store().agents().delete(ANA_HELPER)).isTrue();
+        assertThat(store().archives().agents("ana", a.id())).containsExactly("coach");
+        store().agents().create(ANA_HELPER, "helper again", "{}");
+        assertThat(store().archives().attached(ANA_HELPER)).as("a new agent of the same id starts without it").isEmpty();
+        assertThat(store().archives().passages("ana", a.id(), 0, 10)).extracting(ArchivalEntry::content).containsExactly("kept");
+    }
+
+    @Test
     void passagesAreInsertedListedAndDeletedInTheArchiveAndLoggedForTheIndex() {
         Archive a = store().archives().create("ana", "handbook", "");
         long before = store().changes().lastSeq();
