@@ -5,6 +5,7 @@ import dev.engram.framework.ToolDefinition;
 import dev.engram.framework.model.ChatMessage;
 import dev.engram.framework.model.ChatModel;
 import dev.engram.framework.model.Image;
+import dev.engram.memory.Archive;
 import dev.engram.memory.Block;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStats;
@@ -45,7 +46,7 @@ final class Prompts {
         StringBuilder blockText = new StringBuilder(4096);
         renderBlocks(blockText, blocks, memory.agentId());
         StringBuilder statsText = new StringBuilder(256);
-        renderStats(statsText, stats, agent.definition().timezone());
+        renderStats(statsText, stats, agent.definition().timezone(), store.archives().attached(memory));
         String workText = WorkStatePrompt.render(store, memory, tools);
         StringBuilder system = new StringBuilder(instructions.length() + blockText.length() + statsText.length()
                 + workText.length() + 512).append(instructions).append(blockText).append(workText).append(statsText);
@@ -126,13 +127,21 @@ final class Prompts {
         out.append("</memory_blocks>\n\n");
     }
 
-    /** The statistics, times in the agent's time zone (Letta's {@code timezone}) when it has one, else in UTC. */
-    static void renderStats(StringBuilder out, MemoryStats stats, Optional<ZoneId> zone) {
+    /**
+     * The statistics, times in the agent's time zone (Letta's {@code timezone}) when it has one, else in UTC, and the
+     * names of the archives attached to the agent, which its archival search covers.
+     */
+    static void renderStats(StringBuilder out, MemoryStats stats, Optional<ZoneId> zone, List<Archive> archives) {
         long earlier = stats.messages() - stats.messagesInContext();
         out.append("<memory_statistics>\n")
                 .append("- Recall memory: ").append(stats.messages()).append(" messages, ")
                 .append(earlier).append(" of them no longer in this context (find them with search or recall).\n")
-                .append("- Archival memory: ").append(stats.archivalEntries()).append(" entries.\n")
+                .append("- Archival memory: ").append(stats.archivalEntries()).append(" entries.\n");
+        if (!archives.isEmpty()) {
+            out.append("- Shared archives your archival search also covers: ").append(String.join(", ", archives.stream()
+                    .map(a -> "'" + a.name() + "'").toList())).append(".\n");
+        }
+        out
                 .append("- Notes about this user: ").append(stats.notes()).append(".\n")
                 .append("- Last message: ").append(stats.lastMessageAt().map(t -> time(t, zone)).orElse("none yet")).append(".\n")
                 .append("</memory_statistics>\n\n");

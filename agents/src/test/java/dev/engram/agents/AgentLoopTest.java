@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.framework.ToolStatus;
 import dev.engram.framework.model.ScriptedChatModel;
+import dev.engram.memory.Archive;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.Scope;
@@ -319,5 +320,17 @@ class AgentLoopTest {
                 .contains("- Recall memory: 0 messages")
                 .contains("- Archival memory: 0 entries.")
                 .contains("- Notes about this user: 0.");
+    }
+
+    @Test
+    void thePromptNamesTheArchivesTheAgentsArchivalSearchCovers() {
+        Agent agent = agent(script("{\"turns\": []}"), 10);
+        assertThat(agent.compilePrompt().systemText()).doesNotContain("Shared archives");
+        Archive handbook = fx.store.archives().create("ana", "handbook", "");
+        fx.store.archives().attach(ANA, handbook.id());
+        assertThat(agent.compilePrompt().systemText())
+                .contains("- Shared archives your archival search also covers: 'handbook'.");
+        fx.store.archives().detach(ANA, handbook.id());
+        assertThat(agent.compilePrompt().systemText()).doesNotContain("Shared archives");
     }
 }

@@ -68,7 +68,7 @@ public final class BuiltinTools {
         Objects.requireNonNull(broker, "broker must not be null");
         Objects.requireNonNull(options, "options must not be null");
         return wrap(List.of(new BlockTool(store, broker, options.consentTimeout(), options.loadLimit(), options.archivalPermission()),
-                new RecallTool(store, options.archivalPermission()), new SearchTool(search, options.fusion())));
+                new RecallTool(store, options.archivalPermission()), new SearchTool(store, search, options.fusion())));
     }
 
     /**

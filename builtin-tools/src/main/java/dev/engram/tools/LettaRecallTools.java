@@ -9,6 +9,7 @@ import dev.engram.framework.ToolException;
 import dev.engram.framework.ToolOutput;
 import dev.engram.memory.Acl;
 import dev.engram.memory.ArchivalEntry;
+import dev.engram.memory.Archive;
 import dev.engram.memory.Fusion;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemorySearch;
@@ -25,8 +26,10 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -34,7 +37,9 @@ import java.util.stream.Collectors;
 /**
  * Letta's archival and recall tools, with Letta's names and argument shapes, over Engram's archival
  * memory and hybrid search: {@code archival_memory_insert}, {@code archival_memory_search},
- * {@code conversation_search}. Archival writes follow the agent's archival permission, as {@code recall}'s do.
+ * {@code conversation_search}. Archival writes follow the agent's archival permission, as {@code recall}'s do, and go to
+ * the agent's own memory; an archival search also covers the archives attached to the agent, each result naming where
+ * it came from ({@code source}).
  */
 final class LettaRecallTools {
     static final int MAX_RESULTS = 50;
@@ -88,6 +93,18 @@ final class LettaRecallTools {
     record Result(String timestamp, String content, List<String> tags, String role, double score) {
     }
 
+    /** One archival result as the model sees it: {@code source} says whether it is its own memory or an attached archive. */
+    record ArchivalResult(String timestamp, String content, List<String> tags, String source, double score) {
+    }
+
+    /** What an archival hit's {@code source} says for the agent's own memory. */
+    static final String OWN_SOURCE = "your archival memory";
+
+    /** What an archival hit's {@code source} says for an attached archive: its name and id. */
+    static String source(Archive archive) {
+        return "archive '" + archive.name() + "' (" + archive.id() + ")";
+    }
+
     static List<AiTool<?, ?>> all(MemoryStore store, MemorySearch search, MemoryPermission archivalPermission, Fusion fusion) {
         return List.of(
                 LettaMemoryTools.tool("archival_memory_insert", "Add information to long-term archival memory for later search.",
@@ -109,15 +126,21 @@ final class LettaRecallTools {
                         SafetyTier.READ_ONLY, ArchivalSearch.class, (in, ctx) -> {
                     Scope scope = ToolScopes.of(ctx);
                     int k = count(in.topK(), "top_k");
+                    Map<String, Archive> archives = new LinkedHashMap<>();
+                    store.archives().attached(scope).forEach(a -> archives.put(a.id(), a));
                     SearchRequest.Builder b = request(scope, in.query(), SearchDomain.ARCHIVAL, fusion)
-                            .k(in.tags().isPresent() ? Math.min(SearchRequest.MAX_K, k * 5) : k);
+                            .k(in.tags().isPresent() ? Math.min(SearchRequest.MAX_K, k * 5) : k).archives(archives.keySet());
                     in.startDatetime().ifPresent(t -> b.from(time("start_datetime", t, false)));
                     in.endDatetime().ifPresent(t -> b.until(time("end_datetime", t, true)));
                     Set<String> wanted = new HashSet<>(in.tags().orElse(List.of()));
                     boolean all = in.tagMatchMode().orElse(TagMatch.ANY) == TagMatch.ALL;
                     return search.search(b.build()).stream()
-                            .map(h -> store.archival().get(scope, h.id()).map(e -> new Result(e.createdAt().toString(), e.content(),
-                                    e.tags(), "", round(h.score()))))
+                            .map(h -> {
+                                Optional<Archive> from = h.archive().map(archives::get);
+                                return store.archival().get(from.map(Archive::scope).orElse(scope), h.id())
+                                        .map(e -> new ArchivalResult(e.createdAt().toString(), e.content(), e.tags(),
+                                                from.map(LettaRecallTools::source).orElse(OWN_SOURCE), round(h.score())));
+                            })
                             .flatMap(Optional::stream)
                             .filter(r -> wanted.isEmpty() || (all ? r.tags().containsAll(wanted) : r.tags().stream().anyMatch(wanted::contains)))
                             .limit(k).toList();

@@ -1,5 +1,6 @@
 package dev.engram.tools;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.engram.framework.AiTool;
@@ -10,7 +11,9 @@ import dev.engram.framework.Truncation;
 import dev.engram.framework.ToolException;
 import dev.engram.memory.Fusion;
 import dev.engram.memory.MemoryFilter;
+import dev.engram.memory.Archive;
 import dev.engram.memory.MemorySearch;
+import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.Scope;
 import dev.engram.memory.SearchDomain;
@@ -19,7 +22,9 @@ import dev.engram.memory.SearchRequest;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -63,14 +68,17 @@ final class SearchTool implements AiTool<SearchTool.Input, List<SearchTool.Hit>>
             @JsonPropertyDescription("Only results scoring at least this.") Optional<Double> minScore) {
     }
 
-    /** One result, as the model sees it. */
-    record Hit(String text, String domain, double score, String timestamp, String id) {
+    /** One result, as the model sees it; {@code archive} names the attached archive an archival hit comes from. */
+    record Hit(String text, String domain, double score, String timestamp, String id,
+            @JsonInclude(JsonInclude.Include.NON_ABSENT) Optional<String> archive) {
     }
 
+    private final MemoryStore store;
     private final MemorySearch search;
     private final Fusion fusion;
 
-    SearchTool(MemorySearch search, Fusion fusion) {
+    SearchTool(MemoryStore store, MemorySearch search, Fusion fusion) {
+        this.store = store;
         this.search = search;
         this.fusion = fusion;
     }
@@ -101,14 +109,19 @@ final class SearchTool implements AiTool<SearchTool.Input, List<SearchTool.Hit>>
             case NOTES -> EnumSet.of(SearchDomain.NOTES);
             case ALL -> EnumSet.of(SearchDomain.ARCHIVAL, SearchDomain.CONVERSATIONS, SearchDomain.NOTES);
         };
-        SearchRequest.Builder b = SearchRequest.builder(scope, in.query()).domains(domains).k(limit).fusion(fusion);
+        Map<String, Archive> archives = new LinkedHashMap<>();
+        if (domains.contains(SearchDomain.ARCHIVAL)) {
+            store.archives().attached(scope).forEach(a -> archives.put(a.id(), a));
+        }
+        SearchRequest.Builder b = SearchRequest.builder(scope, in.query()).domains(domains).k(limit).fusion(fusion)
+                .archives(archives.keySet());
         in.startTime().ifPresent(t -> b.from(time("start_time", t)));
         in.endTime().ifPresent(t -> b.until(time("end_time", t)));
         in.roles().ifPresent(r -> b.roles(r.stream().map(x -> MessageRole.valueOf(x.name())).collect(Collectors.toSet())));
         try {
             in.filter().ifPresent(f -> b.filter(MemoryFilter.parse(f)));
             in.minScore().ifPresent(b::minScore);
-            return search.search(b.build()).stream().map(SearchTool::hit).toList();
+            return search.search(b.build()).stream().map(h -> hit(h, archives)).toList();
         } catch (IllegalArgumentException e) {
             throw new ToolException(e.getMessage());
         }
@@ -127,8 +140,9 @@ final class SearchTool implements AiTool<SearchTool.Input, List<SearchTool.Hit>>
         return t;
     }
 
-    static Hit hit(SearchHit h) {
+    static Hit hit(SearchHit h, Map<String, Archive> archives) {
         String domain = h.domain() == SearchDomain.ARCHIVAL ? "archival_memory" : h.domain().key();
-        return new Hit(h.text(), domain, Math.round(h.score() * 10_000) / 10_000.0, h.timestamp().toString(), h.id());
+        return new Hit(h.text(), domain, Math.round(h.score() * 10_000) / 10_000.0, h.timestamp().toString(), h.id(),
+                h.archive().map(archives::get).map(LettaRecallTools::source));
     }
 }

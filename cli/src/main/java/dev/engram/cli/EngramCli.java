@@ -34,6 +34,7 @@ public final class EngramCli implements Runnable {
         m.put("agent", AgentCommands::new);
         m.put("block", BlockCommands::new);
         m.put("archival", ArchivalCommands::new);
+        m.put("archive", ArchiveCommands::new);
         m.put("notes", NotesCommands::new);
         m.put("search", SearchCommand::new);
         m.put("ingest", IngestCommand::new);

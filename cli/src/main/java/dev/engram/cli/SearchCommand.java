@@ -1,6 +1,7 @@
 package dev.engram.cli;
 
 import dev.engram.memory.Folder;
+import dev.engram.memory.Archive;
 import dev.engram.memory.MemoryFilter;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHit;
@@ -18,10 +19,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code engram search QUERY}: hybrid search over one agent's memory, or over a user's notes. */
+/**
+ * {@code engram search QUERY}: hybrid search over one agent's memory (its archival search also covering the archives
+ * attached to it), or over a user's notes.
+ */
 @Command(name = "search", mixinStandardHelpOptions = true, description = {"Search an agent's memory (BM25 + vectors).",
         "Notes and folders belong to the user: '--domain notes', '--folder NAME' and '--domain files' (every folder of the "
-                + "user's) need no --agent."})
+                + "user's) need no --agent.",
+        "Archival results include the archives attached to the agent, each shown as archive:NAME."})
 final class SearchCommand extends BaseCommand {
     /** The scope's agent when only the user's notes are searched: notes are matched by user alone. */
     private static final String ANY_AGENT = "notes-only";
@@ -98,7 +103,12 @@ final class SearchCommand extends BaseCommand {
         }
         try (Engine engine = root().engine()) {
             dev.engram.memory.Scope s = agent == null ? dev.engram.memory.Scope.of(user, ANY_AGENT) : scope(engine, user, agent);
-            SearchRequest.Builder b = SearchRequest.builder(s, query).k(k).mode(mode).filter(parsed);
+            // An agent's archival search covers the archives attached to it, each hit naming its archive.
+            Map<String, Archive> archives = new LinkedHashMap<>();
+            if (agent != null && (domains.isEmpty() || domains.contains(SearchDomain.ARCHIVAL))) {
+                engine.store().archives().attached(s).forEach(a -> archives.put(a.id(), a));
+            }
+            SearchRequest.Builder b = SearchRequest.builder(s, query).k(k).mode(mode).filter(parsed).archives(archives.keySet());
             if (minScore != null) {
                 b.minScore(minScore);
             }
@@ -133,6 +143,10 @@ final class SearchCommand extends BaseCommand {
                     if (h.domain() == SearchDomain.FILES) {
                         engine.store().folders().passage(user, h.id()).ifPresent(p -> row.put("file", fileNames.get(p.fileId())));
                     }
+                    h.archive().map(archives::get).ifPresent(a -> {
+                        row.put("archive_id", a.id());
+                        row.put("archive_name", a.name());
+                    });
                     rows.add(row);
                 }
                 out().println(Json.pretty(rows));
@@ -141,10 +155,11 @@ final class SearchCommand extends BaseCommand {
                     out().println("No results.");
                 }
                 for (SearchHit h : hits) {
-                    String where = h.domain() != SearchDomain.FILES ? "" : engine.store().folders().passage(user, h.id())
+                    String file = h.domain() != SearchDomain.FILES ? "" : engine.store().folders().passage(user, h.id())
                             .map(p -> "[" + fileNames.get(p.fileId()) + "] ").orElse("");
-                    out().printf(Locale.ROOT, "%.4f  %-13s %s%s%n", h.score(), h.domain().name().toLowerCase(Locale.ROOT),
-                            where, TranscriptPrinter.compact(h.text()));
+                    String where = h.archive().map(archives::get).map(a -> "archive:" + a.name())
+                            .orElse(h.domain().name().toLowerCase(Locale.ROOT));
+                    out().printf(Locale.ROOT, "%.4f  %-13s %s%s%n", h.score(), where, file, TranscriptPrinter.compact(h.text()));
                 }
             }
         }

@@ -76,9 +76,24 @@ public final class AgentStore {
         return store.read(rows -> rows.listAgents(userId));
     }
 
-    /** Removes the definition; returns whether there was one. Memory under the scope is kept. */
+    /**
+     * Removes the definition and detaches the archives attached to the agent (they stay, with their passages); returns
+     * whether there was one. Memory under the scope is kept.
+     */
     public boolean delete(Scope scope) {
         Checks.notNull(scope, "scope");
-        return store.write(rows -> rows.deleteAgent(scope));
+        return store.write(rows -> {
+            boolean deleted = rows.deleteAgent(scope);
+            if (deleted) {
+                List<Archive> attached;
+                try {
+                    attached = rows.agentArchives(scope);
+                } catch (UnsupportedOperationException noArchives) {
+                    attached = List.of();
+                }
+                attached.forEach(a -> rows.detachArchive(scope.userId(), a.id(), scope.agentId()));
+            }
+            return deleted;
+        });
     }
 }

@@ -54,6 +54,9 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, Folder> folders = new LinkedHashMap<>();
     private final Map<String, FolderFile> files = new LinkedHashMap<>();
     private final Map<String, FilePassage> passages = new LinkedHashMap<>();
+    private final Map<String, Archive> archives = new LinkedHashMap<>();
+    /** Archive attachments by "archive id / agent id" (a user's ids never meet another's: archive ids are unique). */
+    private final Map<String, Attachment> attachments = new LinkedHashMap<>();
     /** Each run's kept events by sequence number; a run's map is replaced, never changed in place (the undo log restores it). */
     private final Map<String, NavigableMap<Long, RunEvent>> runEvents = new LinkedHashMap<>();
     /** Each agent's task list; a list is replaced, never changed in place (the undo log restores it). */
@@ -472,6 +475,69 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     @Override
     public boolean deleteProvider(String id) {
         return remove(providers, id);
+    }
+
+    /** An archive attached to an agent, in insertion order. */
+    private record Attachment(String userId, String archiveId, String agentId, long pos) {
+    }
+
+    @Override
+    public void putArchive(Archive archive) {
+        put(archives, archive.id(), archive);
+    }
+
+    @Override
+    public Optional<Archive> archive(String userId, String id) {
+        return Optional.ofNullable(archives.get(id)).filter(a -> a.userId().equals(userId));
+    }
+
+    @Override
+    public List<Archive> listArchives(String userId) {
+        return archives.values().stream().filter(a -> a.userId().equals(userId))
+                .sorted(Comparator.comparing(Archive::createdAt).thenComparing(Archive::id)).toList();
+    }
+
+    @Override
+    public boolean deleteArchive(String userId, String id) {
+        if (archive(userId, id).isEmpty()) {
+            return false;
+        }
+        for (Attachment a : List.copyOf(attachments.values())) {
+            if (a.archiveId().equals(id)) {
+                remove(attachments, a.archiveId() + "/" + a.agentId());
+            }
+        }
+        return remove(archives, id);
+    }
+
+    @Override
+    public void attachArchive(String userId, String archiveId, String agentId, Instant at) {
+        put(attachments, archiveId + "/" + agentId, new Attachment(userId, archiveId, agentId, position()));
+    }
+
+    @Override
+    public boolean detachArchive(String userId, String archiveId, String agentId) {
+        Attachment a = attachments.get(archiveId + "/" + agentId);
+        return a != null && a.userId().equals(userId) && remove(attachments, archiveId + "/" + agentId);
+    }
+
+    @Override
+    public List<String> archiveAgents(String userId, String archiveId) {
+        return attachments.values().stream().filter(a -> a.userId().equals(userId) && a.archiveId().equals(archiveId))
+                .sorted(Comparator.comparingLong(Attachment::pos)).map(Attachment::agentId).toList();
+    }
+
+    @Override
+    public List<Archive> agentArchives(Scope agent) {
+        return attachments.values().stream().filter(a -> a.userId().equals(agent.userId()) && a.agentId().equals(agent.agentId()))
+                .sorted(Comparator.comparingLong(Attachment::pos)).map(a -> archives.get(a.archiveId())).toList();
+    }
+
+    @Override
+    public List<String> deleteAllArchival(Scope scope) {
+        List<String> ids = archival.values().stream().filter(o -> o.scope().equals(scope)).map(o -> o.row().id()).toList();
+        ids.forEach(id -> remove(archival, id));
+        return ids;
     }
 
     @Override

@@ -47,6 +47,7 @@ public final class MemoryStore implements AutoCloseable {
     private final CanvasStore canvases;
     private final JobStore jobs;
     private final FolderStore folders;
+    private final ArchiveStore archives;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this(new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
@@ -74,6 +75,7 @@ public final class MemoryStore implements AutoCloseable {
         this.canvases = new CanvasStore(core);
         this.jobs = new JobStore(core);
         this.folders = new FolderStore(core);
+        this.archives = new ArchiveStore(core, archival);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -227,6 +229,11 @@ public final class MemoryStore implements AutoCloseable {
     /** Each user's folders of uploaded files, their text and their searchable passages (Letta's folders and sources). */
     public FolderStore folders() {
         return folders;
+    }
+
+    /** Each user's archives: collections of passages shared by the agents they are attached to (Letta's archives). */
+    public ArchiveStore archives() {
+        return archives;
     }
 
     /** The clock that stamps every write and says when a {@linkplain #schedules() schedule} is due. */

@@ -28,11 +28,17 @@ import java.util.Set;
  *                other items written by then); when empty, the current facts
  * @param folders the ids of the scope's user's folders whose file passages {@link SearchDomain#FILES} covers; not
  *                empty when the domains include it
+ * @param archives the ids of the scope's user's {@linkplain Archive archives} whose passages an archival search covers
+ *                beside the scope's own archival memory (those attached to the agent: {@link ArchiveStore#attached});
+ *                each hit from one names it ({@link SearchHit#archive()}). Always the scope's user's: an id of another
+ *                user's archive finds nothing. Ignored unless {@code domains} holds {@link SearchDomain#ARCHIVAL}
  */
 public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query, int k, SearchMode mode, Fusion fusion,
         Optional<Instant> from, Optional<Instant> until, Set<String> tags, Set<MessageRole> roles, MemoryFilter filter,
-        Optional<Double> minScore, Optional<Instant> asOf, Set<String> folders) {
+        Optional<Double> minScore, Optional<Instant> asOf, Set<String> folders, Set<String> archives) {
     public static final int MAX_K = 1_000;
+    /** The most archives one search covers beside the agent's own memory. */
+    public static final int MAX_ARCHIVES = ArchiveStore.MAX_PER_AGENT;
 
     public SearchRequest {
         Objects.requireNonNull(scope, "a search needs a scope");
@@ -72,13 +78,29 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
         if (domains.contains(SearchDomain.FILES) && folders.isEmpty()) {
             throw new IllegalArgumentException("a search of files names the folders it covers (at least one)");
         }
+        archives = Set.copyOf(archives);
+        if (archives.size() > MAX_ARCHIVES) {
+            throw new IllegalArgumentException("a search covers at most " + MAX_ARCHIVES + " archives, got " + archives.size());
+        }
+        for (String a : archives) {
+            if (!Checks.id(a, "archive id").startsWith(Archive.ID_PREFIX)) {
+                throw new IllegalArgumentException("'" + a + "' is not an archive id (they start with " + Archive.ID_PREFIX + ")");
+            }
+        }
+    }
+
+    /** A search of the scope's own memory alone (no folders, no archives). */
+    public SearchRequest(Scope scope, Set<SearchDomain> domains, String query, int k, SearchMode mode, Fusion fusion,
+            Optional<Instant> from, Optional<Instant> until, Set<String> tags, Set<MessageRole> roles, MemoryFilter filter,
+            Optional<Double> minScore, Optional<Instant> asOf) {
+        this(scope, domains, query, k, mode, fusion, from, until, tags, roles, filter, minScore, asOf, Set.of(), Set.of());
     }
 
     /** A search without a metadata filter, score threshold or point in time. */
     public SearchRequest(Scope scope, Set<SearchDomain> domains, String query, int k, SearchMode mode, Fusion fusion,
             Optional<Instant> from, Optional<Instant> until, Set<String> tags, Set<MessageRole> roles) {
         this(scope, domains, query, k, mode, fusion, from, until, tags, roles, MemoryFilter.none(), Optional.empty(),
-                Optional.empty(), Set.of());
+                Optional.empty());
     }
 
     /** The longest query accepted. */
@@ -108,6 +130,7 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
         private Double minScore;
         private Instant asOf;
         private Set<String> folders = Set.of();
+        private Set<String> archives = Set.of();
 
         private Builder(Scope scope, String query) {
             this.scope = scope;
@@ -216,10 +239,19 @@ public record SearchRequest(Scope scope, Set<SearchDomain> domains, String query
             return this;
         }
 
+        /**
+         * Also the passages of these archives of the scope's user (by id), in an archival search: pass the agent's
+         * {@linkplain ArchiveStore#attached attached} archives so that its search covers them as Letta's does.
+         */
+        public Builder archives(java.util.Collection<String> archiveIds) {
+            this.archives = Set.copyOf(Checks.noNulls(archiveIds, "archive ids"));
+            return this;
+        }
+
         public SearchRequest build() {
             return new SearchRequest(scope, domains, query, k, mode, fusion, Optional.ofNullable(from),
                     Optional.ofNullable(until), tags, roles, filter, Optional.ofNullable(minScore), Optional.ofNullable(asOf),
-                    folders);
+                    folders, archives);
         }
     }
 

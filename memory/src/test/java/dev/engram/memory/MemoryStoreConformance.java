@@ -120,6 +120,15 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** Archives shared by agents, on this backend. */
+    @Nested
+    class Archives extends ArchiveConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     /** The images of user messages, on this backend. */
     @Nested
     class Images extends MessageImageConformance {

@@ -178,6 +178,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new BlockRoutes(api).routes());
         routes.addAll(new PassageRoutes(api).routes());
         routes.addAll(new McpServerRoutes(api, mcp).routes());
+        routes.addAll(new ArchiveRoutes(api).routes());
         routes.addAll(new ToolRoutes(api).routes());
         routes.addAll(new IdentityRoutes(api).routes());
         routes.addAll(new ConversationRoutes(api).routes());
@@ -265,7 +266,7 @@ public final class EngramServer implements AutoCloseable {
                     return;
                 }
                 SearchRequest request = SearchRequest.builder(WARM_UP_SCOPE, query).domains(SearchDomain.ARCHIVAL).build();
-                Body.JSON.writeValueAsBytes(passages.results(search, WARM_UP_SCOPE, request, Set.of(), false));
+                Body.JSON.writeValueAsBytes(passages.results(search, WARM_UP_SCOPE, request, Map.of(), Set.of(), false));
             }
         }
     }

@@ -7,6 +7,7 @@ import static io.helidon.http.Method.POST;
 import dev.engram.agents.Agent;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.MemorySearch;
+import dev.engram.memory.Archive;
 import dev.engram.memory.Metadata;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.Scope;
@@ -21,7 +22,9 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import tools.jackson.databind.node.ObjectNode;
@@ -31,7 +34,10 @@ import tools.jackson.databind.node.ObjectNode;
  * and Engram's own facts over time: a passage superseded by a new one ({@code /{memory_id}/supersede}) and its versions
  * ({@code /{memory_id}/history}).
  * A search result also carries Engram's {@code score} (the fused score) and {@code retrievers}: the rank and raw score
- * of the hit in each retriever's list that found it ({@code bm25}, {@code vector}).
+ * of the hit in each retriever's list that found it ({@code bm25}, {@code vector}). A search covers the agent's own
+ * passages and those of the archives attached to it ({@link ArchiveRoutes}); each result's {@code archive_id} and
+ * {@code archive_name} name the archive it came from (null for the agent's own). Adding and deleting here touch the
+ * agent's own passages only.
  */
 final class PassageRoutes {
     private final Api api;
@@ -147,7 +153,10 @@ final class PassageRoutes {
         String query = Query.string(req, "query").orElseThrow(() -> ApiException.invalid("missing", "Field required",
                 "query", "query"));
         int k = Query.integer(req, "top_k", 1, SearchRequest.MAX_K).orElse(10);
-        SearchRequest.Builder search = SearchRequest.builder(agent.scope(), query).domains(SearchDomain.ARCHIVAL).k(k);
+        Map<String, Archive> archives = new LinkedHashMap<>();
+        api.store.archives().attached(agent.scope()).forEach(a -> archives.put(a.id(), a));
+        SearchRequest.Builder search = SearchRequest.builder(agent.scope(), query).domains(SearchDomain.ARCHIVAL).k(k)
+                .archives(archives.keySet());
         time(req, "start_datetime").ifPresent(search::from);
         time(req, "end_datetime").ifPresent(search::until);
         Set<String> tags = new LinkedHashSet<>(Query.all(req, "tags"));
@@ -160,19 +169,22 @@ final class PassageRoutes {
             search.tags(tags);
         }
         SearchParams.apply(req, search);
-        Api.json(res, results(api.runtime.search(), agent.scope(), search.build(), tags, allTags));
+        Api.json(res, results(api.runtime.search(), agent.scope(), search.build(), archives, tags, allTags));
     }
 
     /**
-     * The body of an archival search: {@code request} (in {@code scope}) run through {@code search} once the index has
-     * caught up with the store, each hit as Letta's passage with Engram's scores, those without all {@code tags} left out
-     * when {@code allTags}. The route's path, and the server's warm-up's.
+     * The body of an archival search: {@code request} (in {@code scope}, covering {@code archives} by id) run through
+     * {@code search} once the index has caught up with the store, each hit as Letta's passage with Engram's scores and
+     * the archive it came from, those without all {@code tags} left out when {@code allTags}. The route's path, and the
+     * server's warm-up's.
      */
-    ObjectNode results(MemorySearch search, Scope scope, SearchRequest request, Set<String> tags, boolean allTags) {
+    ObjectNode results(MemorySearch search, Scope scope, SearchRequest request, Map<String, Archive> archives,
+            Set<String> tags, boolean allTags) {
         search.awaitIndexed();
         List<ObjectNode> results = new ArrayList<>();
         for (SearchHit hit : search.search(request)) {
-            Optional<ArchivalEntry> entry = api.store.archival().get(scope, hit.id());
+            Optional<Archive> from = hit.archive().map(archives::get);
+            Optional<ArchivalEntry> entry = api.store.archival().get(from.map(Archive::scope).orElse(scope), hit.id());
             if (entry.isEmpty() || (allTags && !entry.get().tags().containsAll(tags))) {
                 continue;
             }
@@ -183,6 +195,13 @@ final class PassageRoutes {
             entry.get().tags().forEach(o.withArray("tags")::add);
             o.withArray("tags");
             o.set("metadata", SearchParams.json(entry.get().metadata()));
+            if (from.isPresent()) {
+                o.put("archive_id", from.get().id());
+                o.put("archive_name", from.get().name());
+            } else {
+                o.putNull("archive_id");
+                o.putNull("archive_name");
+            }
             scores(o, hit);
             results.add(o);
         }

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * script {@code letta-client/check.mjs} creates an agent with blocks, sends and streams messages, reads and modifies
  * a block, inserts and searches passages, exports and imports agent files, and checks that a second user's key
  * sees none of it; {@code letta-client/agents.mjs} checks issue #28's agent behaviours (create and modify fields,
- * agent types, shared names, imports with {@code override_name}, schedules, the v1 loop). The client is installed with npm into {@code target/letta-client} once. Skipped, with a message,
+ * agent types, shared names, imports with {@code override_name}, schedules, the v1 loop); {@code letta-client/archives.mjs}
+ * checks issue #31's archives (two agents sharing one, a detach, another user who sees nothing). The client is installed with npm into {@code target/letta-client} once. Skipped, with a message,
  * when node or npm is missing; a failed install (the npm registry unreachable) fails the test.
  */
 class LettaClientTest {
@@ -67,7 +68,7 @@ class LettaClientTest {
         if (!Files.exists(home.resolve("node_modules/@letta-ai/letta-client/package.json"))) {
             run(home, Map.of(), 5, "npm", "install", "--no-audit", "--no-fund", "--no-save", "--prefix", home.toString(), CLIENT);
         }
-        for (String name : List.of("check.mjs", "agents.mjs")) {
+        for (String name : List.of("check.mjs", "agents.mjs", "archives.mjs")) {
             try (InputStream script = LettaClientTest.class.getResourceAsStream("/letta-client/" + name)) {
                 Files.copy(script, home.resolve(name), StandardCopyOption.REPLACE_EXISTING);
             }
@@ -110,5 +111,10 @@ class LettaClientTest {
     @Test
     void lettasOwnClientCreatesImportsSchedulesAndRunsAgentsAsInLetta() throws Exception {
         runScript("agents.mjs", 25, 3);
+    }
+
+    @Test
+    void lettasOwnClientSharesAnArchiveBetweenTwoAgentsAndAnotherUserSeesNothing() throws Exception {
+        runScript("archives.mjs", 20, 0);
     }
 }

@@ -28,7 +28,7 @@ class RouteAuthenticationTest {
     /** Path parameters that name something of ana's: with ben's key, such a route must answer 404 (or 403). */
     private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label",
             "conversation_id", "message_id", "run_id", "canvas_name", "mcp_server_id", "mcp_server_name",
-            "folder_id", "folder_name", "file_id");
+            "folder_id", "folder_name", "file_id", "archive_id", "passage_id");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
 
     @TempDir
@@ -75,6 +75,11 @@ class RouteAuthenticationTest {
         values.put("note_id", fx.store.notes().save("ana", "ana-secret-note").id());
         values.put("job_id", fx.post(fx.ana, "/v1/agents/" + agent + "/memory/add", obj("messages",
                 List.of(obj("role", "user", "content", "ana-secret-job")), "infer", false)).json().path("id").asString());
+        String archive = fx.post(fx.ana, "/v1/archives/", obj("name", "ana-secret-archive")).json().path("id").asString();
+        values.put("archive_id", archive);
+        values.put("passage_id", fx.post(fx.ana, "/v1/archives/" + archive + "/passages", obj("text",
+                "ana-secret-archive-passage")).json().path("id").asString());
+        assertThat(fx.patch(fx.ana, "/v1/agents/" + agent + "/archives/attach/" + archive, obj()).status()).isEqualTo(200);
         values.put("scheduled_message_id", fx.post(fx.ana, "/v1/agents/" + agent + "/schedule", obj("messages",
                 List.of(obj("role", "user", "content", "ana-secret-reminder")), "schedule", Map.of("type", "recurring",
                 "cron_expression", "0 9 * * *"))).json().path("id").asString());
@@ -140,7 +145,8 @@ class RouteAuthenticationTest {
                 assertThat(r.status()).as(what).isLessThan(500);
             }
             assertThat(r.text()).as(what).doesNotContain("ana-secret");
-            for (String id : List.of(agent, values.get("block_id"), values.get("memory_id"))) {
+            for (String id : List.of(agent, values.get("block_id"), values.get("memory_id"), values.get("archive_id"),
+                    values.get("passage_id"))) {
                 if (!path.contains(id)) {
                     assertThat(r.text()).as(what).doesNotContain(id);
                 }
@@ -162,6 +168,11 @@ class RouteAuthenticationTest {
                 .isEqualTo("ana-secret-folder");
         assertThat(fx.get(fx.ana, "/v1/folders/" + values.get("folder_id") + "/files/" + values.get("file_id")).status())
                 .isEqualTo(200);
+        String archive = values.get("archive_id");
+        assertThat(fx.get(fx.ana, "/v1/archives/" + archive).json().path("name").asString()).isEqualTo("ana-secret-archive");
+        assertThat(fx.get(fx.ana, "/v1/archives/" + archive + "/passages").json().path(0).path("id").asString())
+                .isEqualTo(values.get("passage_id"));
+        assertThat(fx.store.archives().agents("ana", archive)).containsExactly(agent);
     }
 
     /** A route added later that forgets to ask for the caller, even one registered outside the table, is not open. */

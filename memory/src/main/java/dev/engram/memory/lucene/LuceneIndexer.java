@@ -262,20 +262,23 @@ final class LuceneIndexer implements AutoCloseable {
     private static final int PENDING_LOOKAHEAD = 1_000;
 
     /**
-     * Applies the change log up to {@code seq} when a pending change belongs to {@code scope} (its
-     * user's notes, its agent's memory, or the user's {@code folders}' passages); otherwise the search need not wait for other scopes'
+     * Applies the change log up to {@code seq} when a pending change belongs to the request's scope (its
+     * user's notes, its agent's memory, an archive it covers, or a folder whose passages it covers); otherwise the search need not wait for other scopes'
      * changes, which the background indexer applies. With more pending changes than it looks
      * through, it waits as {@link #catchUpTo} does.
      */
-    long catchUpFor(dev.engram.memory.Scope scope, java.util.Set<String> folders, long seq) {
+    long catchUpFor(dev.engram.memory.SearchRequest request, long seq) {
         checkOpen();
         long visible = visibleSeq;
         if (seq <= visible) {
             return visible;
         }
+        dev.engram.memory.Scope scope = request.scope();
         List<ChangeEvent> pending = store.changes().since(visible, PENDING_LOOKAHEAD);
+        // The scope's own changes, and those of the archives the search covers beside it.
         boolean mine = pending.size() == PENDING_LOOKAHEAD || pending.stream().anyMatch(e -> e.userId().equals(scope.userId())
-                && e.agentId().map(a -> a.equals(scope.agentId()) || folders.contains(a)).orElse(true));
+                && e.agentId().map(a -> a.equals(scope.agentId()) || request.folders().contains(a)
+                        || request.archives().contains(a)).orElse(true));
         return mine ? catchUpTo(seq) : visible;
     }
 

@@ -65,7 +65,7 @@ public final class LuceneMemorySearch implements MemorySearch {
         // Inside a unit of work of the store, its thread holds the store's write transaction, which the indexer
         // may need to read what changed: the search does not wait for it and sees the index as it stands.
         if (!store.isInTransaction()) {
-            indexer.catchUpFor(request.scope(), request.folders(), store.changes().knownLastSeq());
+            indexer.catchUpFor(request, store.changes().knownLastSeq());
         }
         try {
             IndexSearcher searcher = indexer.acquire();

@@ -125,14 +125,47 @@ final class LuceneRetriever implements AutoCloseable {
         ordered.sort(Comparator.comparingDouble((Map.Entry<Integer, double[]> e) -> -e.getValue()[0])
                 .thenComparingInt(Map.Entry::getKey));
         List<Map.Entry<Integer, double[]>> top = ordered.subList(0, Math.min(k, ordered.size()));
-        Map<Integer, Payload> payloads = payloads(searcher, top.stream().mapToInt(Map.Entry::getKey).sorted().toArray());
+        int[] topDocs = top.stream().mapToInt(Map.Entry::getKey).sorted().toArray();
+        Map<Integer, Payload> payloads = payloads(searcher, topDocs);
+        Map<Integer, String> archives = coversArchives(request) ? archives(searcher, topDocs, request) : Map.of();
         List<SearchHit> hits = new ArrayList<>(top.size());
         for (Map.Entry<Integer, double[]> e : top) {
             Payload p = payloads.get(e.getKey());
             hits.add(new SearchHit(p.id(), p.domain(), p.text(), Columns.instant(p.micros()), e.getValue()[0],
-                    Optional.ofNullable(lexicalRank.get(e.getKey())), Optional.ofNullable(semanticRank.get(e.getKey()))));
+                    Optional.ofNullable(lexicalRank.get(e.getKey())), Optional.ofNullable(semanticRank.get(e.getKey())),
+                    Optional.ofNullable(archives.get(e.getKey()))));
         }
         return hits;
+    }
+
+    /** Whether the request covers archives beside its scope's own memory. */
+    private static boolean coversArchives(SearchRequest r) {
+        return !r.archives().isEmpty() && r.domains().contains(SearchDomain.ARCHIVAL);
+    }
+
+    /** The archive each of {@code docs} (ascending) comes from, read from its scope term; absent for the scope's own. */
+    private static Map<Integer, String> archives(IndexSearcher searcher, int[] docs, SearchRequest request) throws IOException {
+        Map<String, String> byKey = new HashMap<>();
+        for (String archive : request.archives()) {
+            byKey.put(LuceneDocuments.scopeDomain(request.scope().userId(), archive, SearchDomain.ARCHIVAL), archive);
+        }
+        Map<Integer, String> out = new HashMap<>();
+        List<org.apache.lucene.index.LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        int i = 0;
+        while (i < docs.length) { // docs ascending: one forward-only iterator per segment
+            org.apache.lucene.index.LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(docs[i], leaves));
+            org.apache.lucene.index.SortedDocValues values = org.apache.lucene.index.DocValues.getSorted(leaf.reader(), SCOPE_DOMAIN);
+            int end = leaf.docBase + leaf.reader().maxDoc();
+            for (; i < docs.length && docs[i] < end; i++) {
+                if (values.advanceExact(docs[i] - leaf.docBase)) {
+                    String archive = byKey.get(values.lookupOrd(values.ordValue()).utf8ToString());
+                    if (archive != null) {
+                        out.put(docs[i], archive);
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /** What a hit shows, read from the index. */
@@ -270,7 +303,7 @@ final class LuceneRetriever implements AutoCloseable {
     /** An upper bound of the documents the request's scope holds (deleted ones included), from the terms' document frequencies. */
     private static long scopeSize(IndexSearcher searcher, SearchRequest request) throws IOException {
         long n = 0;
-        for (String key : LuceneDocuments.scopeDomains(request)) {
+        for (BytesRef key : scopeKeys(request)) {
             n += searcher.getIndexReader().docFreq(new Term(SCOPE_DOMAIN, key));
         }
         return n;
@@ -320,13 +353,23 @@ final class LuceneRetriever implements AutoCloseable {
         return out;
     }
 
-    /** Scope, domains and the optional filters, as one filter query used inside both retrievers. */
-    static Query filter(SearchRequest r) {
-        BooleanQuery.Builder f = new BooleanQuery.Builder();
+    /** The scope-and-domain terms a request covers: its scope's domains, and the archival memory of the archives it names. */
+    private static List<BytesRef> scopeKeys(SearchRequest r) {
         List<BytesRef> keys = new ArrayList<>();
         for (String key : LuceneDocuments.scopeDomains(r)) {
             keys.add(new BytesRef(key));
         }
+        if (coversArchives(r)) {
+            r.archives().stream().sorted().forEach(a -> keys.add(new BytesRef(LuceneDocuments.scopeDomain(r.scope().userId(), a,
+                    SearchDomain.ARCHIVAL))));
+        }
+        return keys;
+    }
+
+    /** Scope, domains and the optional filters, as one filter query used inside both retrievers. */
+    static Query filter(SearchRequest r) {
+        BooleanQuery.Builder f = new BooleanQuery.Builder();
+        List<BytesRef> keys = scopeKeys(r);
         f.add(keys.size() == 1 ? new TermQuery(new Term(SCOPE_DOMAIN, keys.getFirst()))
                 : new TermInSetQuery(SCOPE_DOMAIN, keys), BooleanClause.Occur.FILTER);
         if (r.from().isPresent() || r.until().isPresent()) {
