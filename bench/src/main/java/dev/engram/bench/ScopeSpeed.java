@@ -268,7 +268,11 @@ public final class ScopeSpeed {
     }
 
     /** The real passage vectors and query vectors, kept in the work directory; other passages get perturbed copies. */
-    private record Vectors(float[][] base, Map<String, float[]> queries) {
+    private record Vectors(float[][] base, Map<String, float[]> queries, Map<Integer, float[]> perturbed) {
+        Vectors(float[][] base, Map<String, float[]> queries) {
+            this(base, queries, new java.util.concurrent.ConcurrentHashMap<>());
+        }
+
         static Vectors embed(EmbeddingModel model, List<String> passages, List<String> queries, Path work) throws IOException {
             try (OnnxEmbedder e = OnnxEmbedder.builder(model).build()) {
                 float[][] base = new float[passages.size()][];
@@ -334,12 +338,13 @@ public final class ScopeSpeed {
             return v;
         }
 
-        /** Passage {@code id}'s vector: real for the first passages, a perturbed, renormalised copy of one for the rest. */
+        /** Passage {@code id}'s vector: real for the first passages, a perturbed, renormalised copy of one for the rest (made once). */
         float[] vector(int id) {
+            return id < base.length ? base[id] : perturbed.computeIfAbsent(id, this::perturb);
+        }
+
+        private float[] perturb(int id) {
             float[] b = base[id % base.length];
-            if (id < base.length) {
-                return b;
-            }
             Random r = new Random(id * 2654435761L);
             float[] v = new float[b.length];
             for (int i = 0; i < v.length; i++) {
