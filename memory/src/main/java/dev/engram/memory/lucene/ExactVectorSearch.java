@@ -25,7 +25,7 @@ import org.apache.lucene.search.Weight;
 final class ExactVectorSearch {
     /**
      * Documents an HNSW search of the default beam visits in a graph of up to 100,000 vectors, per unit of beam
-     * (measured with {@code SearchSpeed --scope-sizes}: about 4,000 at a beam of 100).
+     * (about 4,000 at a beam of 100; {@code bench}'s {@code ScopeSpeed} puts the exact scan and the graph side by side).
      */
     static final int GRAPH_VISITS_PER_BEAM = 40;
 
