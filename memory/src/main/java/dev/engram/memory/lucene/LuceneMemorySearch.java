@@ -217,10 +217,11 @@ public final class LuceneMemorySearch implements MemorySearch {
         }
 
         /**
-         * A vector search whose scope holds at most this many documents scores them all instead of
-         * walking the HNSW graph: exact (recall 1) and, for a small scope in a large index, faster,
-         * since the graph walk would visit many documents outside the scope. Default 20,000; 0 always
-         * walks the graph.
+         * The largest scope a vector search may score exactly instead of walking the HNSW graph: exact (recall 1)
+         * and, for a small scope in a large index, faster, since the graph walk would visit many documents outside
+         * the scope. Below this limit the search still walks the graph where that costs less: a scope larger than the
+         * graph's visits (about 4,000 documents at the default 100 candidates) that is most of its index. Default
+         * 20,000; 0 always walks the graph.
          */
         public Builder exactVectorSearchUpTo(int documents) {
             if (documents < 0) {

@@ -34,7 +34,6 @@ import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.Term;
-import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
@@ -286,12 +285,12 @@ final class LuceneRetriever implements AutoCloseable {
         }
         float[] vector = embedded.get();
         long scopeSize = scopeSize(searcher, request);
-        if (scopeSize <= exactVectorSearchUpTo) {
-            return exactKnn(searcher, vector, filter, depth);
+        org.apache.lucene.index.IndexReader reader = searcher.getIndexReader();
+        if (ExactVectorSearch.cheaperThanGraph(scopeSize, reader.maxDoc(), beam, exactVectorSearchUpTo)) {
+            return ranked(ExactVectorSearch.search(searcher, VECTOR, vector, filter, depth));
         }
         // When the scope is the whole index (one user, one agent), a filter would only cost a bitset of
         // every document per search.
-        org.apache.lucene.index.IndexReader reader = searcher.getIndexReader();
         boolean everything = scopeSize == reader.maxDoc() && reader.numDocs() == reader.maxDoc() && request.from().isEmpty()
                 && request.until().isEmpty() && request.tags().isEmpty() && request.roles().isEmpty()
                 && request.filter().isEmpty() && request.asOf().isEmpty() && reader.docFreq(new Term(SUPERSEDED, "1")) == 0;
@@ -307,42 +306,6 @@ final class LuceneRetriever implements AutoCloseable {
             n += searcher.getIndexReader().docFreq(new Term(SCOPE_DOMAIN, key));
         }
         return n;
-    }
-
-    /**
-     * Exact nearest neighbours among the documents matching {@code filter}. A small scope in a large
-     * index is where HNSW does worst: the graph walk visits many nodes outside the scope before
-     * Lucene gives up and scores the scope exactly anyway. Scoring the scope directly is faster
-     * there, and its recall is 1.
-     */
-    private static List<Ranked> exactKnn(IndexSearcher searcher, float[] query, Query filter, int depth) throws IOException {
-        java.util.PriorityQueue<Ranked> best = new java.util.PriorityQueue<>(depth + 1,
-                Comparator.comparingDouble(Ranked::score).thenComparing(Ranked::doc, Comparator.reverseOrder()));
-        org.apache.lucene.search.Weight weight = searcher.createWeight(searcher.rewrite(filter),
-                org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1f);
-        for (org.apache.lucene.index.LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-            org.apache.lucene.index.FloatVectorValues values = leaf.reader().getFloatVectorValues(VECTOR);
-            org.apache.lucene.search.Scorer scorer = values == null ? null : weight.scorer(leaf);
-            if (scorer == null) {
-                continue;
-            }
-            org.apache.lucene.util.Bits live = leaf.reader().getLiveDocs();
-            org.apache.lucene.index.KnnVectorValues.DocIndexIterator vectors = values.iterator();
-            org.apache.lucene.search.DocIdSetIterator docs = scorer.iterator();
-            for (int doc = docs.nextDoc(); doc != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
-                if ((live != null && !live.get(doc)) || (vectors.docID() < doc ? vectors.advance(doc) : vectors.docID()) != doc) {
-                    continue;
-                }
-                float score = VectorSimilarityFunction.DOT_PRODUCT.compare(query, values.vectorValue(vectors.index()));
-                best.add(new Ranked(leaf.docBase + doc, score));
-                if (best.size() > depth) {
-                    best.poll();
-                }
-            }
-        }
-        List<Ranked> out = new ArrayList<>(best);
-        out.sort(Comparator.comparingDouble((Ranked r) -> -r.score()).thenComparingInt(Ranked::doc));
-        return out;
     }
 
     private static List<Ranked> ranked(TopDocs top) {

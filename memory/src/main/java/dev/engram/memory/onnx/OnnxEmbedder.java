@@ -34,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * {@link EmbeddingModel#maxTokens()} tokens; the windows are embedded and pooled (weighted by their
  * token counts) into one vector. Windows are sorted by length before batching so that a batch pads
  * little. Every vector is L2-normalised.
+ *
+ * <p>Query embeddings are remembered in a small cache of the most recently used queries (256 by default): an agent
+ * that searches again with the same words, or a client that retries, gets the same vector without running the model.
+ * ONNX Runtime's threads sleep between runs instead of spinning (by default): on a shared or busy machine a spinning
+ * pool took the processors the rest of the search needed, a query embedding took ten times as long.
  */
 public final class OnnxEmbedder implements Embedder {
     private final EmbeddingModel model;
@@ -45,6 +50,8 @@ public final class OnnxEmbedder implements Embedder {
     private final long clsId;
     private final long sepId;
     private final int threads;
+    private final boolean spinning;
+    private final QueryCache queryCache;
 
     private OnnxEmbedder(Builder b) {
         NativeSetup.init();
@@ -54,6 +61,8 @@ public final class OnnxEmbedder implements Embedder {
         this.model = b.model;
         this.batchSize = b.batchSize;
         this.threads = b.threads;
+        this.spinning = b.spinning;
+        this.queryCache = new QueryCache(b.queryCacheSize);
         try (InputStream tokenizerJson = resource(model.tokenizerResource())) {
             Map<String, String> options = new HashMap<>();
             options.put("addSpecialTokens", "true");
@@ -73,6 +82,8 @@ public final class OnnxEmbedder implements Embedder {
             options.setIntraOpNumThreads(threads);
             options.setInterOpNumThreads(1);
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+            options.addConfigEntry("session.intra_op.allow_spinning", spinning ? "1" : "0");
+            options.addConfigEntry("session.inter_op.allow_spinning", spinning ? "1" : "0");
             this.session = environment.createSession(bytes, options);
             this.typeIdsInput = session.getInputNames().contains("token_type_ids");
         } catch (IOException e) {
@@ -115,10 +126,22 @@ public final class OnnxEmbedder implements Embedder {
         return model;
     }
 
+    /** The query's vector, from the cache of recent queries when it was embedded lately; each call gets its own array. */
     @Override
     public float[] embedQuery(String query) {
         Objects.requireNonNull(query, "query");
-        return embed(List.of(model.queryPrefix() + query)).get(0);
+        float[] cached = queryCache.get(query);
+        if (cached != null) {
+            return cached.clone();
+        }
+        float[] vector = embed(List.of(model.queryPrefix() + query)).get(0);
+        queryCache.put(query, vector.clone());
+        return vector;
+    }
+
+    /** Query vectors held in the cache of recent queries now (for tests and reports). */
+    public int cachedQueries() {
+        return queryCache.size();
     }
 
     /** One window of one text: its index, its tokens with CLS and SEP, and how many content tokens it holds. */
@@ -253,7 +276,7 @@ public final class OnnxEmbedder implements Embedder {
 
     @Override
     public String toString() {
-        return "OnnxEmbedder[" + model.shortName() + ", threads=" + threads + "]";
+        return "OnnxEmbedder[" + model.shortName() + ", threads=" + threads + (spinning ? ", spinning" : "") + "]";
     }
 
     /** Configures an {@link OnnxEmbedder}. */
@@ -261,6 +284,8 @@ public final class OnnxEmbedder implements Embedder {
         private final EmbeddingModel model;
         private int threads = Runtime.getRuntime().availableProcessors();
         private int batchSize = 32;
+        private int queryCacheSize = 256;
+        private boolean spinning;
         private Path nativeCacheDirectory;
 
         private Builder(EmbeddingModel model) {
@@ -282,6 +307,28 @@ public final class OnnxEmbedder implements Embedder {
                 throw new IllegalArgumentException("batch size must be at least 1, got " + batchSize);
             }
             this.batchSize = batchSize;
+            return this;
+        }
+
+        /**
+         * How many recent queries' vectors {@link #embedQuery} remembers (least recently used first out); 0 turns the
+         * cache off. Default 256 (about 400 KB at 384 dimensions); at most 100,000.
+         */
+        public Builder queryCache(int entries) {
+            if (entries < 0 || entries > 100_000) {
+                throw new IllegalArgumentException("query cache entries must be between 0 and 100000, got " + entries);
+            }
+            this.queryCacheSize = entries;
+            return this;
+        }
+
+        /**
+         * Whether ONNX Runtime's threads spin while waiting for work between the steps of a run (its own default) or
+         * sleep (this embedder's default). Spinning can save a little on an idle machine; where other work shares
+         * the processors it takes their time.
+         */
+        public Builder spinning(boolean spinning) {
+            this.spinning = spinning;
             return this;
         }
 

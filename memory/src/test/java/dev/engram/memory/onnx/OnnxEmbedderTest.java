@@ -69,6 +69,32 @@ class OnnxEmbedderTest {
         }
     }
 
+    @Test
+    void aRepeatedQueryIsAnsweredFromTheCacheWithTheSameVectorInAnArrayOfItsOwn() {
+        try (OnnxEmbedder uncached = OnnxEmbedder.builder(EmbeddingModel.BGE_SMALL_EN_V15_Q).threads(2).queryCache(0).build();
+                OnnxEmbedder two = OnnxEmbedder.builder(EmbeddingModel.BGE_SMALL_EN_V15_Q).threads(2).queryCache(2)
+                        .spinning(true).build()) {
+            float[] first = two.embedQuery("Where does Ana live?");
+            assertThat(two.cachedQueries()).isEqualTo(1);
+            first[0] = 42f; // a caller changing its array changes nothing cached
+            float[] second = two.embedQuery("Where does Ana live?");
+            assertThat(second).isNotSameAs(first);
+            float[] fresh = uncached.embedQuery("Where does Ana live?");
+            // Bit-identical: the cache returns what the model gave, and the threads' waiting (spinning or not) does not
+            // change the arithmetic.
+            assertThat(second).containsExactly(fresh);
+            assertThat(bge.embedQuery("Where does Ana live?")).containsExactly(fresh);
+            two.embedQuery("What does Ana do?");
+            two.embedQuery("Who is Ana?");
+            assertThat(two.cachedQueries()).isEqualTo(2); // bounded: the least recently used query left
+            assertThat(uncached.embedQuery("Where does Ana live?")).containsExactly(fresh);
+            assertThat(uncached.cachedQueries()).isZero();
+        }
+        assertThatThrownBy(() -> OnnxEmbedder.builder(EmbeddingModel.BGE_SMALL_EN_V15_Q).queryCache(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("query cache entries must be between 0 and 100000, got -1");
+    }
+
     /**
      * Quantised models compute activation scales over the whole (padded) batch, so a text's vector
      * moves slightly with its batch neighbours (measured here: cos 0.976 at worst for a 3-token text
