@@ -37,7 +37,7 @@ final class LuceneDocuments {
     static final String TAG = "tag";
     static final String ROLE = "role";
     static final String TEXT = "text";
-    /** The names an item's own text mentions ({@link Mentions}), analysed as {@link #TEXT} is: the entity signal. */
+    /** The names a conversation message's own text mentions ({@link Mentions}), analysed as {@link #TEXT} is: the entity signal. */
     static final String NAMES = "names";
     static final String CONTENT = "content";
     static final String VECTOR = "vector";
@@ -69,7 +69,7 @@ final class LuceneDocuments {
 
     /** What decides the documents' text, recorded with the index so that an index written otherwise is rebuilt. */
     String layout() {
-        return "messages " + before + "+" + after + ", dated, metadata and validity, names";
+        return "messages " + before + "+" + after + ", dated, metadata and validity, message names";
     }
 
     /**
@@ -183,7 +183,8 @@ final class LuceneDocuments {
         }
         item.role().ifPresent(r -> d.add(new StringField(ROLE, r.name(), Field.Store.NO)));
         d.add(new TextField(TEXT, item.lexical(), Field.Store.NO));
-        String names = Mentions.of(item.text());
+        // The entity signal is measured on conversations only (LoCoMo): other items' scores stay as they were.
+        String names = item.domain() == SearchDomain.CONVERSATIONS ? Mentions.of(item.text()) : "";
         if (!names.isEmpty()) {
             d.add(new TextField(NAMES, names, Field.Store.NO));
         }

@@ -204,9 +204,10 @@ public final class LuceneMemorySearch implements MemorySearch {
 
         /**
          * The weight of the entity signal: the names a query mentions (capitalised words such as "Lisbon" or "Caroline",
-         * not "What" or "I") are matched by BM25 against the names each passage mentions, and that score, times this
-         * weight, is added to the passage's BM25 score over its text. So a passage that names what the query names
-         * ranks above one that only shares its other words. Default {@value LuceneMemorySearch#DEFAULT_NAME_WEIGHT}
+         * not "What" or "I") are matched by BM25 against the names each conversation message mentions, and that score,
+         * times this weight, is added to the message's BM25 score over its text. So a message that names what the query
+         * names ranks above one that only shares its other words. Archival entries, notes and blocks keep their scores
+         * (the signal was measured on conversations). Default {@value LuceneMemorySearch#DEFAULT_NAME_WEIGHT}
          * (chosen on LoCoMo, see the module README); 0 turns it off; at most 10. Only the search changes: the index
          * keeps the names whatever the weight.
          */

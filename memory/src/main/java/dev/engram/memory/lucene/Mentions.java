@@ -10,9 +10,9 @@ import java.util.regex.Pattern;
 /**
  * The entity signal: the names a text mentions, found the way a reader spots them, as capitalised words ("Lisbon",
  * "Caroline", "LGBTQ") that are not one of the common words that start a sentence or a question ("The", "What", "I").
- * The search index keeps an item's names in a field of their own, and a search adds the names its query mentions as
- * a second, weighted BM25 clause over that field, so that a passage naming what the query names ranks above one that
- * only shares its other words. No model is involved: the same text gives the same names on every store.
+ * The search index keeps a conversation message's names in a field of their own, and a search adds the names its query
+ * mentions as a second, weighted BM25 clause over that field, so that a message naming what the query names ranks above
+ * one that only shares its other words. No model is involved: the same text gives the same names on every store.
  */
 final class Mentions {
     private static final Pattern WORD = Pattern.compile("\\p{L}[\\p{L}\\p{N}'’-]*");

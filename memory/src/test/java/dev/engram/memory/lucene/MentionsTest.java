@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
-import dev.engram.memory.NewArchivalEntry;
+import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
+import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchMode;
 import dev.engram.memory.SearchRequest;
 import dev.engram.memory.WordHashEmbedder;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The entity signal's names, and its weight's bounds. */
@@ -34,11 +36,12 @@ class MentionsTest {
                     .hasMessageContaining("between 0 and 10");
             assertThatThrownBy(() -> builder.nameWeight(11)).isInstanceOf(IllegalArgumentException.class);
             Scope ana = Scope.of("ana", "helper");
-            store.archival().insert(ana, NewArchivalEntry.of("ana moved to lisbon"));
-            store.archival().insert(ana, NewArchivalEntry.of("Ana moved to Lisbon"));
+            store.messages().appendAll(ana, List.of(NewMessage.user("s", "ana moved to lisbon"),
+                    NewMessage.user("s", "Ana moved to Lisbon")));
             try (MemorySearch search = builder.build()) {
-                // The default weight still applies: the passage naming Lisbon comes first.
-                assertThat(search.search(SearchRequest.builder(ana, "Where is Lisbon?").mode(SearchMode.BM25).build()))
+                // The default weight still applies: the message naming Lisbon comes first.
+                assertThat(search.search(SearchRequest.builder(ana, "Where is Lisbon?").mode(SearchMode.BM25)
+                        .domains(SearchDomain.CONVERSATIONS).build()))
                         .extracting(h -> h.text()).containsExactly("Ana moved to Lisbon", "ana moved to lisbon");
             }
         }
