@@ -1,10 +1,12 @@
 package dev.engram.bench;
 
+import dev.engram.memory.Embedder;
 import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.Fusion;
 import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.onnx.OnnxEmbedder;
 import dev.engram.memory.SearchMode;
+import dev.engram.bench.eval.CachingEmbedder;
 import dev.engram.bench.eval.EvalSetup;
 import dev.engram.bench.eval.EvalTables;
 import dev.engram.bench.eval.LoCoMoEval;
@@ -22,11 +24,12 @@ import java.util.List;
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.engram.bench.RetrievalQuality [scifact|locomo|all]
  *      [--data DIR] [--models minilm,bge-small] [--fusion rrf[:K]|weighted:BM25,VECTOR] [--candidates N]
- *      [--turns text|caption] [--context BEFORE,AFTER]
+ *      [--turns text|caption] [--context BEFORE,AFTER] [--embedding-cache DIR]
  * </pre>
  *
- * Without options it measures the library's defaults ({@link EvalSetup#defaults}) for every model.
- * </pre>
+ * Without options it measures the library's defaults ({@link EvalSetup#defaults}) for every model. With
+ * {@code --embedding-cache DIR} every vector computed is kept in DIR and read back by later runs, so that settings that
+ * change only the index or the fusion are measured without embedding again.
  */
 public final class RetrievalQuality {
     private RetrievalQuality() {
@@ -41,9 +44,11 @@ public final class RetrievalQuality {
         int before = LuceneMemorySearch.DEFAULT_CONTEXT_BEFORE;
         int after = LuceneMemorySearch.DEFAULT_CONTEXT_AFTER;
         LoCoMoEval.TurnFormat turns = LoCoMoEval.TurnFormat.SPEAKER_TEXT_CAPTION;
+        Path cache = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
+                case "--embedding-cache" -> cache = Path.of(args[++i]);
                 case "--models" -> models = List.of(args[++i].split(",")).stream().map(EmbeddingModel::byName).toList();
                 case "--fusion" -> fusion = Fusion.parse(args[++i]);
                 case "--candidates" -> candidates = Integer.parseInt(args[++i]);
@@ -60,8 +65,10 @@ public final class RetrievalQuality {
         Path scifact = data.resolve("scifact");
         Path locomo = data.resolve("locomo/locomo-dev.json");
         List<String> headlines = new ArrayList<>();
+        Path vectors = cache;
         for (EmbeddingModel model : models) {
-            try (OnnxEmbedder embedder = OnnxEmbedder.builder(model).build()) {
+            try (Embedder embedder = vectors == null ? OnnxEmbedder.builder(model).build()
+                    : CachingEmbedder.over(OnnxEmbedder.builder(model).build(), vectors)) {
                 EvalSetup setup = new EvalSetup(embedder, EnumSet.allOf(SearchMode.class), fusion, candidates, before, after);
                 System.out.println(setup.describe(model.shortName()));
                 if ((which.equals("all") || which.equals("scifact")) && Files.isDirectory(scifact)) {

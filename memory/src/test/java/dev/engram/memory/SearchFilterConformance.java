@@ -231,4 +231,24 @@ public abstract class SearchFilterConformance {
         assertThatThrownBy(() -> memory.archival().supersede(BEN, porto.id(), NewArchivalEntry.of("x")))
                 .isInstanceOf(NotFoundException.class);
     }
+
+    @Test
+    void aMessageNamingWhatTheQueryNamesRanksAboveOneWithTheSameWordsUnnamed() {
+        // The same words, so the same BM25 score over the text; only the second names Ana and Lisbon.
+        memory.messages().appendAll(ANA, List.of(NewMessage.user("s", "ana: lisbon was sunny"),
+                NewMessage.user("s", "Ana: Lisbon was sunny")));
+        memory.archival().insert(ANA, NewArchivalEntry.of("ana said lisbon was sunny"));
+        memory.archival().insert(ANA, NewArchivalEntry.of("Ana said Lisbon was sunny"));
+        assertThat(texts(bm25(ANA, "Was Lisbon sunny?").domains(SearchDomain.CONVERSATIONS)))
+                .containsExactly("Ana: Lisbon was sunny", "ana: lisbon was sunny");
+        // Archival entries keep their scores: the tie keeps the order of writing.
+        assertThat(texts(bm25(ANA, "Was Lisbon sunny?").domains(SearchDomain.ARCHIVAL)))
+                .containsExactly("ana said lisbon was sunny", "Ana said Lisbon was sunny");
+        // Without the signal the messages' tie keeps the order of writing too: the signal is what moved the named one up.
+        try (MemorySearch unnamed = LuceneMemorySearch.builder(memory, new WordHashEmbedder()).backgroundInterval(Duration.ZERO)
+                .nameWeight(0).build()) {
+            assertThat(unnamed.search(bm25(ANA, "Was Lisbon sunny?").domains(SearchDomain.CONVERSATIONS).build()))
+                    .extracting(SearchHit::text).containsExactly("ana: lisbon was sunny", "Ana: Lisbon was sunny");
+        }
+    }
 }

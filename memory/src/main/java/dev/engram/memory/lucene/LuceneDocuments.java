@@ -37,6 +37,8 @@ final class LuceneDocuments {
     static final String TAG = "tag";
     static final String ROLE = "role";
     static final String TEXT = "text";
+    /** The names a conversation message's own text mentions ({@link Mentions}), analysed as {@link #TEXT} is: the entity signal. */
+    static final String NAMES = "names";
     static final String CONTENT = "content";
     static final String VECTOR = "vector";
     /** When the item was written (micros): {@code created_at} of filters, and the start of a fact's validity. */
@@ -67,7 +69,7 @@ final class LuceneDocuments {
 
     /** What decides the documents' text, recorded with the index so that an index written otherwise is rebuilt. */
     String layout() {
-        return "messages " + before + "+" + after + ", dated, metadata and validity";
+        return "messages " + before + "+" + after + ", dated, metadata and validity, message names";
     }
 
     /**
@@ -185,6 +187,11 @@ final class LuceneDocuments {
         }
         item.role().ifPresent(r -> d.add(new StringField(ROLE, r.name(), Field.Store.NO)));
         d.add(new TextField(TEXT, item.lexical(), Field.Store.NO));
+        // The entity signal is measured on conversations only (LoCoMo): other items' scores stay as they were.
+        String names = item.domain() == SearchDomain.CONVERSATIONS ? Mentions.of(item.text()) : "";
+        if (!names.isEmpty()) {
+            d.add(new TextField(NAMES, names, Field.Store.NO));
+        }
         d.add(new org.apache.lucene.document.BinaryDocValuesField(CONTENT, new BytesRef(item.text())));
         if (vector != null) { // null while the embedding model is unavailable: the document is found by BM25 alone
             d.add(new KnnFloatVectorField(VECTOR, vector, VectorSimilarityFunction.DOT_PRODUCT));

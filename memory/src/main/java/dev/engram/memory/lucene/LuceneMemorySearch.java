@@ -31,6 +31,8 @@ public final class LuceneMemorySearch implements MemorySearch {
     public static final int DEFAULT_CONTEXT_BEFORE = 2;
     /** Later messages of its session BM25 sees with each message, by default. */
     public static final int DEFAULT_CONTEXT_AFTER = 1;
+    /** The weight of the entity signal (names the query and a passage both mention) beside BM25 over the text, by default. */
+    public static final double DEFAULT_NAME_WEIGHT = 0.5;
     /** How deep each retriever looks before a hybrid search fuses, by default. */
     public static final int DEFAULT_CANDIDATES = 100;
 
@@ -46,7 +48,7 @@ public final class LuceneMemorySearch implements MemorySearch {
         this.embedder = new EmbedderWatch(b.embedder);
         // One probe, so that a model that cannot embed shows in the health from the start, not at the first search.
         embedder.works();
-        this.retriever = new LuceneRetriever(analyzer, embedder, b.candidates, b.exactVectorSearchUpTo);
+        this.retriever = new LuceneRetriever(analyzer, embedder, b.candidates, b.exactVectorSearchUpTo, b.nameWeight);
         this.indexer = new LuceneIndexer(b.store, embedder, new LuceneDocuments(b.store, b.contextBefore, b.contextAfter), analyzer,
                 b.directory, b.batchEvents, b.indexingBufferMb, b.graphMaxConn, b.graphBeamWidth, b.backgroundInterval);
     }
@@ -133,6 +135,7 @@ public final class LuceneMemorySearch implements MemorySearch {
         private Duration backgroundInterval = Duration.ofMillis(250);
         private int contextBefore = DEFAULT_CONTEXT_BEFORE;
         private int contextAfter = DEFAULT_CONTEXT_AFTER;
+        private double nameWeight = DEFAULT_NAME_WEIGHT;
         private int graphMaxConn = 16;
         private int graphBeamWidth = 100;
         private int exactVectorSearchUpTo = 20_000;
@@ -196,6 +199,23 @@ public final class LuceneMemorySearch implements MemorySearch {
             }
             this.contextBefore = before;
             this.contextAfter = after;
+            return this;
+        }
+
+        /**
+         * The weight of the entity signal: the names a query mentions (capitalised words such as "Lisbon" or "Caroline",
+         * not "What" or "I") are matched by BM25 against the names each conversation message mentions, and that score,
+         * times this weight, is added to the message's BM25 score over its text. So a message that names what the query
+         * names ranks above one that only shares its other words. Archival entries, notes and blocks keep their scores
+         * (the signal was measured on conversations). Default {@value LuceneMemorySearch#DEFAULT_NAME_WEIGHT}
+         * (chosen on LoCoMo, see the module README); 0 turns it off; at most 10. Only the search changes: the index
+         * keeps the names whatever the weight.
+         */
+        public Builder nameWeight(double weight) {
+            if (!(weight >= 0 && weight <= 10)) {
+                throw new IllegalArgumentException("name weight must be between 0 and 10, got " + weight);
+            }
+            this.nameWeight = weight;
             return this;
         }
 

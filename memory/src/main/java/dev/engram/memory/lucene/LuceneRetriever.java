@@ -4,6 +4,7 @@ import static dev.engram.memory.lucene.LuceneDocuments.CONTENT;
 import static dev.engram.memory.lucene.LuceneDocuments.CREATED;
 import static dev.engram.memory.lucene.LuceneDocuments.DOMAIN;
 import static dev.engram.memory.lucene.LuceneDocuments.ID;
+import static dev.engram.memory.lucene.LuceneDocuments.NAMES;
 import static dev.engram.memory.lucene.LuceneDocuments.ROLE;
 import static dev.engram.memory.lucene.LuceneDocuments.SCOPE_DOMAIN;
 import static dev.engram.memory.lucene.LuceneDocuments.SUPERSEDED;
@@ -36,6 +37,7 @@ import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.MatchAllDocsQuery;
@@ -57,12 +59,14 @@ final class LuceneRetriever implements AutoCloseable {
     private final EmbedderWatch embedder;
     private final int candidates;
     private final int exactVectorSearchUpTo;
+    private final double nameWeight;
     /** Runs k-NN beside BM25 in hybrid searches; as many threads as processors, so searches never queue behind indexing. */
     private final java.util.concurrent.ExecutorService knnPool = java.util.concurrent.Executors.newFixedThreadPool(
             Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().daemon().name("engram-knn-", 0).factory());
 
-    LuceneRetriever(Analyzer analyzer, EmbedderWatch embedder, int candidates, int exactVectorSearchUpTo) {
+    LuceneRetriever(Analyzer analyzer, EmbedderWatch embedder, int candidates, int exactVectorSearchUpTo, double nameWeight) {
         this.analyzer = analyzer;
+        this.nameWeight = nameWeight;
         this.embedder = embedder;
         this.candidates = candidates;
         this.exactVectorSearchUpTo = exactVectorSearchUpTo;
@@ -268,6 +272,20 @@ final class LuceneRetriever implements AutoCloseable {
         }
         if (count == 0) {
             return List.of();
+        }
+        // The entity signal: the names the query mentions, matched again against the names each passage mentions.
+        String names = nameWeight > 0 ? Mentions.of(text) : "";
+        if (!names.isEmpty()) {
+            try (TokenStream ts = analyzer.tokenStream(NAMES, names)) {
+                CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+                ts.reset();
+                while (ts.incrementToken() && count < IndexSearcher.getMaxClauseCount() - 1) {
+                    terms.add(new BoostQuery(new TermQuery(new Term(NAMES, term.toString())), (float) nameWeight),
+                            BooleanClause.Occur.SHOULD);
+                    count++;
+                }
+                ts.end();
+            }
         }
         Query query = new BooleanQuery.Builder().add(terms.build(), BooleanClause.Occur.MUST)
                 .add(filter, BooleanClause.Occur.FILTER).build();
