@@ -14,6 +14,7 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -130,7 +131,9 @@ final class ArchiveRoutes {
                 break;
             }
         }
-        entries.sort(Comparator.comparing(ArchivalEntry::createdAt).thenComparing(ArchivalEntry::id));
+        // the store lists newest first, passages of one batch (one timestamp) in reverse order of insertion: reversed,
+        // oldest first and a batch in its own order (sorting by time would leave a batch's ties in reverse)
+        Collections.reverse(entries);
         Api.json(res, pages.page(entries, ArchivalEntry::id, "passage").stream()
                 .map(e -> LettaViews.passage(e, archive.id())).toList());
     }
