@@ -10,12 +10,15 @@ import org.apache.pdfbox.pdmodel.PDPageContentStream;
 import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 
-/** PDF files written by PDFBox for the tests: one page per list of lines, in Helvetica. */
-final class PdfFiles {
+/**
+ * PDF files written by PDFBox for the tests: one page per list of lines, in Helvetica. Shared with the server's and
+ * the CLI's tests through this module's test-jar.
+ */
+public final class PdfFiles {
     private PdfFiles() {
     }
 
-    static byte[] pages(List<List<String>> pages) {
+    public static byte[] pages(List<List<String>> pages) {
         try (PDDocument doc = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
             PDType1Font font = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
             for (List<String> lines : pages) {
@@ -40,7 +43,7 @@ final class PdfFiles {
     }
 
     /** A three-page manual whose third page holds {@link #PAGE_THREE}. */
-    static byte[] threePageManual() {
+    public static byte[] threePageManual() {
         return pages(List.of(
                 List.of("Boiler manual, chapter one.", "Switch the boiler on with the red lever.", "Check the water gauge daily."),
                 List.of("Chapter two: maintenance.", "Clean the burner every spring.", "Replace the filter each year."),
@@ -48,5 +51,5 @@ final class PdfFiles {
     }
 
     /** The sentence on page three of {@link #threePageManual()}. */
-    static final String PAGE_THREE = "The pressure relief valve opens at three bar.";
+    public static final String PAGE_THREE = "The pressure relief valve opens at three bar.";
 }

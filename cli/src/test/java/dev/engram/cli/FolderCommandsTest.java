@@ -2,6 +2,7 @@ package dev.engram.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.engram.tools.PdfFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

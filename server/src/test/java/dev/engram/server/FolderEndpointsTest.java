@@ -4,6 +4,7 @@ import static dev.engram.server.ServerFixture.obj;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.memory.UserQuotas;
+import dev.engram.tools.PdfFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
