@@ -148,7 +148,8 @@ public final class EngramServer implements AutoCloseable {
         routing.any("/v1/*", (req, res) -> {
             throw ApiException.of(Status.NOT_IMPLEMENTED_501, req.prologue().method().text() + " " + req.path().path()
                     + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
-                    + "memory, tools, identities, conversations, runs, models, providers and scheduled messages endpoints).");
+                    + "memory, archives, folders and sources, MCP servers, tools, identities, conversations, runs, jobs, models, "
+                    + "providers and scheduled messages endpoints).");
         });
         ErrorAnswers.register(routing);
         WebServerConfig.Builder web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
