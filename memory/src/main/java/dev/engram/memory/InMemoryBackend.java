@@ -49,6 +49,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, Conversation> conversations = new LinkedHashMap<>();
     private final Map<String, ProviderRecord> providers = new LinkedHashMap<>();
     private final Map<String, McpServerRecord> mcpServers = new LinkedHashMap<>();
+    private final Map<String, CustomTool> customTools = new LinkedHashMap<>();
     private final Map<String, Run> runs = new LinkedHashMap<>();
     private final Map<String, Job> jobs = new LinkedHashMap<>();
     private final Map<String, Folder> folders = new LinkedHashMap<>();
@@ -538,6 +539,27 @@ final class InMemoryBackend implements MemoryBackend, Rows {
         List<String> ids = archival.values().stream().filter(o -> o.scope().equals(scope)).map(o -> o.row().id()).toList();
         ids.forEach(id -> remove(archival, id));
         return ids;
+    }
+
+    @Override
+    public void putCustomTool(CustomTool tool) {
+        put(customTools, tool.id(), tool);
+    }
+
+    @Override
+    public Optional<CustomTool> customTool(String id) {
+        return Optional.ofNullable(customTools.get(id));
+    }
+
+    @Override
+    public List<CustomTool> listCustomTools(String userId) {
+        return customTools.values().stream().filter(t -> t.userId().equals(userId))
+                .sorted(Comparator.comparing(CustomTool::createdAt).thenComparing(CustomTool::id)).toList();
+    }
+
+    @Override
+    public boolean deleteCustomTool(String id) {
+        return remove(customTools, id);
     }
 
     @Override

@@ -42,6 +42,7 @@ public final class MemoryStore implements AutoCloseable {
     private final ConversationStore conversations;
     private final ProviderStore providers;
     private final McpServerStore mcpServers;
+    private final CustomToolStore customTools;
     private final RunStore runs;
     private final WorkStateStore work;
     private final CanvasStore canvases;
@@ -70,6 +71,7 @@ public final class MemoryStore implements AutoCloseable {
         this.conversations = new ConversationStore(core);
         this.providers = new ProviderStore(core);
         this.mcpServers = new McpServerStore(core);
+        this.customTools = new CustomToolStore(core);
         this.runs = new RunStore(core);
         this.work = new WorkStateStore(core);
         this.canvases = new CanvasStore(core);
@@ -204,6 +206,11 @@ public final class MemoryStore implements AutoCloseable {
     /** The MCP servers each user registered, their secrets sealed. */
     public McpServerStore mcpServers() {
         return mcpServers;
+    }
+
+    /** The tools each user wrote from source (Letta's custom tools). */
+    public CustomToolStore customTools() {
+        return customTools;
     }
 
     /** The runs of each user's agents (Letta's runs) and the events of the streamed ones, kept for a client to resume. */

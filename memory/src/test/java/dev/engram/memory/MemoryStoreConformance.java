@@ -122,6 +122,14 @@ public abstract class MemoryStoreConformance {
 
     /** Archives shared by agents, on this backend. */
     @Nested
+    class CustomTools extends CustomToolConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
+    @Nested
     class Archives extends ArchiveConformance {
         @Override
         protected MemoryStore store() {

@@ -2,6 +2,8 @@ package dev.engram.memory.postgres;
 
 import dev.engram.memory.ApiKey;
 import dev.engram.memory.Conversation;
+import dev.engram.memory.CustomTool;
+import dev.engram.memory.CustomToolSpec;
 import dev.engram.memory.Metadata;
 import dev.engram.memory.Identity;
 import dev.engram.memory.McpServerRecord;
@@ -19,7 +21,7 @@ import java.util.Optional;
 import org.jdbi.v3.core.mapper.RowMapper;
 
 /**
- * The optional rows of {@link PostgresRows} (schedules, API keys, identities, conversations, providers and MCP servers), over its three statement helpers,
+ * The optional rows of {@link PostgresRows} (schedules, API keys, identities, conversations, providers, MCP servers and custom tools), over its three statement helpers,
  * as {@code SqliteOptionalRows} is for the SQLite store.
  */
 interface PostgresOptionalRows extends Rows {
@@ -223,5 +225,46 @@ interface PostgresOptionalRows extends Rows {
     @Override
     default boolean deleteMcpServer(String id) {
         return exec("DELETE FROM mcp_servers WHERE id = ?", id) > 0;
+    }
+
+    private static CustomTool customToolRecord(ResultSet rs) throws SQLException {
+        CustomToolSpec spec = new CustomToolSpec(rs.getString("name"), rs.getString("description"), rs.getString("source_type"),
+                rs.getString("source_code"), rs.getString("json_schema"), rs.getString("args_json_schema"),
+                Columns.tags(rs.getString("tags")), rs.getInt("return_char_limit"), rs.getString("pip_requirements"),
+                rs.getString("npm_requirements"), rs.getBoolean("default_requires_approval"), rs.getString("metadata"));
+        return new CustomTool(rs.getString("id"), rs.getString("user_id"), spec, Columns.instant(rs.getLong("created_at")),
+                Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    default void putCustomTool(CustomTool t) {
+        CustomToolSpec s = t.spec();
+        exec("INSERT INTO custom_tools (id, user_id, name, description, source_type, source_code, json_schema, args_json_schema, "
+                + "tags, return_char_limit, pip_requirements, npm_requirements, default_requires_approval, metadata, created_at, "
+                + "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = "
+                + "excluded.name, description = excluded.description, source_type = excluded.source_type, source_code = "
+                + "excluded.source_code, json_schema = excluded.json_schema, args_json_schema = excluded.args_json_schema, tags = "
+                + "excluded.tags, return_char_limit = excluded.return_char_limit, pip_requirements = excluded.pip_requirements, "
+                + "npm_requirements = excluded.npm_requirements, default_requires_approval = excluded.default_requires_approval, "
+                + "metadata = excluded.metadata, updated_at = excluded.updated_at", t.id(), t.userId(), s.name(), s.description(),
+                s.sourceType(), s.sourceCode(), s.jsonSchema(), s.argsJsonSchema(), Columns.tagsJson(s.tags()), s.returnCharLimit(),
+                s.pipRequirements(), s.npmRequirements(), s.defaultRequiresApproval(), s.metadata(), Columns.micros(t.createdAt()),
+                Columns.micros(t.updatedAt()));
+    }
+
+    @Override
+    default Optional<CustomTool> customTool(String id) {
+        return one("SELECT * FROM custom_tools WHERE id = ?", (rs, c) -> customToolRecord(rs), id);
+    }
+
+    @Override
+    default List<CustomTool> listCustomTools(String userId) {
+        return query("SELECT * FROM custom_tools WHERE user_id = ? ORDER BY created_at, id", (rs, c) -> customToolRecord(rs),
+                userId);
+    }
+
+    @Override
+    default boolean deleteCustomTool(String id) {
+        return exec("DELETE FROM custom_tools WHERE id = ?", id) > 0;
     }
 }

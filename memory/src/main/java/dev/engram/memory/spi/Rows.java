@@ -4,6 +4,7 @@ import dev.engram.memory.AgentRecord;
 import dev.engram.memory.ApiKey;
 import dev.engram.memory.Archive;
 import dev.engram.memory.Conversation;
+import dev.engram.memory.CustomTool;
 import dev.engram.memory.Identity;
 import dev.engram.memory.McpServerRecord;
 import dev.engram.memory.ProviderRecord;
@@ -317,6 +318,28 @@ public interface Rows {
         throw noProviders();
     }
 
+    // ---- custom tools (optional) ------------------------------------------------------------------------
+
+    /** Stores a user's tool written from source, replacing the one of its id. Optional: the defaults throw. */
+    default void putCustomTool(CustomTool tool) {
+        throw noCustomTools();
+    }
+
+    /** The custom tool of that id, whoever's it is. */
+    default Optional<CustomTool> customTool(String id) {
+        throw noCustomTools();
+    }
+
+    /** The user's custom tools, oldest first. */
+    default List<CustomTool> listCustomTools(String userId) {
+        throw noCustomTools();
+    }
+
+    /** Removes a custom tool; returns whether there was one. */
+    default boolean deleteCustomTool(String id) {
+        throw noCustomTools();
+    }
+
     // ---- MCP servers (optional) --------------------------------------------------------------------------
 
     /** Stores a user's MCP server, replacing the one of its id. Optional, like providers: the defaults throw. */
@@ -620,6 +643,11 @@ public interface Rows {
     private static UnsupportedOperationException noRuns() {
         return new UnsupportedOperationException("this memory backend keeps no runs (it does not implement the run "
                 + "methods of Rows)");
+    }
+
+    private static UnsupportedOperationException noCustomTools() {
+        return new UnsupportedOperationException("this memory backend keeps no custom tools (it does not implement the "
+                + "custom tool methods of Rows)");
     }
 
     private static UnsupportedOperationException noMcpServers() {

@@ -2,6 +2,8 @@ package dev.engram.memory.sqlite;
 
 import dev.engram.memory.ApiKey;
 import dev.engram.memory.Conversation;
+import dev.engram.memory.CustomTool;
+import dev.engram.memory.CustomToolSpec;
 import dev.engram.memory.Metadata;
 import dev.engram.memory.Identity;
 import dev.engram.memory.McpServerRecord;
@@ -17,7 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
-/** The optional rows of {@link SqliteRows} (schedules, API keys, identities, conversations, providers and MCP servers), on the handle of its transaction. */
+/** The optional rows of {@link SqliteRows} (schedules, API keys, identities, conversations, providers, MCP servers and custom tools), on the handle of its transaction. */
 interface SqliteOptionalRows extends Rows {
     /** The handle of the transaction (or read) the rows work in. */
     Handle handle();
@@ -228,5 +230,50 @@ interface SqliteOptionalRows extends Rows {
     @Override
     default boolean deleteMcpServer(String id) {
         return handle().createUpdate("DELETE FROM mcp_servers WHERE id = ?").bind(0, id).execute() > 0;
+    }
+
+    private static CustomTool customToolRecord(ResultSet rs) throws SQLException {
+        CustomToolSpec spec = new CustomToolSpec(rs.getString("name"), rs.getString("description"), rs.getString("source_type"),
+                rs.getString("source_code"), rs.getString("json_schema"), rs.getString("args_json_schema"),
+                Columns.tags(rs.getString("tags")), rs.getInt("return_char_limit"), rs.getString("pip_requirements"),
+                rs.getString("npm_requirements"), rs.getInt("default_requires_approval") != 0, rs.getString("metadata"));
+        return new CustomTool(rs.getString("id"), rs.getString("user_id"), spec, Columns.instant(rs.getLong("created_at")),
+                Columns.instant(rs.getLong("updated_at")));
+    }
+
+    @Override
+    default void putCustomTool(CustomTool t) {
+        CustomToolSpec s = t.spec();
+        handle().createUpdate("INSERT INTO custom_tools (id, user_id, name, description, source_type, source_code, json_schema, "
+                        + "args_json_schema, tags, return_char_limit, pip_requirements, npm_requirements, default_requires_approval, "
+                        + "metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) "
+                        + "DO UPDATE SET name = excluded.name, description = excluded.description, source_type = excluded.source_type, "
+                        + "source_code = excluded.source_code, json_schema = excluded.json_schema, args_json_schema = "
+                        + "excluded.args_json_schema, tags = excluded.tags, return_char_limit = excluded.return_char_limit, "
+                        + "pip_requirements = excluded.pip_requirements, npm_requirements = excluded.npm_requirements, "
+                        + "default_requires_approval = excluded.default_requires_approval, metadata = excluded.metadata, "
+                        + "updated_at = excluded.updated_at")
+                .bind(0, t.id()).bind(1, t.userId()).bind(2, s.name()).bind(3, s.description()).bind(4, s.sourceType())
+                .bind(5, s.sourceCode()).bind(6, s.jsonSchema()).bind(7, s.argsJsonSchema()).bind(8, Columns.tagsJson(s.tags()))
+                .bind(9, s.returnCharLimit()).bind(10, s.pipRequirements()).bind(11, s.npmRequirements())
+                .bind(12, s.defaultRequiresApproval() ? 1 : 0).bind(13, s.metadata()).bind(14, Columns.micros(t.createdAt()))
+                .bind(15, Columns.micros(t.updatedAt())).execute();
+    }
+
+    @Override
+    default Optional<CustomTool> customTool(String id) {
+        return handle().createQuery("SELECT * FROM custom_tools WHERE id = ?").bind(0, id)
+                .map((rs, ctx) -> customToolRecord(rs)).findOne();
+    }
+
+    @Override
+    default List<CustomTool> listCustomTools(String userId) {
+        return handle().createQuery("SELECT * FROM custom_tools WHERE user_id = ? ORDER BY created_at, id").bind(0, userId)
+                .map((rs, ctx) -> customToolRecord(rs)).list();
+    }
+
+    @Override
+    default boolean deleteCustomTool(String id) {
+        return handle().createUpdate("DELETE FROM custom_tools WHERE id = ?").bind(0, id).execute() > 0;
     }
 }
