@@ -1,5 +1,8 @@
 package dev.engram.agents;
 
+import dev.engram.framework.ApprovalHandler;
+import dev.engram.framework.ToolCall;
+import dev.engram.framework.ToolContext;
 import dev.engram.framework.ToolDefinition;
 import dev.engram.framework.ToolExecutor;
 import dev.engram.framework.ToolResult;
@@ -89,6 +92,21 @@ public final class Agent {
     }
 
     /** The pipeline this agent's tool calls run through now. */
+    /**
+     * Runs one of this agent's tools outside any turn, as a call of its model would run: through its tool pipeline
+     * (lookup among its tools, policy, argument validation, approval, timeout, truncation), on its memory. Nothing is
+     * added to its history. Never throws: an unknown tool or bad arguments are an error result.
+     *
+     * @param approvals answers the approval the call needs, if it needs one
+     */
+    public ToolResult runTool(String toolName, String argumentsJson, ApprovalHandler approvals) {
+        Objects.requireNonNull(toolName, "tool name must not be null");
+        Objects.requireNonNull(argumentsJson, "arguments must not be null");
+        ToolContext context = ToolContext.builder().userId(userId()).agentId(definition.memoryScope().agentId())
+                .approvalHandler(Objects.requireNonNull(approvals, "approvals must not be null")).build();
+        return executor().execute(ToolCall.of(toolName, argumentsJson), context);
+    }
+
     ToolExecutor executor() {
         return tools.step().executor();
     }

@@ -90,6 +90,7 @@ public final class AgentRuntime implements AutoCloseable {
     private final ModelPolicy modelPolicy;
     private volatile boolean closed;
     private final Optional<ShellSessions> shellSessions;
+    private final Optional<CodeRunner> code;
 
     private AgentRuntime(Builder b) {
         this.store = b.store;
@@ -100,6 +101,7 @@ public final class AgentRuntime implements AutoCloseable {
                 b.loopBreakerThreshold, b.memoryPressureThreshold, () -> !closed, Optional.ofNullable(b.pythonTools), b.unsandboxedHostShell,
                 sleeptime, List.copyOf(b.toolHooks), List.copyOf(b.turnHooks), Optional.ofNullable(b.shellSessions));
         this.shellSessions = Optional.ofNullable(b.shellSessions);
+        this.code = Optional.ofNullable(b.code);
         ActiveTurns turns = new ActiveTurns();
         Map<String, DynamicTool> catalog = new ConcurrentHashMap<>();
         this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog, Optional.ofNullable(b.code), b.userTools);
@@ -304,6 +306,11 @@ public final class AgentRuntime implements AutoCloseable {
      */
     public ModelPolicy modelPolicy() {
         return modelPolicy;
+    }
+
+    /** The sandboxed code runner the host enabled ({@link Builder#code}), which runs tools written from source too. */
+    public Optional<CodeRunner> codeRunner() {
+        return code;
     }
 
     /**
