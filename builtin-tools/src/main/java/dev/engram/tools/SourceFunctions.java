@@ -76,7 +76,9 @@ public final class SourceFunctions {
 
     /**
      * The function as a tool of the model: it runs through {@link #call} with the runner's timeout (plus a margin), is
-     * {@link SafetyTier#SIDE_EFFECTING}, always asks first when {@code requiresApproval}, and gives the model at most
+     * {@link SafetyTier#READ_ONLY} (in the sandbox it reaches no network and no host file, and leaves nothing behind:
+     * it changes nothing; as Letta's custom tools, it runs without asking), always asks first when
+     * {@code requiresApproval}, and gives the model at most
      * {@code returnCharLimit} characters of what the function returned (Letta's {@code return_char_limit}), saying
      * how much was cut.
      */
@@ -106,7 +108,7 @@ public final class SourceFunctions {
 
             @Override
             public SafetyTier safetyTier() {
-                return SafetyTier.SIDE_EFFECTING;
+                return SafetyTier.READ_ONLY;
             }
 
             @Override

@@ -71,9 +71,10 @@ final class AgentRoutes {
         body.strings("tags").ifPresent(b::tags);
         body.raw("tool_rules").ifPresent(rules -> b.toolRules(toolRules(body, rules)));
         List<String> tools = new ArrayList<>(body.bool("include_base_tools").orElse(true) ? AgentDefinition.DEFAULT_TOOLS : List.of());
-        Set<String> offered = Set.copyOf(api.runtime.availableTools());
+        Set<String> offered = new LinkedHashSet<>(api.runtime.availableTools());
+        api.store.customTools().list(user).forEach(t -> offered.add(t.name()));
         body.strings("tools").ifPresent(names -> tools.addAll(RequestedTools.resolve(names, offered, "")));
-        body.strings("tool_ids").ifPresent(ids -> tools.addAll(RequestedTools.resolve(toolNames(ids), offered, "tool-")));
+        body.strings("tool_ids").ifPresent(ids -> tools.addAll(RequestedTools.resolve(toolNames(user, ids), offered, "tool-")));
         b.tools(List.copyOf(new LinkedHashSet<>(tools)));
         for (Body block : body.objects("memory_blocks").orElse(List.of())) {
             b.block(newBlock(block));
@@ -295,14 +296,17 @@ final class AgentRoutes {
         offered.addAll(d.tools());
         offered.addAll(d.toolAccess().toolNames());
         d.declaredTools().forEach(t -> offered.add(t.name()));
+        api.store.customTools().list(d.userId()).forEach(t -> offered.add(t.name()));
         Set<String> out = new LinkedHashSet<>();
         names.ifPresent(n -> out.addAll(RequestedTools.resolve(n, offered, "")));
-        ids.ifPresent(i -> out.addAll(RequestedTools.resolve(toolNames(i), offered, "tool-")));
+        ids.ifPresent(i -> out.addAll(RequestedTools.resolve(toolNames(d.userId(), i), offered, "tool-")));
         return Optional.of(List.copyOf(out));
     }
 
-    private static List<String> toolNames(List<String> toolIds) {
-        return toolIds.stream().map(Ids::toolName).toList();
+    /** The tool names of tool ids: a custom tool's of {@code user} by its id, else Engram's {@code tool-<name>}. */
+    private List<String> toolNames(String user, List<String> toolIds) {
+        return toolIds.stream().map(id -> api.store.customTools().get(user, id).map(t -> t.name()).orElse(Ids.toolName(id)))
+                .toList();
     }
 
     /** Makes {@code wanted} the blocks of other agents this agent sees: attaches the new ones, detaches the rest. */

@@ -40,7 +40,7 @@ final class Api {
     final Settings settings;
     final QuotaGuard quotas;
     final RunLog runs;
-    /** Each user's own tools (their MCP servers'), which only that user's agents may be given. */
+    /** Each user's own tools (their MCP servers' and their custom tools), which only that user's agents may be given. */
     final UserTools userTools;
     /** The memory extraction jobs, on each agent's own model. */
     final MemoryManager memory;
@@ -159,6 +159,8 @@ final class Api {
                 out.add(LettaViews.tool(known.get(name)));
             } else if (declared.containsKey(name)) {
                 out.add(LettaViews.tool(declared.get(name)));
+            } else if (store.customTools().byName(d.userId(), name).isPresent()) {
+                out.add(ToolSources.view(store.customTools().byName(d.userId(), name).get()));
             } else {
                 userTools.find(d.userId(), name).ifPresent(t -> out.add(LettaViews.tool(new ToolDefinition(t.name(),
                         t.description(), t.parametersSchema(), t.safetyTier()))));

@@ -114,7 +114,8 @@ public final class EngramServer implements AutoCloseable {
         this.mcp = new McpServers(store, providers.secrets(), b.mcpPolicy);
         AgentRuntime.Builder rb = AgentRuntime.builder(store, metered);
         // A user's MCP servers' tools are that user's own: only their agents may be given them.
-        rb.userTools(mcp);
+        CustomTools custom = new CustomTools(store, mcp);
+        rb.userTools(custom);
         // Specs resolve in the operator's environment with the registered providers' keys (the operator may replace it).
         rb.modelResolver(spec -> ChatModel.of(ModelSpec.parse(spec, providers.environment())));
         b.runtime.accept(rb);
@@ -127,17 +128,18 @@ public final class EngramServer implements AutoCloseable {
         rb.listener(metrics);
         this.runtime = rb.build();
         mcp.bind(runtime);
+        custom.bind(runtime);
         metrics.bind(turns, store, metered);
         this.shutdownGrace = b.shutdownGrace;
         runtime.scheduler().runTurnsWith(turns::runScheduled);
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.imageLimits,
-                b.runRetention, b.maxRunEvents, b.environment), mcp);
+                b.runRetention, b.maxRunEvents, b.environment), custom);
         HelidonLog.install();
         this.managed = b.managementPort >= 0;
         this.memory = api.memory;
         this.passages = new PassageRoutes(api);
         this.uploads = api.uploads;
-        this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers), !managed);
+        this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers), !managed, custom);
         VerifiedKeys keys = new VerifiedKeys(b.store.keys(), b.keyCacheTtl);
         HttpRouting.Builder routing = routingBuilder.join();
         // The request id first, so that authentication's refusals carry it too.
@@ -167,7 +169,7 @@ public final class EngramServer implements AutoCloseable {
     }
 
     /** The server's route table: every endpoint, in the order Helidon matches them. */
-    private List<Route> routes(Api api, Providers providers, ModelCatalog models, boolean metricsHere) {
+    private List<Route> routes(Api api, Providers providers, ModelCatalog models, boolean metricsHere, CustomTools custom) {
         List<Route> routes = new ArrayList<>(Route.table().twin(Route.open(Method.GET, "/v1/health", this::health)).list());
         routes.addAll(ops.probes());
         if (metricsHere) {
@@ -180,7 +182,9 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new PassageRoutes(api).routes());
         routes.addAll(new McpServerRoutes(api, mcp).routes());
         routes.addAll(new ArchiveRoutes(api).routes());
-        routes.addAll(new ToolRoutes(api).routes());
+        // Before ToolRoutes: /v1/tools/count is not a tool id.
+        routes.addAll(new CustomToolRoutes(api, custom).routes());
+        routes.addAll(new ToolRoutes(api, custom).routes());
         routes.addAll(new IdentityRoutes(api).routes());
         routes.addAll(new ConversationRoutes(api).routes());
         routes.addAll(new RunRoutes(api).routes());

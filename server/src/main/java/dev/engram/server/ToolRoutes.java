@@ -8,24 +8,28 @@ import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.ToolRule;
 import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ToolDefinition;
+import dev.engram.memory.CustomTool;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@code /v1/tools} (the runtime's tools; Engram's tools are Java, so creating one over HTTP is not
- * supported) and an agent's tools: list, attach, detach, and whether a tool needs approval (Letta's
- * {@code requires_approval} rule).
+ * {@code /v1/tools} (the runtime's tools, and the caller's own: their MCP servers' and those they wrote from source,
+ * which {@link CustomToolRoutes} creates) and an agent's tools: list, attach, detach, and whether a tool needs approval
+ * (Letta's {@code requires_approval} rule).
  */
 final class ToolRoutes {
     private final Api api;
+    private final CustomTools custom;
 
-    ToolRoutes(Api api) {
+    ToolRoutes(Api api, CustomTools custom) {
         this.api = api;
+        this.custom = custom;
     }
 
     List<Route> routes() {
@@ -39,13 +43,35 @@ final class ToolRoutes {
                 .list();
     }
 
-    /** The runtime's tools, and the caller's own (their MCP servers'). */
+    /**
+     * The runtime's tools, and the caller's own (their MCP servers' and their custom tools, these with their own ids);
+     * for an admin key, every user's custom tools too.
+     */
+    static List<ObjectNode> all(Api api, CustomTools custom, Caller caller) {
+        List<ObjectNode> out = new ArrayList<>();
+        api.runtime.toolRegistry().list().forEach(t -> out.add(view(t)));
+        caller.user().ifPresent(user -> {
+            Set<String> customNames = new HashSet<>();
+            api.store.customTools().list(user).forEach(t -> customNames.add(t.name()));
+            custom.list(user).stream().filter(t -> !customNames.contains(t.name())).forEach(t -> out.add(view(t)));
+        });
+        for (String user : api.users(caller)) {
+            api.store.customTools().list(user).forEach(t -> out.add(ToolSources.view(t)));
+        }
+        return out;
+    }
+
+    private static ObjectNode view(DynamicTool t) {
+        return LettaViews.tool(new ToolDefinition(t.name(), t.description(), t.parametersSchema(), t.safetyTier()));
+    }
+
     private List<ObjectNode> all(Caller caller) {
-        List<DynamicTool> tools = new ArrayList<>(api.runtime.toolRegistry().list());
-        caller.user().ifPresent(user -> tools.addAll(api.userTools.list(user)));
-        return tools.stream()
-                .map(t -> LettaViews.tool(new ToolDefinition(t.name(), t.description(), t.parametersSchema(), t.safetyTier())))
-                .toList();
+        return all(api, custom, caller);
+    }
+
+    /** The tool name a tool id names for the agent's user: a custom tool's by its id, else Engram's {@code tool-<name>}. */
+    private String toolName(Agent agent, String id) {
+        return api.store.customTools().get(agent.userId(), id).map(CustomTool::name).orElse(Ids.toolName(id));
     }
 
     private void list(Caller caller, ServerRequest req, ServerResponse res) {
@@ -70,7 +96,7 @@ final class ToolRoutes {
     }
 
     private void attach(Agent agent, ServerRequest req, ServerResponse res) {
-        String name = Ids.toolName(req.path().pathParameters().get("tool_id"));
+        String name = toolName(agent, req.path().pathParameters().get("tool_id"));
         if (api.runtime.toolRegistry().find(name).isEmpty() && api.userTools.find(agent.userId(), name).isEmpty()) {
             throw ApiException.notFound("Tool '" + req.path().pathParameters().get("tool_id") + "' not found.");
         }
@@ -83,7 +109,7 @@ final class ToolRoutes {
     }
 
     private void detach(Agent agent, ServerRequest req, ServerResponse res) {
-        String name = Ids.toolName(req.path().pathParameters().get("tool_id"));
+        String name = toolName(agent, req.path().pathParameters().get("tool_id"));
         AgentDefinition d = agent.definition();
         if (!d.tools().contains(name)) {
             throw ApiException.notFound("Tool '" + req.path().pathParameters().get("tool_id") + "' is not attached to agent '"

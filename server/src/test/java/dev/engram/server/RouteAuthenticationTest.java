@@ -3,6 +3,7 @@ package dev.engram.server;
 import static dev.engram.server.ServerFixture.obj;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.engram.memory.CustomToolSpec;
 import dev.engram.memory.Scope;
 import io.helidon.http.Method;
 import io.helidon.webserver.WebServer;
@@ -28,7 +29,7 @@ class RouteAuthenticationTest {
     /** Path parameters that name something of ana's: with ben's key, such a route must answer 404 (or 403). */
     private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label",
             "conversation_id", "message_id", "run_id", "canvas_name", "mcp_server_id", "mcp_server_name",
-            "folder_id", "folder_name", "file_id", "archive_id", "passage_id");
+            "folder_id", "folder_name", "file_id", "archive_id", "passage_id", "tool_id");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
 
     @TempDir
@@ -58,7 +59,10 @@ class RouteAuthenticationTest {
         values.put("identity_id", "identity-ana");
         values.put("memory_id", passage);
         values.put("block_label", "human");
-        values.put("tool_id", "tool-send_message");
+        // A custom tool of ana's: its id is in the paths; its description must never show.
+        values.put("tool_id", fx.store.customTools().create("ana", new CustomToolSpec("anas_tool", "ana-secret-tool", "python",
+                "def anas_tool():\n    return 1\n", "{\"name\":\"anas_tool\",\"parameters\":{\"type\":\"object\"}}", "",
+                List.of(), 100, "[]", "[]", false, "{}")).id());
         values.put("tool_name", "send_message");
         values.put("conversation_id", conversation);
         values.put("run_id", sent.json().path("usage").path("run_ids").path(0).asString());
@@ -164,6 +168,8 @@ class RouteAuthenticationTest {
                 .isEqualTo("ana-secret-summary");
         assertThat(fx.store.schedules().get("ana", values.get("scheduled_message_id")).orElseThrow().active()).isTrue();
         assertThat(fx.store.mcpServers().get("ana", values.get("mcp_server_id"))).isPresent();
+        assertThat(fx.store.customTools().get("ana", values.get("tool_id")).orElseThrow().spec().description())
+                .isEqualTo("ana-secret-tool");
         assertThat(fx.get(fx.ana, "/v1/folders/" + values.get("folder_id")).json().path("name").asString())
                 .isEqualTo("ana-secret-folder");
         assertThat(fx.get(fx.ana, "/v1/folders/" + values.get("folder_id") + "/files/" + values.get("file_id")).status())
