@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -161,6 +160,6 @@ final class CustomTools implements UserTools {
     /** Whether {@code name} is taken by one of the runtime's own tools. */
     boolean builtin(String name) {
         AgentRuntime r = runtime;
-        return r != null && Stream.of(r.availableTools()).flatMap(List::stream).anyMatch(name::equals);
+        return r != null && r.availableTools().contains(name);
     }
 }
