@@ -201,6 +201,19 @@ class CustomToolEndpointsTest {
     }
 
     @Test
+    void aToolRenamedByNewSourceIsRenamedInTheAgentsThatHaveIt() {
+        String id = fx.post(fx.ana, "/v1/tools/", obj("source_code", ROLL)).json().path("id").asString();
+        String agent = fx.agent(fx.ana, "player");
+        assertThat(fx.patch(fx.ana, "/v1/agents/" + agent + "/tools/attach/" + id, obj()).status()).isEqualTo(200);
+        ServerFixture.Response renamed = fx.patch(fx.ana, "/v1/tools/" + id, obj("source_code", ROLL.replace("roll_dice", "throw_dice")));
+        assertThat(renamed.status()).as(renamed.text()).isEqualTo(200);
+        assertThat(renamed.json().path("name").asString()).isEqualTo("throw_dice");
+        assertThat(renamed.json().path("json_schema").path("name").asString()).isEqualTo("throw_dice");
+        assertThat(fx.get(fx.ana, "/v1/agents/" + agent).json().path("tools").valueStream().map(t -> t.path("name").asString()))
+                .contains("throw_dice").doesNotContain("roll_dice");
+    }
+
+    @Test
     void runningSourceWithoutCodeExecutionIsRefusedNamingTheFlag() {
         ServerFixture.Response run = fx.post(fx.ana, "/v1/tools/run", obj("source_code", ROLL, "args", obj("sides", 6)));
         assertThat(run.status()).isEqualTo(403);
