@@ -180,6 +180,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new PassageRoutes(api).routes());
         routes.addAll(new McpServerRoutes(api, mcp).routes());
         routes.addAll(new ArchiveRoutes(api).routes());
+        routes.addAll(new GroupRoutes(api).routes());
         routes.addAll(new ToolRoutes(api).routes());
         routes.addAll(new IdentityRoutes(api).routes());
         routes.addAll(new ConversationRoutes(api).routes());
