@@ -111,6 +111,26 @@ class MultiAgentToolsTest {
     }
 
     @Test
+    void anAgentFileNamingTheMultiAgentToolsGetsEngramsOwn() {
+        fx = new AgentFixture(dir).open(b -> { });
+        String file = """
+                {"agents": [{"name": "Router", "id": "agent-0", "system": "You route.", "tool_ids": ["tool-0", "tool-1", "tool-2"],
+                             "llm_config": {"model": "gpt-4o-mini", "model_endpoint_type": "openai", "context_window": 8000},
+                             "messages": [], "in_context_message_ids": []}],
+                 "blocks": [],
+                 "tools": [{"id": "tool-0", "name": "send_message_to_agent_and_wait_for_reply", "tool_type": "letta_multi_agent_core"},
+                           {"id": "tool-1", "name": "send_message_to_agents_matching_tags", "tool_type": "letta_multi_agent_core"},
+                           {"id": "tool-2", "name": "send_message_to_agent_async", "tool_type": "letta_multi_agent_core"}],
+                 "groups": [], "files": [], "sources": [], "mcp_servers": []}""";
+        AgentFileImport imported = fx.runtime.importLettaAgentFile(AgentImport.json(file, "router.af").user("ana"));
+        assertThat(imported.agents().getFirst().definition().tools()).contains(MultiAgentTools.WAIT_FOR_REPLY,
+                MultiAgentTools.MATCHING_TAGS, MultiAgentTools.ASYNC);
+        assertThat(imported.agents().getFirst().definition().declaredTools()).isEmpty();
+        assertThat(imported.warnings()).noneMatch(w -> w.contains("send_message_to"));
+        assertThat(LettaTools.toolType(MultiAgentTools.ASYNC)).isEqualTo(LettaTools.MULTI_AGENT_CORE);
+    }
+
+    @Test
     void asyncReturnsAtOnceAndTheTargetGetsTheMessage() throws InterruptedException {
         fx = new AgentFixture(dir).open(b -> b
                 .model("script:boss", script("""
