@@ -247,6 +247,31 @@ class GroupEndpointsTest {
     }
 
     @Test
+    void aSleeptimeGroupsMembersReadTheMainAgentsExchangeEveryNthMessage() throws InterruptedException {
+        start(Map.of("test:main", says("Noted: you like tea.", "Noted: you like cake."), "test:sleeper", says("Filed.")));
+        String main = agent(fx.ana, "main", "test:main");
+        String sleeper = agent(fx.ana, "sleeper", "test:sleeper");
+        String id = fx.post(fx.ana, "/v1/groups/", obj("agent_ids", List.of(sleeper), "description", "memory",
+                "manager_config", obj("manager_type", "sleeptime", "manager_agent_id", main, "sleeptime_agent_frequency", 2)))
+                .json().path("id").asString();
+        Scope sleeperScope = Scope.of("ana", sleeper);
+
+        ServerFixture.Response first = fx.post(fx.ana, "/v1/groups/" + id + "/messages", fx.userMessage("I like tea"));
+        assertThat(texts(first.json(), "assistant_message")).containsExactly("Noted: you like tea.");
+        assertThat(fx.store.messages().list(sleeperScope, MessageQuery.all())).as("not on the first message").isEmpty();
+
+        ServerFixture.Response second = fx.post(fx.ana, "/v1/groups/" + id + "/messages", fx.userMessage("I like cake"));
+        assertThat(texts(second.json(), "assistant_message")).containsExactly("Noted: you like cake.");
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+        while (fx.store.messages().list(sleeperScope, MessageQuery.all()).size() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(fx.store.messages().list(sleeperScope, MessageQuery.all().withSession(id)).getFirst().content())
+                .contains("Recent conversation of agent 'main'", "I like cake", "Noted: you like cake.");
+        assertThat(fx.get(fx.ana, "/v1/groups/" + id).json().path("turns_counter").asInt()).isEqualTo(2);
+    }
+
+    @Test
     void aSharedBlockIsAttachedToEveryMemberAndDetached() {
         start(Map.of());
         String a = fx.agent(fx.ana, "a");
