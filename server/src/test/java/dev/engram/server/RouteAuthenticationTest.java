@@ -131,7 +131,7 @@ class RouteAuthenticationTest {
             assertThat(none.detail()).contains("Authorization: Bearer KEY");
             assertThat(wrong.status()).as("%s %s with a wrong key: %s", route.method(), path, wrong.text()).isEqualTo(401);
         }
-        assertThat(fx.get(null, "/v1/groups/").status()).as("an endpoint Engram does not implement").isEqualTo(401);
+        assertThat(fx.get(null, "/v1/templates/").status()).as("an endpoint Engram does not implement").isEqualTo(401);
         assertThat(fx.get(null, "/v1").status()).isEqualTo(401);
     }
 
