@@ -317,6 +317,11 @@ final class AgentRegistry {
         return Optional.ofNullable(loaded.get(scope));
     }
 
+    /** The user's agents' stored definitions. */
+    List<AgentDefinition> definitions(String userId) {
+        return store().agents().list(userId).stream().map(this::definitionOf).toList();
+    }
+
     List<String> agentIds(String userId) {
         return store().agents().list(userId).stream().map(r -> r.scope().agentId()).toList();
     }

@@ -65,12 +65,13 @@ public final class AgentRuntime implements AutoCloseable {
 
     /**
      * Tools that change only the agent's own memory (guarded by block permissions), its own todos, goals, sessions and
-     * context, or talk, pre-approved in AUTO; and the code tools, whose programs reach nothing outside the sandbox but
-     * through tool calls that ask on their own. ({@code write_memory_dump} writes a file of the workspace: it asks, as
+     * context, or talk (to the user, or to the user's own agents), pre-approved in AUTO; and the code tools, whose
+     * programs reach nothing outside the sandbox but through tool calls that ask on their own. ({@code write_memory_dump} writes a file of the workspace: it asks, as
      * {@code file_write} does.)
      */
     public static final List<String> PRE_APPROVED_IN_AUTO = java.util.stream.Stream.of(
-            java.util.stream.Stream.of("send_message", "block", "recall", SubagentTool.NAME, "memory_finish_edits", "schedule",
+            java.util.stream.Stream.of("send_message", MultiAgentTools.WAIT_FOR_REPLY, MultiAgentTools.MATCHING_TAGS,
+                    MultiAgentTools.ASYNC, "block", "recall", SubagentTool.NAME, "memory_finish_edits", "schedule",
                     SessionTools.SEND, SessionTools.PATCH, HotSwapTool.NAME, "canvas",
                     CodeMode.RUN_CODE, CodeMode.EXECUTE_CODE),
             BuiltinTools.MEMORY_EDITS.stream(), BuiltinTools.WORK_STATE_EDITS.stream()).flatMap(s -> s).toList();

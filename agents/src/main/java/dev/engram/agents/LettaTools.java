@@ -34,13 +34,6 @@ public final class LettaTools {
     private static final Map<String, String> TYPES = new LinkedHashMap<>();
     /** Letta's name -> Engram's, where they differ. */
     private static final Map<String, String> RENAMED = Map.of("fetch_webpage", "web_fetch");
-    /**
-     * Letta's tools that one of Engram's stands in for when an agent is created over the API, though it is not the
-     * same tool (so an export keeps Engram's name): Engram's {@code send_message} with {@code target_agent_id} writes
-     * to another agent and waits for its reply.
-     */
-    private static final Map<String, String> STAND_INS = Map.of("send_message_to_agent_and_wait_for_reply", "send_message");
-
     static {
         for (String n : List.of("send_message", "conversation_search", "archival_memory_insert", "archival_memory_search")) {
             TYPES.put(n, CORE);
@@ -92,11 +85,11 @@ public final class LettaTools {
     }
 
     /**
-     * The name of the Engram tool that does what Letta's {@code lettaName} does: {@link #engramName}, or for Letta's
-     * {@code send_message_to_agent_and_wait_for_reply}, {@code send_message} (which takes a {@code target_agent_id}).
+     * The name of the Engram tool that does what Letta's {@code lettaName} does: {@link #engramName}. (Letta's
+     * multi-agent tools are Engram's own of the same names, over the runtime's message router.)
      */
     public static String equivalent(String lettaName) {
-        return STAND_INS.getOrDefault(lettaName, engramName(lettaName));
+        return engramName(lettaName);
     }
 
     /** The name Letta gives Engram's tool {@code engramName} (the same name unless renamed). */

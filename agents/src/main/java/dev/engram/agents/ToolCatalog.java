@@ -21,8 +21,8 @@ import java.util.function.Consumer;
 
 /**
  * The tools a runtime can give its agents: the built-ins (memory, Letta's memory tools, notes,
- * messaging, schedules, canvas, subagents, todos and goals, sessions, context swaps), the workspace (with the memory
- * dump), shell, web, vault and outbound message tools when the builder enabled them, and the
+ * messaging and Letta's multi-agent tools, schedules, canvas, subagents, todos and goals, sessions, context swaps),
+ * the workspace (with the memory dump), shell, web, vault and outbound message tools when the builder enabled them, and the
  * host's own tools, which may not take a built-in's name.
  */
 final class ToolCatalog {
@@ -39,8 +39,9 @@ final class ToolCatalog {
     static void fill(Map<String, DynamicTool> catalog, Sources b, AgentRegistry agents, ActiveTurns turns,
             Consumer<AgentEvent> emit) {
         List<DynamicTool> builtins = new ArrayList<>();
-        builtins.add(BuiltinTools.sendMessage(new AgentRouter(agents, turns, emit, b.maxAgentDepth()))
-                .withTimeout(b.agentReplyTimeout().multipliedBy(2)));
+        AgentRouter router = new AgentRouter(agents, turns, emit, b.maxAgentDepth());
+        builtins.add(BuiltinTools.sendMessage(router).withTimeout(b.agentReplyTimeout().multipliedBy(2)));
+        builtins.addAll(MultiAgentTools.all(router, agents, b.agentReplyTimeout()));
         builtins.addAll(BuiltinTools.memory(b.store(), b.search(), b.broker()));
         builtins.addAll(BuiltinTools.letta(b.store(), b.search(), b.broker(), BuiltinTools.MemoryToolOptions.defaults()));
         builtins.addAll(BuiltinTools.notes(b.store(), b.search()));

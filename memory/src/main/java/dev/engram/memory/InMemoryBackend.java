@@ -56,6 +56,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, FolderFile> files = new LinkedHashMap<>();
     private final Map<String, FilePassage> passages = new LinkedHashMap<>();
     private final Map<String, Archive> archives = new LinkedHashMap<>();
+    private final Map<String, Group> groups = new LinkedHashMap<>();
     /** Archive attachments by "archive id / agent id" (a user's ids never meet another's: archive ids are unique). */
     private final Map<String, Attachment> attachments = new LinkedHashMap<>();
     /** Each run's kept events by sequence number; a run's map is replaced, never changed in place (the undo log restores it). */
@@ -660,6 +661,27 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     @Override
     public long countPassages(String userId, String folderId) {
         return passages.values().stream().filter(p -> p.userId().equals(userId) && p.folderId().equals(folderId)).count();
+    }
+
+    @Override
+    public void putGroup(Group group) {
+        put(groups, group.id(), group);
+    }
+
+    @Override
+    public Optional<Group> group(String userId, String id) {
+        return Optional.ofNullable(groups.get(id)).filter(g -> g.userId().equals(userId));
+    }
+
+    @Override
+    public List<Group> listGroups(String userId) {
+        return groups.values().stream().filter(g -> g.userId().equals(userId))
+                .sorted(Comparator.comparing(Group::createdAt).thenComparing(Group::id)).toList();
+    }
+
+    @Override
+    public boolean deleteGroup(String userId, String id) {
+        return group(userId, id).isPresent() && remove(groups, id);
     }
 
     @Override

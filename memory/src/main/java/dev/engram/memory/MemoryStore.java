@@ -49,6 +49,7 @@ public final class MemoryStore implements AutoCloseable {
     private final JobStore jobs;
     private final FolderStore folders;
     private final ArchiveStore archives;
+    private final GroupStore groups;
 
     private MemoryStore(MemoryBackend backend, Clock clock, MemoryLimits limits) {
         this(new StoreCore(Objects.requireNonNull(backend, "backend must not be null"),
@@ -78,6 +79,7 @@ public final class MemoryStore implements AutoCloseable {
         this.jobs = new JobStore(core);
         this.folders = new FolderStore(core);
         this.archives = new ArchiveStore(core, archival);
+        this.groups = new GroupStore(core);
     }
 
     /** The store over your own backend, with the system clock. */
@@ -241,6 +243,11 @@ public final class MemoryStore implements AutoCloseable {
     /** Each user's archives: collections of passages shared by the agents they are attached to (Letta's archives). */
     public ArchiveStore archives() {
         return archives;
+    }
+
+    /** Each user's multi-agent groups: several of the user's agents answering together (Letta's groups). */
+    public GroupStore groups() {
+        return groups;
     }
 
     /** The clock that stamps every write and says when a {@linkplain #schedules() schedule} is due. */

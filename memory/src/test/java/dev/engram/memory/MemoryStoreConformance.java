@@ -137,6 +137,15 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** Multi-agent groups, on this backend. */
+    @Nested
+    class Groups extends GroupConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     /** The images of user messages, on this backend. */
     @Nested
     class Images extends MessageImageConformance {

@@ -41,9 +41,9 @@ final class AgentFields {
         REFUSED.put("initial_message_sequence", "Engram does not seed a new agent's history; send the messages to the "
                 + "agent after creating it (POST /v1/agents/{agent_id}/messages)");
         REFUSED.put("include_base_tool_rules", "Engram has no base tool rules; give the rules you want in tool_rules");
-        REFUSED.put("include_multi_agent_tools", "Engram does not add Letta's multi-agent tools; an agent messages "
-                + "another with send_message and its target_agent_id (name send_message_to_agent_and_wait_for_reply in "
-                + "tools for it)");
+        REFUSED.put("include_multi_agent_tools", "Engram does not add Letta's multi-agent tools by this flag; name the "
+                + "ones the agent needs in tools (send_message_to_agent_and_wait_for_reply, "
+                + "send_message_to_agents_matching_tags, send_message_to_agent_async)");
         String template = "templates and projects are deprecated in Letta and not used; leave it out";
         for (String f : new String[] {"from_template", "template", "project", "project_id", "template_id",
                 "base_template_id", "memory_variables", "hidden"}) {

@@ -184,6 +184,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new ArchiveRoutes(api).routes());
         // Before ToolRoutes: /v1/tools/count is not a tool id.
         routes.addAll(new CustomToolRoutes(api, custom).routes());
+        routes.addAll(new GroupRoutes(api).routes());
         routes.addAll(new ToolRoutes(api, custom).routes());
         routes.addAll(new IdentityRoutes(api).routes());
         routes.addAll(new ConversationRoutes(api).routes());

@@ -36,11 +36,6 @@ final class RequestedTools {
                 + "JavaScript in the bubblewrap sandbox)");
         HOW.put("run_code_with_tools", "Engram's code mode, a program that calls the agent's tools, is execute_code, "
                 + "offered when the operator starts engram serve with --code");
-        String agents = "Engram's agents write to one other agent at a time with send_message and its target_agent_id, "
-                + "waiting for the reply (ask for send_message_to_agent_and_wait_for_reply); there is no message to "
-                + "agents by tag and no message that does not wait";
-        HOW.put("send_message_to_agents_matching_tags", agents);
-        HOW.put("send_message_to_agent_async", agents);
         String files = "Engram has no files or folders, so no file tools; keep documents in archival memory";
         HOW.put("open_files", files);
         HOW.put("grep_files", files);

@@ -142,9 +142,9 @@ class AgentEndpointsTest {
 
     @Test
     void anUnsupportedEndpointIs501WithABodyNamingIt() {
-        ServerFixture.Response r = fx.get(fx.ana, "/v1/groups/");
+        ServerFixture.Response r = fx.get(fx.ana, "/v1/templates/");
         assertThat(r.status()).isEqualTo(501);
-        assertThat(r.detail()).contains("GET /v1/groups/", "not supported");
-        assertThat(fx.get(null, "/v1/groups/").status()).isEqualTo(401);
+        assertThat(r.detail()).contains("GET /v1/templates/", "not supported");
+        assertThat(fx.get(null, "/v1/templates/").status()).isEqualTo(401);
     }
 }

@@ -35,9 +35,10 @@ class LettaToolNamesTest {
             ServerFixture.Response r = fx.post(fx.ana, "/v1/agents/", obj("name", "web", "include_base_tools", false,
                     "tools", List.of("fetch_webpage", "send_message_to_agent_and_wait_for_reply")));
             assertThat(r.status()).as(r.text()).isEqualTo(200);
-            assertThat(toolNames(r.json())).containsExactly("web_fetch", "send_message");
+            assertThat(toolNames(r.json())).containsExactly("web_fetch", "send_message_to_agent_and_wait_for_reply");
             String id = r.json().path("id").asString();
-            assertThat(toolNames(fx.get(fx.ana, "/v1/agents/" + id).json())).containsExactly("web_fetch", "send_message");
+            assertThat(toolNames(fx.get(fx.ana, "/v1/agents/" + id).json())).containsExactly("web_fetch",
+                    "send_message_to_agent_and_wait_for_reply");
             ServerFixture.Response modified = fx.patch(fx.ana, "/v1/agents/" + id,
                     obj("tool_ids", List.of("tool-fetch_webpage", "tool-block")));
             assertThat(modified.status()).as(modified.text()).isEqualTo(200);
@@ -91,10 +92,9 @@ class LettaToolNamesTest {
             String id = fx.agent(fx.ana, "helper");
             List<String> before = toolNames(fx.get(fx.ana, "/v1/agents/" + id).json());
             ServerFixture.Response r = fx.patch(fx.ana, "/v1/agents/" + id,
-                    obj("name", "renamed", "tools", List.of("send_message_to_agents_matching_tags")));
+                    obj("name", "renamed", "tools", List.of("web_search")));
             assertThat(r.status()).as(r.text()).isEqualTo(400);
-            assertThat(r.detail()).startsWith("Tools not found by name: {'send_message_to_agents_matching_tags'}.")
-                    .contains("target_agent_id");
+            assertThat(r.detail()).startsWith("Tools not found by name: {'web_search'}.").contains("--web");
             ServerFixture.Response byId = fx.patch(fx.ana, "/v1/agents/" + id, obj("tool_ids", List.of("tool-fetch_webpage")));
             assertThat(byId.status()).isEqualTo(400);
             assertThat(byId.detail()).startsWith("Tools not found by id:   {'tool-fetch_webpage'}.").contains("--web");

@@ -167,7 +167,7 @@ class ProbesAndRequestIdsTest {
         ServerFixture.Response invalid = fx.post(fx.ana, "/v1/agents/", "{not json");
         assertThat(invalid.status()).isBetween(400, 422);
         assertThat(invalid.json().path("request_id").asString()).isEqualTo(invalid.headers().firstValue("X-Request-Id").orElseThrow());
-        ServerFixture.Response unsupported = fx.get(fx.ana, "/v1/groups/");
+        ServerFixture.Response unsupported = fx.get(fx.ana, "/v1/templates/");
         assertThat(unsupported.status()).isEqualTo(501);
         assertThat(unsupported.json().path("request_id").asString()).isNotBlank();
     }

@@ -29,7 +29,7 @@ class RouteAuthenticationTest {
     /** Path parameters that name something of ana's: with ben's key, such a route must answer 404 (or 403). */
     private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label",
             "conversation_id", "message_id", "run_id", "canvas_name", "mcp_server_id", "mcp_server_name",
-            "folder_id", "folder_name", "file_id", "archive_id", "passage_id", "tool_id");
+            "folder_id", "folder_name", "file_id", "archive_id", "passage_id", "tool_id", "group_id");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
 
     @TempDir
@@ -81,6 +81,8 @@ class RouteAuthenticationTest {
                 List.of(obj("role", "user", "content", "ana-secret-job")), "infer", false)).json().path("id").asString());
         String archive = fx.post(fx.ana, "/v1/archives/", obj("name", "ana-secret-archive")).json().path("id").asString();
         values.put("archive_id", archive);
+        values.put("group_id", fx.post(fx.ana, "/v1/groups/", obj("agent_ids", List.of(agent), "description",
+                "ana-secret-group")).json().path("id").asString());
         values.put("passage_id", fx.post(fx.ana, "/v1/archives/" + archive + "/passages", obj("text",
                 "ana-secret-archive-passage")).json().path("id").asString());
         assertThat(fx.patch(fx.ana, "/v1/agents/" + agent + "/archives/attach/" + archive, obj()).status()).isEqualTo(200);
@@ -133,7 +135,7 @@ class RouteAuthenticationTest {
             assertThat(none.detail()).contains("Authorization: Bearer KEY");
             assertThat(wrong.status()).as("%s %s with a wrong key: %s", route.method(), path, wrong.text()).isEqualTo(401);
         }
-        assertThat(fx.get(null, "/v1/groups/").status()).as("an endpoint Engram does not implement").isEqualTo(401);
+        assertThat(fx.get(null, "/v1/templates/").status()).as("an endpoint Engram does not implement").isEqualTo(401);
         assertThat(fx.get(null, "/v1").status()).isEqualTo(401);
     }
 

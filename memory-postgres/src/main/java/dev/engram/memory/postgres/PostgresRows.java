@@ -35,7 +35,7 @@ import org.jdbi.v3.core.statement.SqlStatement;
 
 /** {@link Rows} on one PostgreSQL connection, inside the transaction (or read) {@link PostgresBackend} opened. */
 record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, PostgresWorkRows, PostgresCanvasRows, PostgresJobRows,
-        PostgresFolderRows, PostgresArchiveRows {
+        PostgresFolderRows, PostgresArchiveRows, PostgresGroupRows {
     /** The block of (owner user, owner agent, label), as a sub-select. */
     private static final String BLOCK_ID = "(SELECT id FROM blocks WHERE user_id = ? AND agent_id = ? AND label = ?)";
     private static final String BLOCK_COLUMNS = "b.agent_id, b.label, b.description, b.value, b.char_limit, b.type, "

@@ -5,6 +5,7 @@ import dev.engram.memory.ApiKey;
 import dev.engram.memory.Archive;
 import dev.engram.memory.Conversation;
 import dev.engram.memory.CustomTool;
+import dev.engram.memory.Group;
 import dev.engram.memory.Identity;
 import dev.engram.memory.McpServerRecord;
 import dev.engram.memory.ProviderRecord;
@@ -538,6 +539,33 @@ public interface Rows {
 
     private static UnsupportedOperationException noArchives() {
         return new UnsupportedOperationException("this memory backend keeps no archives (it does not implement the archive "
+                + "methods of Rows)");
+    }
+
+    // ---- groups (optional) --------------------------------------------------------------------------------
+
+    /** Stores a group, replacing the one of its id. Groups are optional, like archives: the defaults of the group methods throw. */
+    default void putGroup(Group group) {
+        throw noGroups();
+    }
+
+    /** The user's group of that id. */
+    default Optional<Group> group(String userId, String id) {
+        throw noGroups();
+    }
+
+    /** The user's groups, oldest first (by creation, then id). */
+    default List<Group> listGroups(String userId) {
+        throw noGroups();
+    }
+
+    /** Removes the user's group; returns whether there was one. */
+    default boolean deleteGroup(String userId, String id) {
+        throw noGroups();
+    }
+
+    private static UnsupportedOperationException noGroups() {
+        return new UnsupportedOperationException("this memory backend keeps no groups (it does not implement the group "
                 + "methods of Rows)");
     }
 

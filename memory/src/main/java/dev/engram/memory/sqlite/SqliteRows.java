@@ -35,7 +35,7 @@ import org.jdbi.v3.core.statement.Query;
 
 /** {@link Rows} on one SQLite connection, inside the transaction (or read) its backend opened. */
 final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkRows, SqliteCanvasRows, SqliteJobRows,
-        SqliteFolderRows, SqliteArchiveRows {
+        SqliteFolderRows, SqliteArchiveRows, SqliteGroupRows {
     private static final String BLOCK = "(SELECT id FROM blocks WHERE user_id = :u AND agent_id = :a AND label = :l)";
     private static final String COLUMNS = "b.agent_id, b.label, b.description, b.value, b.char_limit, b.type, "
             + "b.pinned, b.version, b.created_at, b.updated_at";
