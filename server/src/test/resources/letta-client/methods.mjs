@@ -137,9 +137,9 @@ const byName = { agentID: () => ctx.agent, blockID: () => ctx.block, blockLabel:
 async function backgroundTurn(ms) {
   const conversation = (await client.conversations.create({ agent_id: ctx.agent })).id;
   const started = await client.conversations.messages.create(conversation, { ...userMessage(`sleep ${ms} busy`), streaming: true, background: true });
-  const events = started[Symbol.asyncIterator]();
-  await events.next(); // the run has started once its first event arrives
-  started.controller.abort();
+  // Once its first event has come the run is active. The stream stays open, unread, so that the run goes on whatever
+  // the server does when a client leaves.
+  await started[Symbol.asyncIterator]().next();
   return conversation;
 }
 const throwaway = async () => agent('throwaway-' + Math.random().toString(36).slice(2, 8));
@@ -196,7 +196,7 @@ const ARGS = {
   'conversations.update': () => [ctx.conversation, { summary: 'tea talk' }],
   'conversations.delete': async () => [(await client.conversations.create({ agent_id: ctx.agent })).id],
   'conversations.messages.create': () => [ctx.conversation, { ...userMessage('hi there'), streaming: false }],
-  'conversations.messages.stream': async () => [await backgroundTurn(1500), {}],
+  'conversations.messages.stream': async () => [await backgroundTurn(3000), {}],
   'conversations.cancel': async () => [await backgroundTurn(5000), {}],
   'mcpServers.create': () => [{ server_name: 'methods-mcp-2', config: { mcp_server_type: 'streamable_http', server_url: 'http://127.0.0.1:9/other' } }],
   'mcpServers.update': () => [ctx.mcpServer, { server_name: 'methods-mcp' }],
