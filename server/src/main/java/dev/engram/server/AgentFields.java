@@ -31,9 +31,10 @@ final class AgentFields {
                 + "where the server runs";
         REFUSED.put("secrets", secrets);
         REFUSED.put("tool_exec_environment_variables", secrets);
+        // Letta's "embedding" handle (its quickstart names openai/text-embedding-3-small) is accepted and left aside: the
+        // server's one embedding model embeds every agent's memory. A configuration of one is refused.
         String embedding = "Engram embeds archival memory with the server's own embedding model, the same for every agent; "
                 + "leave it out";
-        REFUSED.put("embedding", embedding);
         REFUSED.put("embedding_config", embedding);
         REFUSED.put("embedding_chunk_size", embedding);
         REFUSED.put("message_buffer_autoclear", "Engram keeps every message in recall memory and in context until the "

@@ -41,7 +41,8 @@ import tools.jackson.databind.node.ObjectNode;
  * approvals, identities, scheduled messages (which the server delivers). Requests carry {@code Authorization: Bearer KEY}, a key of the store's
  * {@link dev.engram.memory.KeyStore}: a user's key sees only that user's agents and memory (anything else is
  * 404), an admin key sees every user's. Errors are Letta's: a status and {@code {"detail": ...}}; no stack
- * trace reaches a client. Endpoints of Letta's API that Engram does not implement answer 501.
+ * trace reaches a client. Operations of Letta's API that Engram does not implement answer 501 saying why and what to
+ * use instead ({@link Unsupported}).
  *
  * <pre>{@code
  * try (EngramServer server = EngramServer.builder(store, search)
@@ -145,14 +146,11 @@ public final class EngramServer implements AutoCloseable {
         // The request id first, so that authentication's refusals carry it too.
         routing.addFilter(new RequestIds(metrics));
         routing.addFilter(new Authentication(keys, routes));
+        // The unsupported operations' explained 501s first, so that a route with a parameter does not take them.
+        Unsupported.registerBefore(routing, UnsupportedOperations.ALL, routes);
         Route.register(routing, routes);
         new ConsoleAssets().register(routing);
-        routing.any("/v1/*", (req, res) -> {
-            throw ApiException.of(Status.NOT_IMPLEMENTED_501, req.prologue().method().text() + " " + req.path().path()
-                    + " is not supported by this Engram server (it implements Letta's agents, messages, blocks, archival "
-                    + "memory, archives, folders and sources, MCP servers, tools, identities, conversations, runs, jobs, models, "
-                    + "providers and scheduled messages endpoints).");
-        });
+        Unsupported.registerCatchAll(routing, UnsupportedOperations.ALL, routes);
         ErrorAnswers.register(routing);
         WebServerConfig.Builder web = WebServer.builder().host(b.host).port(b.port).maxPayloadSize(b.maxBodyBytes)
                 .shutdownGracePeriod(b.shutdownGrace).shutdownHook(false).routing(routing);

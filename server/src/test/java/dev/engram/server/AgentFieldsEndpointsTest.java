@@ -127,7 +127,7 @@ class AgentFieldsEndpointsTest {
         bad.put("secrets", obj("API_KEY", "x"));
         bad.put("source_ids", List.of("source-1"));
         bad.put("message_buffer_autoclear", true);
-        bad.put("embedding", "openai/text-embedding-3-small");
+        bad.put("embedding_config", obj("embedding_model", "text-embedding-3-small"));
         bad.put("compaction_settings", obj("model", "openai/gpt-4o-mini"));
         bad.forEach((field, value) -> {
             ServerFixture.Response r = fx.patch(fx.ana, "/v1/agents/" + id, obj("description", "Changed", field, value));
@@ -139,6 +139,22 @@ class AgentFieldsEndpointsTest {
                 "initial_message_sequence", List.of(obj("role", "user", "content", "hi"))));
         assertThat(create.status()).isEqualTo(422);
         assertThat(create.text()).contains("initial_message_sequence is not supported");
+        assertThat(fx.get(fx.ana, "/v1/agents/count").json().asInt()).isEqualTo(1);
+    }
+
+    /** Letta's quickstart names an embedding handle: accepted, and the server's own model embeds the agent's memory. */
+    @Test
+    void anEmbeddingHandleIsAcceptedAndTheServersModelEmbeds() {
+        ServerFixture.Response created = fx.post(fx.ana, "/v1/agents/", obj("name", "quick",
+                "embedding", "openai/text-embedding-3-small"));
+        assertThat(created.status()).as(created.text()).isEqualTo(200);
+        String id = created.json().path("id").asString();
+        assertThat(fx.post(fx.ana, "/v1/agents/" + id + "/archival-memory", obj("text", "Timber is a dog.")).status())
+                .isEqualTo(200);
+        assertThat(fx.get(fx.ana, "/v1/agents/" + id + "/archival-memory/search?query=dog").text()).contains("Timber");
+        ServerFixture.Response config = fx.post(fx.ana, "/v1/agents/", obj("name", "configured",
+                "embedding_config", obj("embedding_model", "text-embedding-3-small")));
+        assertThat(config.status()).isEqualTo(422);
         assertThat(fx.get(fx.ana, "/v1/agents/count").json().asInt()).isEqualTo(1);
     }
 

@@ -37,7 +37,7 @@ class LettaClientTest {
     @TempDir
     Path dir;
 
-    private static boolean runs(String... command) {
+    static boolean runs(String... command) {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
@@ -50,7 +50,7 @@ class LettaClientTest {
         }
     }
 
-    private static String run(Path cwd, Map<String, String> env, long minutes, String... command) throws Exception {
+    static String run(Path cwd, Map<String, String> env, long minutes, String... command) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).directory(cwd.toFile()).redirectErrorStream(true);
         pb.environment().putAll(env);
         Process p = pb.start();
@@ -68,7 +68,7 @@ class LettaClientTest {
         if (!Files.exists(home.resolve("node_modules/@letta-ai/letta-client/package.json"))) {
             run(home, Map.of(), 5, "npm", "install", "--no-audit", "--no-fund", "--no-save", "--prefix", home.toString(), CLIENT);
         }
-        for (String name : List.of("check.mjs", "agents.mjs", "archives.mjs")) {
+        for (String name : List.of("check.mjs", "agents.mjs", "archives.mjs", "methods.mjs", "quickstart.mjs")) {
             try (InputStream script = LettaClientTest.class.getResourceAsStream("/letta-client/" + name)) {
                 Files.copy(script, home.resolve(name), StandardCopyOption.REPLACE_EXISTING);
             }

@@ -1,0 +1,106 @@
+package dev.engram.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.engram.tools.CodeRunner;
+import dev.engram.tools.SearchProviders;
+import dev.engram.tools.WebFetcher;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Letta's official TypeScript client, {@code @letta-ai/letta-client} 1.12.1, method by method: the script
+ * {@code letta-client/methods.mjs} walks the client's resource classes, learns the HTTP path each method calls, keeps
+ * the self-hosted ones (by the contract's tags), calls each against this live server (on the scripted {@link EchoModel})
+ * with valid arguments, and checks each answer against the contract's response schema; it prints
+ * {@code client methods passing X of M self-hosted} and the failures. Every method of {@link #EXPECTED_PASS} must pass,
+ * and the count never drops below it: a ratchet to extend as endpoints are added. Also Letta's quickstart, as Letta's
+ * README wrote it ({@code letta-client/quickstart.mjs}). One server for both; the client is installed once under
+ * {@code target/letta-client}. Skipped without node and npm, or without the contract.
+ */
+class LettaClientMethodsTest {
+    /** The methods that pass today (the lead adds the methods a merged branch makes pass). */
+    static final Set<String> EXPECTED_PASS = Set.of(
+            "agents.archives.attach", "agents.archives.detach", "agents.blocks.attach", "agents.blocks.detach",
+            "agents.blocks.list", "agents.blocks.retrieve", "agents.blocks.update", "agents.create", "agents.delete",
+            "agents.exportFile", "agents.importFile", "agents.list", "agents.messages.cancel",
+            "agents.messages.create", "agents.messages.list", "agents.messages.reset", "agents.messages.stream",
+            "agents.passages.create", "agents.passages.delete", "agents.passages.list", "agents.passages.search",
+            "agents.retrieve", "agents.schedule.create", "agents.schedule.delete", "agents.schedule.list",
+            "agents.schedule.retrieve", "agents.tools.attach", "agents.tools.detach", "agents.tools.list",
+            "agents.tools.updateApproval", "agents.update", "archives.delete", "archives.passages.create",
+            "archives.passages.createMany", "archives.passages.delete", "blocks.create", "blocks.delete",
+            "blocks.list", "blocks.retrieve", "blocks.update", "conversations.cancel", "conversations.create",
+            "conversations.delete", "conversations.fork", "conversations.list", "conversations.messages.create",
+            "conversations.messages.list", "conversations.recompile", "conversations.retrieve",
+            "conversations.update", "folders.agents.list", "folders.create", "folders.delete",
+            "folders.files.delete", "folders.files.list", "folders.files.retrieve", "folders.files.upload",
+            "folders.list", "folders.retrieve", "folders.update", "health", "mcpServers.create", "mcpServers.delete",
+            "mcpServers.list", "mcpServers.retrieve", "mcpServers.tools.list", "mcpServers.update",
+            "messages.retrieve", "models.embeddings.list", "models.list", "runs.messages.stream", "runs.retrieve",
+            "tools.list", "tools.retrieve");
+    private static final Pattern PASS = Pattern.compile("^pass (\\S+) ", Pattern.MULTILINE);
+    private static final Pattern COUNT = Pattern.compile("client methods passing (\\d+) of (\\d+) self-hosted");
+
+    @TempDir
+    static Path dir;
+    static ServerFixture fx;
+    static Path client;
+    static Path contract;
+
+    @BeforeAll
+    static void start() throws Exception {
+        assumeTrue(LettaClientTest.runs("node", "--version") && LettaClientTest.runs("npm", "--version"),
+                "skipped: node and npm are needed to run Letta's TypeScript client (apt-get install nodejs npm)");
+        Optional<Path> file = LettaContract.file();
+        assumeTrue(file.isPresent(), "skipped: Letta's contract shared/letta/openapi.json is not in this checkout");
+        contract = file.get();
+        client = LettaClientTest.installedClient();
+        // The quickstart's model and tools: its openai/gpt-4.1 answered by the scripted model, run_code in the sandbox,
+        // web_search with a SearXNG on 127.0.0.1 that is never called.
+        fx = new ServerFixture(dir, b -> b.runtime(rt -> rt.model("test:echo", new EchoModel())
+                .model("openai:gpt-4.1", new EchoModel()).code(CodeRunner.sandboxed())
+                .web(WebFetcher.http(), SearchProviders.fromEnvironment(Map.of("SEARXNG_URL", "http://127.0.0.1:9")))));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (fx != null) {
+            fx.close();
+        }
+    }
+
+    @Test
+    void everyExpectedClientMethodPassesAndTheCountNeverDrops() throws Exception {
+        String out = LettaClientTest.run(client, Map.of("ENGRAM_URL", fx.url(""), "KEY_A", fx.ana, "KEY_ADMIN", fx.admin,
+                "CONTRACT", contract.toString()), 5, "node", "methods.mjs");
+        System.out.println(out);
+        Matcher count = COUNT.matcher(out);
+        assertThat(count.find()).as(out).isTrue();
+        Set<String> passing = PASS.matcher(out).results().map(r -> r.group(1)).collect(Collectors.toSet());
+        assertThat(Integer.parseInt(count.group(1))).isEqualTo(passing.size());
+        assertThat(passing).as("the expected methods pass:%n%s", out).containsAll(EXPECTED_PASS);
+        assertThat(passing.size()).isGreaterThanOrEqualTo(EXPECTED_PASS.size());
+        assertThat(out).doesNotContain("unmatched ");
+    }
+
+    @Test
+    void lettasQuickstartRunsAsLettasReadmeWritesIt() throws Exception {
+        String out = LettaClientTest.run(client, Map.of("LETTA_BASE_URL", fx.url(""), "LETTA_API_KEY", fx.ana), 2,
+                "node", "quickstart.mjs");
+        assertThat(out).contains("Agent created with ID: agent-", "assistant_message", "What do you know about me?");
+        List<String> lines = out.lines().toList();
+        assertThat(lines).isNotEmpty();
+    }
+}
