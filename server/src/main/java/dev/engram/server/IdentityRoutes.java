@@ -8,6 +8,7 @@ import static io.helidon.http.Method.PUT;
 
 import dev.engram.memory.AgentRecord;
 import dev.engram.memory.Identity;
+import dev.engram.memory.Scope;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -15,11 +16,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code /v1/identities}: an identity is an Engram user ({@code identifier_key} is the user's id) with a
- * display name and kind. A user's key sees and manages only its own identity; an admin key, every one.
+ * display name and kind; its {@code block_ids} are the user's standalone blocks ({@code POST /v1/blocks/}). A user's key sees and manages only its own identity; an admin key, every one.
  */
 final class IdentityRoutes {
     private static final Set<String> TYPES = Set.of("user", "org", "other");
@@ -51,14 +53,16 @@ final class IdentityRoutes {
         api.store.agents().list(identity.userId()).stream().map(AgentRecord::scope)
                 .forEach(s -> o.withArray("agent_ids").add(s.agentId()));
         o.withArray("agent_ids");
-        o.putArray("block_ids");
+        ArrayNode blocks = o.putArray("block_ids");
+        api.store.blocks().list(Scope.of(identity.userId(), Ids.BLOCK_HOLDER)).stream()
+                .filter(b -> b.ownerAgentId().equals(Ids.BLOCK_HOLDER)).forEach(b -> blocks.add(Ids.block(b.ownerAgentId(), b.label())));
         o.putArray("properties");
         o.put("created_at", LettaViews.date(identity.createdAt()));
         return o;
     }
 
     /** The caller's identity of that id; a 404 when it does not exist or belongs to another user. */
-    private Identity identity(Caller caller, String identityId) {
+    Identity identity(Caller caller, String identityId) {
         String user = Identities.userOf(identityId);
         return api.store.identities().get(user).filter(i -> caller.sees(i.userId()))
                 .orElseThrow(() -> ApiException.notFound("Identity '" + identityId + "' not found."));

@@ -39,8 +39,8 @@ final class ToolRoutes {
                 .list();
     }
 
-    /** The runtime's tools, and the caller's own (their MCP servers'). */
-    private List<ObjectNode> all(Caller caller) {
+    /** The runtime's tools, and the caller's own (their MCP servers'), as Letta's tools ({@code GET /v1/tools/count} counts them). */
+    List<ObjectNode> all(Caller caller) {
         List<DynamicTool> tools = new ArrayList<>(api.runtime.toolRegistry().list());
         caller.user().ifPresent(user -> tools.addAll(api.userTools.list(user)));
         return tools.stream()
