@@ -181,6 +181,8 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new MessageSearchRoutes(api).routes());
         routes.addAll(new PassageSearchRoutes(api).routes());
         routes.addAll(new BatchRoutes(api, batches).routes());
+        routes.addAll(new StatusRoutes(ops).routes());
+        routes.addAll(new MemoryFileRoutes(api).routes());
         routes.addAll(new AgentRoutes(api).routes());
         routes.addAll(new MessageRoutes(api).routes());
         routes.addAll(new CoreMemoryRoutes(api).routes());

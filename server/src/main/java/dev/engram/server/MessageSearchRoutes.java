@@ -158,10 +158,7 @@ final class MessageSearchRoutes {
         List<Found> found = new ArrayList<>();
         for (Agent agent : agents) {
             if (query.isEmpty()) {
-                MessageQuery q = MessageQuery.all().withTimeRange(from.orElse(SearchRequest.EARLIEST), until.orElse(SearchRequest.LATEST));
-                q = session.map(q::withSession).orElse(q);
-                api.store.messages().list(agent.scope(), q.newest(limit)).stream()
-                        .filter(m -> roles.isEmpty() || roles.contains(m.role())).forEach(m -> found.add(new Found(m, Optional.empty())));
+                newest(agent, from, until, session, roles, limit).forEach(m -> found.add(new Found(m, Optional.empty())));
                 continue;
             }
             SearchRequest.Builder search = SearchRequest.builder(agent.scope(), query.get()).domains(SearchDomain.CONVERSATIONS)
@@ -183,6 +180,29 @@ final class MessageSearchRoutes {
                 : Comparator.comparing((Found f) -> f.message().id()).reversed();
         found.sort(order);
         return found.subList(0, Math.min(limit, found.size()));
+    }
+
+    /** The agent's newest {@code limit} messages in the time range, session and roles, read newest first in pages. */
+    private List<ConversationMessage> newest(Agent agent, Optional<Instant> from, Optional<Instant> until,
+            Optional<String> session, Set<MessageRole> roles, int limit) {
+        List<ConversationMessage> out = new ArrayList<>();
+        long upper = Long.MAX_VALUE;
+        while (out.size() < limit) {
+            MessageQuery q = MessageQuery.all().withTimeRange(from.orElse(SearchRequest.EARLIEST), until.orElse(SearchRequest.LATEST))
+                    .withIdRange(0, upper);
+            q = session.map(q::withSession).orElse(q);
+            List<ConversationMessage> page = api.store.messages().list(agent.scope(), q.newest(MAX_RESULTS));
+            if (page.isEmpty()) {
+                break;
+            }
+            for (int i = page.size() - 1; i >= 0 && out.size() < limit; i--) {
+                if (roles.isEmpty() || roles.contains(page.get(i).role())) {
+                    out.add(page.get(i));
+                }
+            }
+            upper = page.getFirst().id();
+        }
+        return out;
     }
 
     private static SearchRequest build(Body body, SearchRequest.Builder search) {
