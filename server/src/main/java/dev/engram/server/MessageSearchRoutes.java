@@ -22,8 +22,10 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import tools.jackson.databind.node.ArrayNode;
@@ -83,10 +85,12 @@ final class MessageSearchRoutes {
         stored.sort(Comparator.comparingLong(ConversationMessage::id));
         List<ConversationMessage> page = newest ? stored.subList(Math.max(0, stored.size() - pages.limit()), stored.size())
                 : stored.subList(0, Math.min(stored.size(), pages.limit()));
-        List<ObjectNode> out = new ArrayList<>();
-        for (ConversationMessage m : page) {
-            view.of(List.of(m)).forEach(o -> out.add(o.put("agent_id", m.agentId())));
-        }
+        // One view of the whole page, so that a call and its result in it show together (an assistant_message for what
+        // reached the user); call ids are unique, so the agents' messages do not mix.
+        Map<String, String> agentOf = new HashMap<>();
+        page.forEach(m -> agentOf.put(Ids.message(m.id()), m.agentId()));
+        List<ObjectNode> out = new ArrayList<>(view.of(page));
+        out.forEach(o -> o.put("agent_id", agentOf.get(o.path("id").asString())));
         if (!pages.ascending()) {
             java.util.Collections.reverse(out);
         }

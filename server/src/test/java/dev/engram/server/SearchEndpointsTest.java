@@ -101,6 +101,8 @@ class SearchEndpointsTest {
         assertThat(strings(listed.json(), "content")).containsExactly("then to two", "first to one");
         assertThat(strings(listed.json(), "agent_id")).containsExactly(a2, a1);
         assertThat(listed.text()).doesNotContain("ben-secret");
+        JsonNode answers = fx.get(fx.ana, "/v1/messages/?include_return_message_types=assistant_message").json();
+        assertThat(strings(answers, "content")).containsExactly("You said: then to two", "You said: first to one");
         JsonNode asc = fx.get(fx.ana, "/v1/messages?order=asc&include_return_message_types=user_message").json();
         assertThat(strings(asc, "content")).containsExactly("first to one", "then to two");
         String newest = listed.json().path(0).path("id").asString();
