@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -43,7 +45,8 @@ final class IdentityRoutes {
                 .list();
     }
 
-    private ObjectNode view(Identity identity) {
+    /** Letta's {@code Identity}. */
+    ObjectNode view(Identity identity) {
         ObjectNode o = Body.JSON.createObjectNode();
         o.put("id", Identities.id(identity.userId()));
         o.put("identifier_key", identity.userId());
@@ -56,9 +59,19 @@ final class IdentityRoutes {
         ArrayNode blocks = o.putArray("block_ids");
         api.store.blocks().list(Scope.of(identity.userId(), Ids.BLOCK_HOLDER)).stream()
                 .filter(b -> b.ownerAgentId().equals(Ids.BLOCK_HOLDER)).forEach(b -> blocks.add(Ids.block(b.ownerAgentId(), b.label())));
-        o.putArray("properties");
+        o.set("properties", properties(identity));
         o.put("created_at", LettaViews.date(identity.createdAt()));
         return o;
+    }
+
+    /** An identity's properties as stored: the server stores a JSON list; anything else (a store written by hand) is none. */
+    private static JsonNode properties(Identity identity) {
+        try {
+            JsonNode list = Body.JSON.readTree(identity.properties());
+            return list != null && list.isArray() ? list : Body.JSON.createArrayNode();
+        } catch (JacksonException e) {
+            return Body.JSON.createArrayNode();
+        }
     }
 
     /** The caller's identity of that id; a 404 when it does not exist or belongs to another user. */

@@ -1,6 +1,7 @@
 package dev.engram.server;
 
 import static io.helidon.http.Method.GET;
+import static io.helidon.http.Method.PUT;
 
 import dev.engram.agents.Agent;
 import dev.engram.memory.AgentRecord;
@@ -16,13 +17,16 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 
 /**
  * Counts and relations between the caller's things: {@code GET /v1/tools/count}, {@code /v1/blocks/count},
  * {@code /v1/identities/count}; the agents that see a block ({@code GET /v1/blocks/{block_id}/agents}); an identity's
  * agents and blocks ({@code GET /v1/identities/{identity_id}/agents|blocks}: an identity is a user, its agents are the
- * user's agents and its blocks the user's standalone blocks); and the tags of the caller's agents ({@code GET /v1/tags/}).
+ * user's agents and its blocks the user's standalone blocks) and its properties, replaced whole
+ * ({@code PUT /v1/identities/{identity_id}/properties}, a list of {@code {key, value, type}}); and the tags of the caller's agents ({@code GET /v1/tags/}).
  * Registered before the route classes whose {@code /{id}} patterns would otherwise take {@code count}.
  */
 final class RelationRoutes {
@@ -41,6 +45,7 @@ final class RelationRoutes {
                 .add(Route.caller(GET, "/v1/blocks/{block_id}/agents", this::blockAgents))
                 .add(Route.caller(GET, "/v1/identities/{identity_id}/agents", this::identityAgents))
                 .add(Route.caller(GET, "/v1/identities/{identity_id}/blocks", this::identityBlocks))
+                .add(Route.caller(PUT, "/v1/identities/{identity_id}/properties", this::identityProperties))
                 .list();
     }
 
@@ -133,6 +138,58 @@ final class RelationRoutes {
         blocks.sort(Comparator.comparing(Block::createdAt).thenComparing(Block::label));
         Api.json(res, pages.page(blocks, b -> Ids.block(b.ownerAgentId(), b.label()), "block").stream()
                 .map(LettaViews::block).toList());
+    }
+
+    /**
+     * Replaces an identity's properties with the body's list of Letta's {@code IdentityProperty} ({@code key}, a
+     * {@code value} of its {@code type}: {@code string}, {@code number}, {@code boolean} or {@code json} (an object));
+     * a 422 naming the item for anything else, and nothing changes. Answers the identity.
+     */
+    private void identityProperties(Caller caller, ServerRequest req, ServerResponse res) {
+        IdentityRoutes identities = new IdentityRoutes(api);
+        Identity identity = identities.identity(caller, req.path().pathParameters().get("identity_id"));
+        JsonNode list;
+        try {
+            list = Body.JSON.readTree(req.content().hasEntity() ? req.content().as(String.class) : "");
+        } catch (JacksonException e) {
+            throw ApiException.invalid("json_invalid", "The body is a JSON list of properties", "body");
+        }
+        if (list == null || !list.isArray()) {
+            throw ApiException.invalid("list_type", "Input should be a valid list of {key, value, type}", "body");
+        }
+        Set<String> keys = new java.util.HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            Body item = Body.of(list.get(i), List.of("body", String.valueOf(i)));
+            Set<String> fields = new java.util.HashSet<>();
+            item.node().propertyNames().forEach(fields::add);
+            fields.removeAll(Set.of("key", "value", "type"));
+            if (!fields.isEmpty()) {
+                throw item.problem("extra_forbidden", "Extra inputs are not permitted", fields.iterator().next());
+            }
+            String key = item.requiredString("key");
+            if (key.isBlank() || !keys.add(key)) {
+                throw item.problem("value_error", key.isBlank() ? "A key must not be blank" : "Key '" + key + "' is given twice",
+                        "key");
+            }
+            String type = item.requiredString("type");
+            JsonNode value = item.raw("value").orElseThrow(() -> item.problem("missing", "Field required", "value"));
+            boolean fits = switch (type) {
+                case "string" -> value.isString();
+                case "number" -> value.isNumber();
+                case "boolean" -> value.isBoolean();
+                case "json" -> value.isObject();
+                default -> throw item.problem("enum", "Input should be 'string', 'number', 'boolean' or 'json'", "type");
+            };
+            if (!fits) {
+                throw item.problem("value_error", "The value is not of type '" + type + "'", "value");
+            }
+        }
+        try {
+            Api.json(res, identities.view(api.store.identities().putProperties(identity.userId(),
+                    Body.JSON.writeValueAsString(list))));
+        } catch (IllegalArgumentException e) {
+            throw ApiException.invalid("value_error", Incidents.clientText(e, "an identity's properties"), "body");
+        }
     }
 
     /** The users' agents (not sleep-time companions), oldest first. */

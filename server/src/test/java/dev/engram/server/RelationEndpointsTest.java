@@ -110,6 +110,36 @@ class RelationEndpointsTest {
     }
 
     @Test
+    void anIdentitysPropertiesAreReplacedWholeAndBadOnesChangeNothing() {
+        fx.post(fx.admin, "/v1/identities/", obj("identifier_key", "ana", "name", "Ana", "identity_type", "user"));
+        String path = "/v1/identities/identity-ana/properties";
+        assertThat(fx.get(fx.ana, "/v1/identities/identity-ana").json().path("properties")).isEmpty();
+        ServerFixture.Response put = fx.call("PUT", fx.ana, path, List.of(obj("key", "plan", "value", "pro", "type", "string"),
+                obj("key", "seats", "value", 3, "type", "number"), obj("key", "prefs", "value", obj("tz", "UTC"), "type", "json")));
+        assertThat(put.status()).as(put.text()).isEqualTo(200);
+        assertThat(put.json().path("id").asString()).isEqualTo("identity-ana");
+        assertThat(put.json().path("properties")).hasSize(3);
+        JsonNode stored = fx.get(fx.ana, "/v1/identities/identity-ana").json().path("properties");
+        assertThat(stored.path(1).path("value").asInt()).isEqualTo(3);
+        assertThat(stored.path(2).path("value").path("tz").asString()).isEqualTo("UTC");
+
+        for (Object bad : List.of(List.of(obj("key", "seats", "value", "three", "type", "number")),
+                List.of(obj("key", "x", "value", "y", "type", "date")),
+                List.of(obj("key", "x", "value", "y", "type", "string", "extra", 1)),
+                List.of(obj("key", "x", "value", "y", "type", "string"), obj("key", "x", "value", "z", "type", "string")),
+                List.of(obj("value", "y", "type", "string")), obj("key", "x"))) {
+            ServerFixture.Response refused = fx.call("PUT", fx.ana, path, bad);
+            assertThat(refused.status()).as(bad + ": " + refused.text()).isEqualTo(422);
+        }
+        assertThat(fx.get(fx.ana, "/v1/identities/identity-ana").json().path("properties")).isEqualTo(stored);
+        assertThat(fx.call("PUT", fx.ben, path, List.of()).status()).isEqualTo(404);
+        assertThat(fx.get(fx.ana, "/v1/identities/identity-ana").json().path("properties")).isEqualTo(stored);
+        assertThat(fx.call("PUT", fx.ana, path, List.of()).json().path("properties")).isEmpty();
+        fx.patch(fx.ana, "/v1/identities/identity-ana", obj("name", "Ana L."));
+        assertThat(fx.get(fx.ana, "/v1/identities/identity-ana").json().path("name").asString()).isEqualTo("Ana L.");
+    }
+
+    @Test
     void tagsAreTheCallersAgentsTagsAlphabeticallyWithCursorsAndAFilter() {
         fx.post(fx.ana, "/v1/agents/", obj("name", "one", "tags", List.of("support", "eu")));
         fx.post(fx.ana, "/v1/agents/", obj("name", "two", "tags", List.of("eu", "vip")));
