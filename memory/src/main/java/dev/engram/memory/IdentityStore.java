@@ -17,7 +17,7 @@ public final class IdentityStore {
     }
 
     /**
-     * Stores the user's identity, or changes its name and type (its creation time stays).
+     * Stores the user's identity, or changes its name and type (its creation time and properties stay).
      *
      * @throws IllegalArgumentException if the user id, name or type is blank, too long or has control characters
      */
@@ -26,8 +26,27 @@ public final class IdentityStore {
         Checks.id(name, "identity name");
         Checks.id(type, "identity type");
         return store.write(rows -> {
-            Identity identity = new Identity(userId, name, type,
-                    rows.identity(userId).map(Identity::createdAt).orElse(store.now()));
+            Optional<Identity> old = rows.identity(userId);
+            Identity identity = new Identity(userId, name, type, old.map(Identity::createdAt).orElse(store.now()),
+                    old.map(Identity::properties).orElse("[]"));
+            rows.putIdentity(identity);
+            return identity;
+        });
+    }
+
+    /**
+     * Replaces the properties of the user's identity (see {@link Identity#properties()}).
+     *
+     * @throws NotFoundException        if the user has no identity
+     * @throws IllegalArgumentException if the properties are longer than {@link Identity#MAX_PROPERTIES} or not text
+     */
+    public Identity putProperties(String userId, String properties) {
+        Checks.notNull(userId, "user id");
+        Checks.notNull(properties, "properties");
+        return store.write(rows -> {
+            Identity old = rows.identity(userId).orElseThrow(() -> new NotFoundException("Identity of user '" + userId
+                    + "' not found."));
+            Identity identity = new Identity(userId, old.name(), old.type(), old.createdAt(), properties);
             rows.putIdentity(identity);
             return identity;
         });

@@ -1308,6 +1308,21 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
+        void anIdentitysPropertiesAreReplacedWholeAndKeptThroughARename() {
+            store.identities().put("ana", "Ana", "user");
+            assertThat(store.identities().get("ana").orElseThrow().properties()).isEqualTo("[]");
+            String props = "[{\"key\": \"plan\", \"value\": \"pro\", \"type\": \"string\"}]";
+            assertThat(store.identities().putProperties("ana", props).properties()).isEqualTo(props);
+            store.identities().put("ana", "Ana L.", "user");
+            assertThat(store.identities().get("ana").orElseThrow().properties()).isEqualTo(props);
+            assertThatThrownBy(() -> store.identities().putProperties("nobody", "[]")).isInstanceOf(NotFoundException.class);
+            assertThatThrownBy(() -> store.identities().putProperties("ana", "x".repeat(Identity.MAX_PROPERTIES + 1)))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.identities().get("ana").orElseThrow().properties()).isEqualTo(props);
+            assertThat(store.identities().get("nobody")).isEmpty();
+        }
+
+        @Test
         void deletingAnIdentityKeepsTheUsersMemory() {
             human(ANA, "likes tea", 100);
             store.identities().put("ana", "Ana", "user");

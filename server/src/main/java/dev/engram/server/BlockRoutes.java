@@ -57,8 +57,16 @@ final class BlockRoutes {
     /** Every block of the caller's users: the standalone ones and each agent's own, oldest first. */
     private void listBlocks(Caller caller, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 50, true);
-        Optional<String> label = Query.string(req, "label");
-        Optional<String> search = Query.string(req, "label_search");
+        List<Block> blocks = blocks(caller, Query.string(req, "label"), Query.string(req, "label_search"));
+        Api.json(res, pages.page(blocks, b -> Ids.block(b.ownerAgentId(), b.label()), "block").stream()
+                .map(LettaViews::block).toList());
+    }
+
+    /**
+     * The caller's users' blocks (standalone and each agent's own) with that label, or whose label contains {@code search},
+     * oldest first ({@code GET /v1/blocks/count} counts them).
+     */
+    List<Block> blocks(Caller caller, Optional<String> label, Optional<String> search) {
         Set<String> seen = new LinkedHashSet<>();
         List<Block> blocks = new ArrayList<>();
         for (String user : api.users(caller)) {
@@ -76,8 +84,7 @@ final class BlockRoutes {
         blocks.removeIf(b -> label.map(l -> !l.equals(b.label())).orElse(false)
                 || search.map(s -> !b.label().contains(s)).orElse(false));
         blocks.sort(Comparator.comparing(Block::createdAt).thenComparing(b -> Ids.block(b.ownerAgentId(), b.label())));
-        Api.json(res, pages.page(blocks, b -> Ids.block(b.ownerAgentId(), b.label()), "block").stream()
-                .map(LettaViews::block).toList());
+        return blocks;
     }
 
     private void block(Caller caller, ServerRequest req, ServerResponse res) {

@@ -47,7 +47,7 @@ final class CustomToolRoutes {
         return Route.table()
                 .twin(Route.caller(POST, "/v1/tools", this::create))
                 .twin(Route.caller(PUT, "/v1/tools", this::upsert))
-                .add(Route.caller(GET, "/v1/tools/count", this::count))
+                .twin(Route.caller(GET, "/v1/tools/count", this::count))
                 .add(Route.caller(POST, "/v1/tools/search", this::search))
                 .add(Route.caller(POST, "/v1/tools/run", this::runSource))
                 .add(Route.caller(PATCH, "/v1/tools/{tool_id}", this::modify))

@@ -94,6 +94,7 @@ public final class EngramServer implements AutoCloseable {
     private final FolderUploads uploads;
     private final OpsRoutes ops;
     private final PassageRoutes passages;
+    private final BatchRunner batches;
     private final boolean managed;
     private final McpServers mcp;
     private final Object stopped = new Object();
@@ -140,6 +141,7 @@ public final class EngramServer implements AutoCloseable {
         this.memory = api.memory;
         this.passages = new PassageRoutes(api);
         this.uploads = api.uploads;
+        this.batches = new BatchRunner(api);
         this.routes = routes(api, providers, new ModelCatalog(b.defaultModel, runtime.modelPolicy(), providers), !managed, custom);
         VerifiedKeys keys = new VerifiedKeys(b.store.keys(), b.keyCacheTtl);
         HttpRouting.Builder routing = routingBuilder.join();
@@ -173,6 +175,14 @@ public final class EngramServer implements AutoCloseable {
         if (metricsHere) {
             routes.add(ops.metrics());
         }
+        // Before the classes whose {id} patterns would take 'count', 'search' or 'batches'.
+        routes.addAll(new RelationRoutes(api).routes());
+        routes.addAll(new AgentSearchRoutes(api).routes());
+        routes.addAll(new MessageSearchRoutes(api).routes());
+        routes.addAll(new PassageSearchRoutes(api).routes());
+        routes.addAll(new BatchRoutes(api, batches).routes());
+        routes.addAll(new StatusRoutes(ops).routes());
+        routes.addAll(new MemoryFileRoutes(api).routes());
         routes.addAll(new AgentRoutes(api).routes());
         routes.addAll(new MessageRoutes(api).routes());
         routes.addAll(new CoreMemoryRoutes(api).routes());
@@ -307,6 +317,7 @@ public final class EngramServer implements AutoCloseable {
         memory.close();
         mcp.close();
         uploads.close();
+        batches.close();
         runtime.close();
         LOG.info("Engram server stopped");
     }
@@ -570,6 +581,7 @@ public final class EngramServer implements AutoCloseable {
             server.memory.resumeAbandoned();
             server.memory.resumeAbandonedEvery(MemoryManager.LEASE);
             server.uploads.resumeUnfinished(); // uploads to folders a crash or a stop interrupted
+            server.batches.start(); // message batches whose server stopped are marked failed, saying what they did
             server.runtime.scheduler().start(scheduleInterval);
             server.ops.started();
             LOG.info("Engram server listening on http://{}:{} (store {}, default model {})", host, server.port(),

@@ -8,6 +8,7 @@ import static io.helidon.http.Method.PUT;
 
 import dev.engram.memory.AgentRecord;
 import dev.engram.memory.Identity;
+import dev.engram.memory.Scope;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -15,11 +16,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code /v1/identities}: an identity is an Engram user ({@code identifier_key} is the user's id) with a
- * display name and kind. A user's key sees and manages only its own identity; an admin key, every one.
+ * display name and kind; its {@code block_ids} are the user's standalone blocks ({@code POST /v1/blocks/}). A user's key sees and manages only its own identity; an admin key, every one.
  */
 final class IdentityRoutes {
     private static final Set<String> TYPES = Set.of("user", "org", "other");
@@ -41,7 +45,8 @@ final class IdentityRoutes {
                 .list();
     }
 
-    private ObjectNode view(Identity identity) {
+    /** Letta's {@code Identity}. */
+    ObjectNode view(Identity identity) {
         ObjectNode o = Body.JSON.createObjectNode();
         o.put("id", Identities.id(identity.userId()));
         o.put("identifier_key", identity.userId());
@@ -51,14 +56,26 @@ final class IdentityRoutes {
         api.store.agents().list(identity.userId()).stream().map(AgentRecord::scope)
                 .forEach(s -> o.withArray("agent_ids").add(s.agentId()));
         o.withArray("agent_ids");
-        o.putArray("block_ids");
-        o.putArray("properties");
+        ArrayNode blocks = o.putArray("block_ids");
+        api.store.blocks().list(Scope.of(identity.userId(), Ids.BLOCK_HOLDER)).stream()
+                .filter(b -> b.ownerAgentId().equals(Ids.BLOCK_HOLDER)).forEach(b -> blocks.add(Ids.block(b.ownerAgentId(), b.label())));
+        o.set("properties", properties(identity));
         o.put("created_at", LettaViews.date(identity.createdAt()));
         return o;
     }
 
+    /** An identity's properties as stored: the server stores a JSON list; anything else (a store written by hand) is none. */
+    private static JsonNode properties(Identity identity) {
+        try {
+            JsonNode list = Body.JSON.readTree(identity.properties());
+            return list != null && list.isArray() ? list : Body.JSON.createArrayNode();
+        } catch (JacksonException e) {
+            return Body.JSON.createArrayNode();
+        }
+    }
+
     /** The caller's identity of that id; a 404 when it does not exist or belongs to another user. */
-    private Identity identity(Caller caller, String identityId) {
+    Identity identity(Caller caller, String identityId) {
         String user = Identities.userOf(identityId);
         return api.store.identities().get(user).filter(i -> caller.sees(i.userId()))
                 .orElseThrow(() -> ApiException.notFound("Identity '" + identityId + "' not found."));

@@ -80,27 +80,34 @@ final class OpsRoutes {
     }
 
     private void ready(ServerRequest req, ServerResponse res) {
+        Readiness now = readiness();
+        Api.json(res, now.status(), now.body());
+    }
+
+    /** What readiness answers now: its status (200 or 503) and its body ({@code status}, and {@code reasons} when not ready). */
+    record Readiness(Status status, ObjectNode body) {
+    }
+
+    /** Readiness now, as {@code /readyz} and Letta's {@code GET /v1/ready/} answer it. */
+    Readiness readiness() {
         State now = state;
         ObjectNode body = Body.JSON.createObjectNode();
         if (now != State.READY) {
             body.put("status", now.name().toLowerCase(java.util.Locale.ROOT));
             body.putArray("reasons").add(now == State.STARTING ? "the server is starting" : "the server is stopping");
-            Api.json(res, Status.SERVICE_UNAVAILABLE_503, body);
-            return;
+            return new Readiness(Status.SERVICE_UNAVAILABLE_503, body);
         }
         if (!warmUp.isDone()) {
             body.put("status", "starting").putArray("reasons").add("the server is warming up (opening the search index "
                     + "and the embedding model)");
-            Api.json(res, Status.SERVICE_UNAVAILABLE_503, body);
-            return;
+            return new Readiness(Status.SERVICE_UNAVAILABLE_503, body);
         }
         String problem = storeProblem();
         if (problem.isEmpty()) {
-            Api.json(res, body.put("status", "ready"));
-        } else {
-            body.put("status", "unavailable").putArray("reasons").add(problem);
-            Api.json(res, Status.SERVICE_UNAVAILABLE_503, body);
+            return new Readiness(Status.OK_200, body.put("status", "ready"));
         }
+        body.put("status", "unavailable").putArray("reasons").add(problem);
+        return new Readiness(Status.SERVICE_UNAVAILABLE_503, body);
     }
 
     /** Why the store cannot serve requests now (empty when it answered a read in time); details go to the log only. */

@@ -38,6 +38,7 @@ final class ProviderRoutes {
                 .add(Route.caller(PATCH, "/v1/providers/{provider_id}", this::modify))
                 .add(Route.caller(DELETE, "/v1/providers/{provider_id}", this::delete))
                 .add(Route.caller(POST, "/v1/providers/{provider_id}/check", this::check))
+                .add(Route.caller(PATCH, "/v1/providers/{provider_id}/refresh", this::refresh))
                 .list();
     }
 
@@ -155,10 +156,24 @@ final class ProviderRoutes {
     private void check(Caller caller, ServerRequest req, ServerResponse res) {
         admin(caller);
         ProviderRecord p = provider(req);
-        String key = providers.secrets().open(p.name(), p.sealedApiKey()).orElseThrow(() -> ApiException.conflict(
+        Api.json(res, checked(p.type(), p.baseUrl(), key(p)));
+    }
+
+    /**
+     * Letta's refresh: the provider's models are listed again now (a 400 saying why when it does not answer), and the
+     * provider is returned. Engram keeps no copy of a provider's models: {@code GET /v1/models/} asks the provider each time.
+     */
+    private void refresh(Caller caller, ServerRequest req, ServerResponse res) {
+        admin(caller);
+        ProviderRecord p = provider(req);
+        checked(p.type(), p.baseUrl(), key(p));
+        Api.json(res, view(p));
+    }
+
+    private String key(ProviderRecord p) {
+        return providers.secrets().open(p.name(), p.sealedApiKey()).orElseThrow(() -> ApiException.conflict(
                 "The key of provider '" + p.name() + "' does not open with this server's " + ProviderSecrets.KEY_VARIABLE
                         + " (was it changed?); register the key again with PATCH /v1/providers/" + p.id() + "."));
-        Api.json(res, checked(p.type(), p.baseUrl(), key));
     }
 
     private static ObjectNode checked(String type, String base, String key) {

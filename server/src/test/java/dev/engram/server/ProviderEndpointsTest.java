@@ -125,6 +125,26 @@ class ProviderEndpointsTest {
     }
 
     @Test
+    void aRefreshListsTheProvidersModelsAgainAndSaysWhyWhenItCannot() {
+        start(Map.of(ProviderSecrets.KEY_VARIABLE, SECRETS_KEY));
+        String id = fx.post(fx.admin, "/v1/providers/", obj("name", "gpu-box", "provider_type", "openai", "api_key", PROVIDER_KEY,
+                "base_url", base())).json().path("id").asString();
+        seen.clear();
+        ServerFixture.Response refreshed = fx.patch(fx.admin, "/v1/providers/" + id + "/refresh", null);
+        assertThat(refreshed.status()).as(refreshed.text()).isEqualTo(200);
+        assertThat(refreshed.json().path("id").asString()).isEqualTo(id);
+        assertThat(refreshed.text()).doesNotContain(PROVIDER_KEY);
+        assertThat(seen).containsExactly("GET /v1/models Bearer " + PROVIDER_KEY);
+        assertThat(fx.patch(fx.ben, "/v1/providers/" + id + "/refresh", null).status()).isEqualTo(403);
+        assertThat(fx.patch(fx.admin, "/v1/providers/provider-nope/refresh", null).status()).isEqualTo(404);
+        fx.patch(fx.admin, "/v1/providers/" + id, obj("api_key", "sk-rotated"));
+        ServerFixture.Response refused = fx.patch(fx.admin, "/v1/providers/" + id + "/refresh", null);
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.detail()).contains("did not accept the key");
+        assertThat(fx.store.providers().get(id)).isPresent();
+    }
+
+    @Test
     void withoutTheOperatorsKeyNothingIsStoredAndTheMessageNamesTheVariable() {
         start(Map.of());
         ServerFixture.Response r = fx.post(fx.admin, "/v1/providers/", obj("name", "gpu-box", "provider_type", "openai",

@@ -29,7 +29,7 @@ class RouteAuthenticationTest {
     /** Path parameters that name something of ana's: with ben's key, such a route must answer 404 (or 403). */
     private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label",
             "conversation_id", "message_id", "run_id", "canvas_name", "mcp_server_id", "mcp_server_name",
-            "folder_id", "folder_name", "file_id", "archive_id", "passage_id", "tool_id", "group_id");
+            "folder_id", "folder_name", "file_id", "archive_id", "passage_id", "tool_id", "group_id", "batch_id");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
 
     @TempDir
@@ -94,6 +94,8 @@ class RouteAuthenticationTest {
         values.put("folder_name", "ana-secret-folder");
         values.put("file_id", fx.multipart(fx.ana, "/v1/folders/" + folder + "/upload", "ana-secret-file.md",
                 "ana-secret-document".getBytes(StandardCharsets.UTF_8)).json().path("id").asString());
+        values.put("batch_id", fx.post(fx.ana, "/v1/messages/batches", obj("requests", List.of(obj("agent_id", agent,
+                "messages", List.of(obj("role", "user", "content", "ana-secret-batch")))))).json().path("id").asString());
     }
 
     @AfterEach

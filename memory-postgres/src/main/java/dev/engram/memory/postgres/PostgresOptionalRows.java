@@ -116,14 +116,15 @@ interface PostgresOptionalRows extends Rows {
 
     private static Identity identity(ResultSet rs) throws SQLException {
         return new Identity(rs.getString("user_id"), rs.getString("name"), rs.getString("type"),
-                Columns.instant(rs.getLong("created_at")));
+                Columns.instant(rs.getLong("created_at")), rs.getString("properties"));
     }
 
     @Override
     default void putIdentity(Identity i) {
-        exec("INSERT INTO identities (user_id, name, type, created_at) VALUES (?, ?, ?, ?) "
-                + "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, type = excluded.type", i.userId(), i.name(),
-                i.type(), Columns.micros(i.createdAt()));
+        exec("INSERT INTO identities (user_id, name, type, created_at, properties) VALUES (?, ?, ?, ?, ?) "
+                + "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, type = excluded.type, "
+                + "properties = excluded.properties", i.userId(), i.name(), i.type(), Columns.micros(i.createdAt()),
+                i.properties());
     }
 
     @Override

@@ -109,14 +109,16 @@ interface SqliteOptionalRows extends Rows {
 
     private static Identity identity(ResultSet rs) throws SQLException {
         return new Identity(rs.getString("user_id"), rs.getString("name"), rs.getString("type"),
-                Columns.instant(rs.getLong("created_at")));
+                Columns.instant(rs.getLong("created_at")), rs.getString("properties"));
     }
 
     @Override
     default void putIdentity(Identity i) {
-        handle().createUpdate("INSERT INTO identities (user_id, name, type, created_at) VALUES (?, ?, ?, ?) "
-                        + "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, type = excluded.type")
-                .bind(0, i.userId()).bind(1, i.name()).bind(2, i.type()).bind(3, Columns.micros(i.createdAt())).execute();
+        handle().createUpdate("INSERT INTO identities (user_id, name, type, created_at, properties) VALUES (?, ?, ?, ?, ?) "
+                        + "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, type = excluded.type, "
+                        + "properties = excluded.properties")
+                .bind(0, i.userId()).bind(1, i.name()).bind(2, i.type()).bind(3, Columns.micros(i.createdAt()))
+                .bind(4, i.properties()).execute();
     }
 
     @Override
