@@ -177,6 +177,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new AgentOpsRoutes(api).routes());
         routes.addAll(new PreviewRoutes(api).routes());
         routes.addAll(new GenerateRoutes(api).routes());
+        routes.addAll(new ChatCompletionsRoutes(api).routes());
         routes.addAll(new MessageRoutes(api).routes());
         routes.addAll(new CoreMemoryRoutes(api).routes());
         routes.addAll(new BlockRoutes(api).routes());
