@@ -178,6 +178,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new PreviewRoutes(api).routes());
         routes.addAll(new GenerateRoutes(api).routes());
         routes.addAll(new ChatCompletionsRoutes(api).routes());
+        routes.addAll(new MessageEditRoutes(api).routes());
         routes.addAll(new MessageRoutes(api).routes());
         routes.addAll(new CoreMemoryRoutes(api).routes());
         routes.addAll(new BlockRoutes(api).routes());

@@ -195,6 +195,30 @@ class AgentOpsEndpointsTest {
     }
 
     @Test
+    void theContextShowsToolUsageRulesApartAndAConversationsOwnMessages() {
+        ServerFixture.Response ruled = fx.post(fx.ana, "/v1/agents/", obj("name", "ruled", "model", "test:sum",
+                "system", "You are Ruled.", "tool_rules", List.of(obj("type", "exit_loop", "tool_name", "send_message"))));
+        String id = ruled.json().path("id").asString();
+        JsonNode context = fx.get(fx.ana, "/v1/agents/" + id + "/context").json();
+        assertThat(context.path("system_prompt").asString()).isEqualTo("You are Ruled.");
+        assertThat(context.path("tool_usage_rules").asString()).contains("send_message");
+        assertThat(context.path("num_tokens_tool_usage_rules").asInt()).isPositive();
+        assertThat(fx.get(fx.ana, "/v1/agents/" + agent + "/context").json().path("tool_usage_rules").isNull()).isTrue();
+
+        say("in the agent's own history");
+        String conversation = fx.post(fx.ana, "/v1/conversations/?agent_id=" + agent, obj()).json().path("id").asString();
+        ServerFixture.Response empty = fx.get(fx.ana, "/v1/agents/" + agent + "/context?conversation_id=" + conversation);
+        assertThat(empty.status()).as(empty.text()).isEqualTo(200);
+        assertThat(empty.json().path("num_messages").asInt()).isZero();
+        assertThat(fx.get(fx.ana, "/v1/agents/" + agent + "/context?conversation_id=default").json().path("num_messages")
+                .asInt()).isPositive();
+        assertThat(fx.get(fx.ana, "/v1/agents/" + agent + "/context?conversation_id=conv-nope").status()).isEqualTo(404);
+        String others = fx.post(fx.ana, "/v1/conversations/?agent_id=" + id, obj()).json().path("id").asString();
+        assertThat(fx.get(fx.ana, "/v1/agents/" + agent + "/context?conversation_id=" + others).status()).isEqualTo(404);
+        assertThat(fx.get(fx.ben, "/v1/agents/" + agent + "/context?conversation_id=" + conversation).status()).isEqualTo(404);
+    }
+
+    @Test
     void anotherUsersKeyGetsNotFoundAndChangesNothing() {
         for (String line : List.of("secret one", "secret two", "secret three")) {
             say(line);
