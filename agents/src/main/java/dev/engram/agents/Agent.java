@@ -19,9 +19,11 @@ import dev.engram.framework.model.ToolChoice;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MessageImage;
+import dev.engram.memory.MessageRole;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -312,6 +314,32 @@ public final class Agent {
     }
 
     /**
+     * The request the first step of a turn would send the agent's model for a user message in session
+     * {@code sessionId}, built as that step builds it (the message after the in-context ones, the memory statistics
+     * counting it, the tools the rules allow first, the client's tools in place of the agent's of the same names), but
+     * nothing is stored and the model is not called. A prompt over the context window is shown as it is: the step
+     * would compact it first. Give it to {@link ChatModel#requestBody} for the provider's own body.
+     *
+     * @throws IllegalArgumentException if the session id is blank
+     */
+    public ChatRequest previewRequest(String sessionId, String message, List<MessageImage> images, Optional<ClientTools> client) {
+        checkText(sessionId, "session id");
+        Objects.requireNonNull(message, "message must not be null");
+        Objects.requireNonNull(images, "images must not be null");
+        Objects.requireNonNull(client, "client must not be null");
+        InContextMessages.Read read = context.read(sessionId);
+        Instant now = settings.store().clock().instant();
+        List<ConversationMessage> messages = new ArrayList<>(read.messages());
+        messages.add(new ConversationMessage(Long.MAX_VALUE, id(), userId(), sessionId, MessageRole.USER, message, List.of(),
+                Optional.empty(), now, true, Optional.empty(), images));
+        MemoryStats s = read.stats();
+        MemoryStats stats = new MemoryStats(s.blocks(), s.archivalEntries(), s.notes(), s.messages() + 1,
+                s.messagesInContext() + 1, Optional.of(now));
+        CompiledPrompt prompt = compile(new InContextMessages.Read(messages, stats));
+        return request(settings.models().apply(definition.model()), new ToolRuleSolver(definition.toolRules()), client, prompt);
+    }
+
+    /**
      * Frees the context window of a session now, as a turn does when its prompt outgrows the window: the model
      * summarises the older part of the session's in-context messages (the earlier summaries folded in), the summary is
      * stored, and the summarised messages leave the context (they stay in recall memory). The newest user message and
@@ -527,25 +555,7 @@ public final class Agent {
      * turn has a listener.
      */
     private ChatResponse ask(ChatModel model, Turn turn, int step, CompiledPrompt prompt) {
-        ChatOptions options = definition.modelSettings().chatOptions();
-        List<ToolDefinition> tools = prompt.tools();
-        if (!definition.toolRules().isEmpty()) {
-            ToolRuleSolver.Allowed allowed = turn.rules.allowed(this.tools.names());
-            tools = tools.stream().filter(t -> allowed.tools().contains(t.name())).toList();
-            if (allowed.forced() && !tools.isEmpty()) {
-                options = options.withToolChoice(tools.size() == 1 ? ToolChoice.named(tools.getFirst().name()) : ToolChoice.required());
-            }
-            if (turn.rules.ordered()) {
-                options = options.withParallelToolCalls(false);
-            }
-        }
-        if (turn.client.isPresent()) {
-            // The client's tools for this turn, in place of the agent's tools of the same names (as in Letta).
-            ClientTools client = turn.client.get();
-            tools = new ArrayList<>(tools.stream().filter(t -> !client.has(t.name())).toList());
-            tools.addAll(client.tools());
-        }
-        ChatRequest request = new ChatRequest(Prompts.visibleTo(model, prompt.messages()), tools, options);
+        ChatRequest request = request(model, turn.rules, turn.client, prompt);
         long start = System.nanoTime();
         ChatResponse response = null;
         try {
@@ -557,6 +567,28 @@ public final class Agent {
             settings.events().accept(new AgentEvent.ModelCalled(scope, definition.model(),
                     Duration.ofNanos(System.nanoTime() - start), usage.inputTokens(), usage.outputTokens(), response == null));
         }
+    }
+
+    /** The request of a step: the prompt as the model can take it, with the tools the rules allow now and the client's. */
+    private ChatRequest request(ChatModel model, ToolRuleSolver rules, Optional<ClientTools> client, CompiledPrompt prompt) {
+        ChatOptions options = definition.modelSettings().chatOptions();
+        List<ToolDefinition> tools = prompt.tools();
+        if (!definition.toolRules().isEmpty()) {
+            ToolRuleSolver.Allowed allowed = rules.allowed(this.tools.names());
+            tools = tools.stream().filter(t -> allowed.tools().contains(t.name())).toList();
+            if (allowed.forced() && !tools.isEmpty()) {
+                options = options.withToolChoice(tools.size() == 1 ? ToolChoice.named(tools.getFirst().name()) : ToolChoice.required());
+            }
+            if (rules.ordered()) {
+                options = options.withParallelToolCalls(false);
+            }
+        }
+        if (client.isPresent()) {
+            // The client's tools for this turn, in place of the agent's tools of the same names (as in Letta).
+            tools = new ArrayList<>(tools.stream().filter(t -> !client.get().has(t.name())).toList());
+            tools.addAll(client.get().tools());
+        }
+        return new ChatRequest(Prompts.visibleTo(model, prompt.messages()), tools, options);
     }
 
     /** Compiles, compacting first when over the window (or when {@code forceCompaction}). */

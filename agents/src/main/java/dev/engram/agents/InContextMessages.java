@@ -1,5 +1,6 @@
 package dev.engram.agents;
 
+import dev.engram.memory.ChangeEvent;
 import dev.engram.memory.Conversation;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStats;
@@ -15,7 +16,9 @@ import java.util.List;
  * the larger part of a step's cost. What was read is kept only while it is provably still the context: the oldest
  * in-context message is the same (messages leave the context oldest first: compaction, a reset) and the store's
  * in-context count is what was read plus what was added; anything else (another process compacted, a reset, an
- * import) reads the whole context again. Stored messages never change, so a kept one is never stale.
+ * import) reads the whole context again. A stored message changes only by a correction ({@code MessageStore.edit}),
+ * which the change log records: a change to one of the kept messages since they were read (by this process or
+ * another sharing the storage) reads the whole context again too.
  *
  * <p>A turn sees the context of its session ({@link #read(String)}): a conversation's session
  * ({@link Conversation#isConversationSession}) sees only its own messages; any other session sees the agent's own
@@ -27,6 +30,8 @@ final class InContextMessages {
     private final Scope scope;
     private final int max;
     private volatile List<ConversationMessage> last = List.of();
+    /** The change log's newest sequence number before {@link #last} was read. */
+    private volatile long lastSeq = -1;
 
     InContextMessages(MemoryStore store, Scope scope, int max) {
         this.store = store;
@@ -60,7 +65,10 @@ final class InContextMessages {
     /** The in-context messages of every session, and the scope's statistics. */
     Read read() {
         List<ConversationMessage> known = last;
-        if (!known.isEmpty()) {
+        long seqBefore = lastSeq;
+        // Read before the messages: a correction made while they are read is seen by the next read.
+        long seqNow = store.changes().lastSeq();
+        if (!known.isEmpty() && !corrected(known, seqBefore)) {
             List<ConversationMessage> added = store.messages().list(scope,
                     MessageQuery.inContext().withIdRange(known.getLast().id(), Long.MAX_VALUE).withLimit(max));
             List<ConversationMessage> oldest = store.messages().list(scope, MessageQuery.inContext().withLimit(1));
@@ -68,6 +76,7 @@ final class InContextMessages {
             long count = stats.messagesInContext();
             if (!oldest.isEmpty() && oldest.getFirst().id() == known.getFirst().id() && known.size() + added.size() == count
                     && count <= max) {
+                lastSeq = seqNow;
                 if (added.isEmpty()) {
                     return new Read(known, stats);
                 }
@@ -81,6 +90,27 @@ final class InContextMessages {
         }
         List<ConversationMessage> all = List.copyOf(store.messages().list(scope, MessageQuery.inContext().newest(max)));
         last = all;
+        lastSeq = seqNow;
         return new Read(all, store.stats(scope));
+    }
+
+    /**
+     * Whether one of the kept messages (any of the scope's up to the newest kept) changed after change {@code seq}:
+     * a new message's event names a newer id. Too many events to look through count as a change.
+     */
+    private boolean corrected(List<ConversationMessage> known, long seq) {
+        int most = 1_000;
+        List<ChangeEvent> events = store.changes().since(seq, most);
+        if (events.size() == most) {
+            return true;
+        }
+        long newest = known.getLast().id();
+        for (ChangeEvent e : events) {
+            if (e.entity() == ChangeEvent.Entity.MESSAGE && e.userId().equals(scope.userId())
+                    && e.agentId().filter(scope.agentId()::equals).isPresent() && Long.parseLong(e.id()) <= newest) {
+                return true;
+            }
+        }
+        return false;
     }
 }

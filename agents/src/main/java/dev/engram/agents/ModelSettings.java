@@ -108,7 +108,7 @@ public final class ModelSettings {
     }
 
     /** The options of a model request with these settings (every other option the defaults). */
-    ChatOptions chatOptions() {
+    public ChatOptions chatOptions() {
         ChatOptions o = ChatOptions.defaults();
         o = temperature.map(o::withTemperature).orElse(o);
         o = maxTokens.map(o::withMaxTokens).orElse(o);

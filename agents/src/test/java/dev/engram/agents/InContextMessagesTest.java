@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
+import dev.engram.memory.MessageReasoning;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
 import java.util.List;
@@ -48,6 +49,20 @@ class InContextMessagesTest {
         // the statistics come with the messages they describe
         assertThat(context.read().stats().messagesInContext()).isEqualTo(2);
         assertThat(context.read().stats().messages()).isEqualTo(store.messages().count(scope));
+    }
+
+    @Test
+    void aCorrectedMessageIsReadAgainAndOtherAgentsCorrectionsAreNot() {
+        ConversationMessage one = store.messages().append(scope, NewMessage.user("default", "one"));
+        store.messages().append(scope, NewMessage.user("default", "two"));
+        assertThat(contents()).containsExactly("one", "two");
+        store.messages().edit(scope, one.id(), "one, corrected", List.of(), MessageReasoning.NONE);
+        assertThat(contents()).containsExactly("one, corrected", "two").isEqualTo(stored());
+        store.messages().append(scope, NewMessage.user("default", "three"));
+        assertThat(contents()).containsExactly("one, corrected", "two", "three").isEqualTo(stored());
+        ConversationMessage other = store.messages().append(Scope.of("ana", "other"), NewMessage.user("default", "theirs"));
+        store.messages().edit(Scope.of("ana", "other"), other.id(), "theirs, corrected", List.of(), MessageReasoning.NONE);
+        assertThat(contents()).isEqualTo(stored());
     }
 
     @Test

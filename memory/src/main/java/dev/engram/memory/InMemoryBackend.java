@@ -321,6 +321,15 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     }
 
     @Override
+    public boolean updateMessageText(Scope scope, long id, String content, List<MessageToolCall> toolCalls,
+            MessageReasoning reasoning) {
+        Optional<ConversationMessage> m = message(scope, id);
+        m.ifPresent(x -> put(messages, id, new ConversationMessage(x.id(), x.agentId(), x.userId(), x.sessionId(), x.role(),
+                content, toolCalls, x.toolCallId(), x.createdAt(), x.inContext(), x.toolOutcome(), x.images(), reasoning)));
+        return m.isPresent();
+    }
+
+    @Override
     public int markOutOfContext(Scope scope, Collection<Long> ids) {
         int changed = 0;
         for (Long id : new HashSet<>(ids)) {

@@ -57,6 +57,32 @@ public final class MessageStore {
         return store.read(rows -> rows.stats(scope).messages());
     }
 
+    /**
+     * Replaces what a stored message says: its content, tool calls and reasoning. Its id, role, session, time and place
+     * in (or out of) the context window stay, and recall search finds the new text. Used to correct a message.
+     *
+     * @return the message as it is now
+     * @throws NotFoundException       if the scope has no message of that id
+     * @throws IllegalArgumentException if the content is longer than the store's {@link MemoryLimits}; nothing changes then
+     */
+    public ConversationMessage edit(Scope scope, long id, String content, List<MessageToolCall> toolCalls,
+            MessageReasoning reasoning) {
+        Checks.notNull(scope, "scope");
+        Checks.notNull(content, "content");
+        Checks.noNulls(toolCalls, "toolCalls");
+        Checks.notNull(reasoning, "reasoning");
+        store.limits().check(content, "message content");
+        return store.write(rows -> {
+            if (!rows.updateMessageText(scope, id, content, List.copyOf(toolCalls), reasoning)) {
+                throw new NotFoundException("No message " + id + " of agent '" + scope.agentId() + "' of user '"
+                        + scope.userId() + "'.");
+            }
+            rows.appendChanges(List.of(new NewChange(ChangeEvent.Entity.MESSAGE, Long.toString(id), ChangeEvent.Op.UPSERT,
+                    scope.userId(), Optional.of(scope.agentId()))));
+            return rows.message(scope, id).orElseThrow();
+        });
+    }
+
     /** Marks messages as evicted from the context window; ids outside the scope are ignored. Returns how many changed. */
     public int markOutOfContext(Scope scope, Collection<Long> ids) {
         Checks.notNull(scope, "scope");

@@ -164,6 +164,15 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** Corrections of stored messages, on this backend. */
+    @Nested
+    class Edits extends MessageEditConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     /** Each agent's todos and goals, on this backend. */
     @Nested
     class Work extends WorkStateConformance {

@@ -7,11 +7,13 @@ import dev.engram.agents.CompiledPrompt;
 import dev.engram.agents.TokenCounter;
 import dev.engram.framework.ToolDefinition;
 import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.MessageToolCall;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.util.List;
+import java.util.Optional;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -20,7 +22,9 @@ import tools.jackson.databind.node.ObjectNode;
  * prompt its next step would send, broken into its parts with the tokens of each by the agent's own token counter (the
  * system instructions and tool rules, the core memory blocks, the memory statistics, the summary of evicted messages,
  * the tool definitions and the messages in context) against the window's size. {@code context_window_size_current} is
- * the agent's own count of the whole prompt, the figure its compaction acts on.
+ * the agent's own count of the whole prompt, the figure its compaction acts on. {@code system_prompt} is the agent's own
+ * instructions, {@code tool_usage_rules} what its tool rules add to them. With {@code conversation_id}, the prompt of
+ * that conversation of the agent's (its messages; a 404 for any other).
  */
 final class ContextRoutes {
     private static final String BLOCKS = "<memory_blocks>";
@@ -39,14 +43,23 @@ final class ContextRoutes {
     }
 
     private void context(Agent agent, ServerRequest req, ServerResponse res) {
-        CompiledPrompt prompt = agent.compilePrompt();
+        Optional<String> conversation = Query.string(req, "conversation_id").filter(c -> !c.equals(ConversationRoutes.DEFAULT));
+        conversation.ifPresent(c -> api.store.conversations().get(agent.userId(), c).filter(x -> x.agentId().equals(agent.id()))
+                .orElseThrow(() -> ApiException.notFound("Conversation '" + c + "' not found for agent '" + agent.id() + "'.")));
+        String session = conversation.orElse(ConversationRoutes.DEFAULT);
+        CompiledPrompt prompt = agent.compilePrompt(session);
         TokenCounter counter = TokenCounter.forModel(TokenCounter.modelName(agent.definition().model()));
         String system = prompt.systemText();
-        String instructions = section(system, "", BLOCKS, STATS, SUMMARY, PRESSURE);
+        String head = section(system, "", BLOCKS, STATS, SUMMARY, PRESSURE);
+        // The instructions are the agent's system prompt, then what its tool rules say (Letta's tool usage rules).
+        String own = agent.definition().systemPrompt().strip();
+        String instructions = head.startsWith(own) ? own : head;
+        String rules = head.startsWith(own) ? head.substring(own.length()).strip() : "";
         String blocks = section(system, BLOCKS, STATS, SUMMARY, PRESSURE);
         String stats = section(system, STATS, SUMMARY, PRESSURE);
         String summary = section(system, SUMMARY, PRESSURE);
-        List<ConversationMessage> messages = agent.inContextMessages().stream()
+        List<ConversationMessage> messages = (conversation.isPresent() ? api.store.messages().list(agent.scope(),
+                MessageQuery.inContext().withSession(session).withLimit(100_000)) : agent.inContextMessages()).stream()
                 .filter(m -> m.role() != MessageRole.SYSTEM).toList();
 
         ObjectNode out = Body.JSON.createObjectNode();
@@ -63,8 +76,12 @@ final class ContextRoutes {
         out.put("core_memory", blocks);
         out.put("num_tokens_memory_filesystem", 0);
         out.putNull("memory_filesystem");
-        out.put("num_tokens_tool_usage_rules", 0);
-        out.putNull("tool_usage_rules");
+        out.put("num_tokens_tool_usage_rules", rules.isEmpty() ? 0 : counter.count(rules));
+        if (rules.isEmpty()) {
+            out.putNull("tool_usage_rules");
+        } else {
+            out.put("tool_usage_rules", rules);
+        }
         out.put("num_tokens_directories", 0);
         out.putNull("directories");
         out.put("num_tokens_summary_memory", summary.isEmpty() ? 0 : counter.count(summary));

@@ -57,7 +57,7 @@ final class ConversationRoutes {
     }
 
     /** A conversation the caller named, with its agent: a stored one, or {@code default} (the agent's own history). */
-    private record Target(Agent agent, Optional<Conversation> conversation) {
+    record Target(Agent agent, Optional<Conversation> conversation) {
         String session() {
             return conversation.map(Conversation::id).orElse(DEFAULT);
         }
@@ -69,7 +69,7 @@ final class ConversationRoutes {
     }
 
     /** The caller's conversation the path names; {@code default} needs the agent's id (query, or {@code body}'s). */
-    private Target target(Caller caller, ServerRequest req, Optional<String> bodyAgentId) {
+    Target target(Caller caller, ServerRequest req, Optional<String> bodyAgentId) {
         String id = req.path().pathParameters().get("conversation_id");
         if (id.equals(DEFAULT)) {
             String agentId = Query.string(req, "agent_id").or(() -> bodyAgentId).orElseThrow(() -> ApiException.invalid(

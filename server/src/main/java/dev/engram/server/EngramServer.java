@@ -184,6 +184,11 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new StatusRoutes(ops).routes());
         routes.addAll(new MemoryFileRoutes(api).routes());
         routes.addAll(new AgentRoutes(api).routes());
+        routes.addAll(new AgentOpsRoutes(api).routes());
+        routes.addAll(new PreviewRoutes(api).routes());
+        routes.addAll(new GenerateRoutes(api).routes());
+        routes.addAll(new ChatCompletionsRoutes(api).routes());
+        routes.addAll(new MessageEditRoutes(api).routes());
         routes.addAll(new MessageRoutes(api).routes());
         routes.addAll(new CoreMemoryRoutes(api).routes());
         routes.addAll(new BlockRoutes(api).routes());

@@ -58,6 +58,11 @@ final class AnthropicChatModel implements ChatModel {
         return h;
     }
 
+    @Override
+    public ObjectNode requestBody(ChatRequest request, boolean stream) {
+        return body(request, stream);
+    }
+
     ObjectNode body(ChatRequest request, boolean stream) {
         Vision.check(this, request);
         ObjectNode body = ModelJson.object();

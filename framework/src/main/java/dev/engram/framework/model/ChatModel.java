@@ -4,6 +4,7 @@ import dev.engram.framework.ToolCall;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A language model that chats and calls tools. One small interface for every provider; get one from
@@ -54,6 +55,19 @@ public interface ChatModel {
         }
         calls.forEach(listener::onToolCall);
         return response;
+    }
+
+    /**
+     * The JSON body this model would send its provider for {@code request} (as a streamed call when {@code stream}),
+     * built as a call builds it but not sent: for a client that inspects what its agent asks. The provider adapters
+     * answer their own wire format; the default, for a model that sends no request of its own (a scripted or
+     * in-process model), is the request in OpenAI's Chat Completions format with {@link #name()} as its model.
+     *
+     * @throws IllegalArgumentException if the model refuses the request as it would refuse to send it (an image it
+     *                                  cannot see)
+     */
+    default ObjectNode requestBody(ChatRequest request, boolean stream) {
+        return OpenAiChatModel.body(name(), request, stream);
     }
 
     /**

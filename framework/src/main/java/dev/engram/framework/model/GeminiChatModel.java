@@ -44,6 +44,12 @@ final class GeminiChatModel implements ChatModel {
         return h;
     }
 
+    /** Gemini's body is the same streamed or not (the address differs). */
+    @Override
+    public ObjectNode requestBody(ChatRequest request, boolean stream) {
+        return body(request);
+    }
+
     ObjectNode body(ChatRequest request) {
         Vision.check(this, request);
         ObjectNode body = ModelJson.object();

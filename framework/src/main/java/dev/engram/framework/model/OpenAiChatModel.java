@@ -53,8 +53,18 @@ final class OpenAiChatModel implements ChatModel {
 
     ObjectNode body(ChatRequest request, boolean stream) {
         Vision.check(this, request);
+        return body(spec.model(), request, stream);
+    }
+
+    @Override
+    public ObjectNode requestBody(ChatRequest request, boolean stream) {
+        return body(request, stream);
+    }
+
+    /** The Chat Completions body of {@code request} for {@code model}. */
+    static ObjectNode body(String model, ChatRequest request, boolean stream) {
         ObjectNode body = ModelJson.object();
-        body.put("model", spec.model());
+        body.put("model", model);
         ArrayNode messages = body.putArray("messages");
         for (ChatMessage m : request.messages()) {
             ObjectNode o = messages.addObject();

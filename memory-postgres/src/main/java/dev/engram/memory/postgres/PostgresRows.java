@@ -10,6 +10,8 @@ import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MessageQuery;
+import dev.engram.memory.MessageReasoning;
+import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.Metadata;
 import dev.engram.memory.NewMessage;
@@ -284,6 +286,15 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
                 q.afterId().orElse(Long.MIN_VALUE), q.beforeId().orElse(Long.MAX_VALUE),
                 q.from().map(t -> Columns.micros(t)).orElse(Long.MIN_VALUE), q.until().map(t -> Columns.micros(t)).orElse(Long.MAX_VALUE),
                 q.inContextOnly(), q.limit()));
+    }
+
+    @Override
+    public boolean updateMessageText(Scope s, long id, String content, List<MessageToolCall> toolCalls,
+            MessageReasoning reasoning) {
+        return exec("UPDATE messages SET content = ?, tool_calls = ?, reasoning = ?, reasoning_signature = ?, "
+                + "reasoning_redacted = ? WHERE id = ? AND user_id = ? AND agent_id = ?", content,
+                Columns.toolCallsJson(toolCalls), reasoning.text(), reasoning.signature(), Columns.redactedJson(reasoning),
+                id, s.userId(), s.agentId()) == 1;
     }
 
     @Override

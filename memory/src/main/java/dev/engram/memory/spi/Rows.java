@@ -26,6 +26,8 @@ import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MessageQuery;
+import dev.engram.memory.MessageReasoning;
+import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Note;
 import dev.engram.memory.Schedule;
@@ -176,6 +178,12 @@ public interface Rows {
 
     /** Marks those of {@code ids} that are the scope's and in context as out of context; returns how many. */
     int markOutOfContext(Scope scope, Collection<Long> ids);
+
+    /**
+     * Replaces the text of the scope's message {@code id}: its content, tool calls and reasoning (its id, role, session,
+     * time and place in or out of context stay). Returns whether the scope has that message.
+     */
+    boolean updateMessageText(Scope scope, long id, String content, List<MessageToolCall> toolCalls, MessageReasoning reasoning);
 
     // ---- agents -----------------------------------------------------------------------------------
 

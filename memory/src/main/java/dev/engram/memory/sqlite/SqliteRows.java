@@ -10,6 +10,8 @@ import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MessageQuery;
+import dev.engram.memory.MessageReasoning;
+import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.MessageRole;
 import dev.engram.memory.Metadata;
 import dev.engram.memory.NewMessage;
@@ -330,6 +332,16 @@ final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkR
             Collections.reverse(result);
         }
         return MessageImageRows.attach(h, scope, result);
+    }
+
+    @Override
+    public boolean updateMessageText(Scope scope, long id, String content, List<MessageToolCall> toolCalls,
+            MessageReasoning reasoning) {
+        return h.createUpdate("UPDATE messages SET content = :c, tool_calls = :t, reasoning = :r, reasoning_signature = :s, "
+                        + "reasoning_redacted = :d WHERE id = :id AND user_id = :u AND agent_id = :a")
+                .bind("c", content).bind("t", Columns.toolCallsJson(toolCalls)).bind("r", reasoning.text())
+                .bind("s", reasoning.signature()).bind("d", Columns.redactedJson(reasoning)).bind("id", id)
+                .bind("u", scope.userId()).bind("a", scope.agentId()).execute() == 1;
     }
 
     @Override
