@@ -54,14 +54,16 @@ try {
 } catch (e) {
   refused = e;
 }
-check(refused !== undefined && String(refused).includes('401'), 'without a key the client is refused with 401', String(refused));
+check(refused?.code === 401 && String(refused).includes('API key is needed'), 'without a key the client is refused with 401',
+  { code: refused?.code, message: String(refused) });
 let wrong;
 try {
   await connect('engram_notAKey');
 } catch (e) {
   wrong = e;
 }
-check(wrong !== undefined && String(wrong).includes('401'), 'a wrong key is refused with 401', String(wrong));
+check(wrong?.code === 401 && String(wrong).includes('not valid'), 'a wrong key is refused with 401',
+  { code: wrong?.code, message: String(wrong) });
 
 await a.transport.terminateSession();
 check(a.transport.sessionId === undefined, 'the session is ended with DELETE');

@@ -5,6 +5,7 @@ import dev.engram.agents.AgentDefinition;
 import dev.engram.agents.AgentResponse;
 import dev.engram.agents.AgentRuntime;
 import dev.engram.agents.AgentType;
+import dev.engram.framework.ApprovalDecision;
 import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ToolResult;
 import dev.engram.framework.model.ScriptedChatModel;
@@ -20,7 +21,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -28,7 +30,8 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code engram mcp-turn URL}: one turn of an agent on a scripted model, with the tools of the Streamable HTTP MCP
  * server at {@code URL}, through Engram's own MCP client ({@link McpServer}: timeouts, circuit, the tool pipeline). The
- * client answers the server's forms (elicitation) with their schema's defaults. It is how the MCP conformance suite's
+ * client answers the server's forms (elicitation) with their schema's defaults. The agent is made for the turn and
+ * deleted after it. It is how the MCP conformance suite's
  * client scenarios drive Engram (the suite passes the URL last), and a way to try a server's tools without a model.
  */
 @Command(name = "mcp-turn", mixinStandardHelpOptions = true,
@@ -56,12 +59,13 @@ final class McpTurnCommand extends BaseCommand {
     @Option(names = "--header", paramLabel = "NAME=VALUE", description = "An HTTP header sent to the server (repeatable).")
     List<String> headers = new ArrayList<>();
 
-    @Option(names = "--user", paramLabel = "ID", defaultValue = "local", description = "The agent's user (default ${DEFAULT-VALUE}).")
+    @Option(names = "--user", paramLabel = "ID", defaultValue = "local",
+            description = "The user of the turn's agent, made for the turn and deleted after it (default ${DEFAULT-VALUE}).")
     String user;
 
-    @Option(names = "--agent", paramLabel = "NAME", defaultValue = "mcp-turn",
-            description = "The agent that runs the turn, created on first use (default ${DEFAULT-VALUE}).")
-    String agentName;
+    @Option(names = "--approve", description = "Approve the server's tool calls: no one can be asked during the turn, "
+            + "so without it a call that needs approval (an untrusted server's tools do) is refused.")
+    boolean approve;
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30s",
             description = "How long connecting and each call may take (default ${DEFAULT-VALUE}).")
@@ -101,17 +105,23 @@ final class McpTurnCommand extends BaseCommand {
             List<DynamicTool> tools = server.tools();
             AgentRuntime runtime = engine.runtime(b -> {
                 b.model(MODEL, model);
+                if (approve) {
+                    b.approvalHandler(request -> CompletableFuture.completedFuture(ApprovalDecision.approve()));
+                }
                 tools.forEach(b::tool);
             });
             List<String> names = new ArrayList<>(List.of("send_message"));
             tools.forEach(t -> names.add(t.name()));
-            Optional<Agent> existing = runtime.findByName(user, agentName);
-            Agent agent = existing.isPresent()
-                    ? runtime.changeTools(user, existing.get().id(), names)
-                    : runtime.create(AgentDefinition.builder(user).name(agentName).model(MODEL)
-                            .agentType(AgentType.MEMGPT_V2_AGENT).tools(names).build());
+            // The turn's agent exists for the turn only: the server's tools are this run's, and so is what it remembers.
+            Agent agent = runtime.create(AgentDefinition.builder(user).name("mcp-turn-" + UUID.randomUUID().toString()
+                    .substring(0, 8)).model(MODEL).agentType(AgentType.MEMGPT_V2_AGENT).tools(names).build());
             out().println("Connected to '" + name + "' at " + url + ": " + String.join(", ", names.subList(1, names.size())));
-            AgentResponse response = agent.send(message);
+            AgentResponse response;
+            try {
+                response = agent.send(message);
+            } finally {
+                runtime.delete(user, agent.id());
+            }
             boolean failed = false;
             for (ToolResult r : response.toolResults()) {
                 out().println((r.isError() ? "error " : "tool ") + r.toolName() + ": " + TranscriptPrinter.compact(r.content()));

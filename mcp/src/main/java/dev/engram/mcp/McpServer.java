@@ -96,7 +96,8 @@ public final class McpServer implements AutoCloseable {
     }
 
     /**
-     * Connects if needed and lists the server's tools (every page), which become {@link #knownTools}.
+     * Connects if needed and lists the server's tools (every page), which become {@link #knownTools}; a server that
+     * does not declare the tools capability has none.
      *
      * @throws McpServerException if the server cannot be reached, does not answer in time or its circuit is open
      */
@@ -104,6 +105,10 @@ public final class McpServer implements AutoCloseable {
         try {
             List<McpSchema.Tool> tools = guarded("list its tools", c -> {
                 List<McpSchema.Tool> all = new ArrayList<>();
+                McpSchema.ServerCapabilities capabilities = c.getServerCapabilities();
+                if (capabilities == null || capabilities.tools() == null) {
+                    return all; // a server that declares no tools has none (and may refuse tools/list)
+                }
                 String cursor = null;
                 do {
                     McpSchema.ListToolsResult page = cursor == null ? c.listTools() : c.listTools(cursor);
