@@ -156,11 +156,13 @@ class McpConformanceTest {
     }
 
     /**
-     * {@code sse-retry}: Engram's client reconnects after the server closes the stream mid-call, and the call completes;
-     * but the MCP Java SDK's client transport (2.1.0, {@code HttpClientStreamableHttpTransport}) reconnects at once,
-     * ignoring the SSE {@code retry} field, and sends no {@code Last-Event-ID}: the suite's
-     * {@code client-sse-retry-timing} fails and {@code client-sse-last-event-id} warns, as in the SDK's own conformance
-     * baseline. This test pins that: it fails when the SDK starts passing them, so that the scenario joins the others.
+     * {@code sse-retry}: Engram's client reconnects (GET) after the server closes the stream mid-call; but the MCP Java
+     * SDK's client transport (2.1.0, {@code HttpClientStreamableHttpTransport}) reconnects at once, ignoring the SSE
+     * {@code retry} field, and sends no {@code Last-Event-ID}: the suite's {@code client-sse-retry-timing} fails and
+     * {@code client-sse-last-event-id} warns, as in the SDK's own conformance baseline. The server replays the call's
+     * answer only to a reconnection naming the last event, so the call is abandoned at Engram's call timeout and the
+     * turn still ends (with a tool error the model reads). This test pins that: it fails when the SDK starts passing
+     * them, so that the scenario joins the others.
      */
     @Test
     void sseRetryReconnectsButTheSdksTransportIgnoresRetryAndLastEventId() throws Exception {
