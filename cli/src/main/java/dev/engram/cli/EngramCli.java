@@ -48,6 +48,7 @@ public final class EngramCli implements Runnable {
         m.put("eval", EvalCommands::new);
         m.put("memory", MemoryCommands::new);
         m.put("mcp", McpCommand::new);
+        m.put("mcp-turn", McpTurnCommand::new);
         m.put("help", CommandLine.HelpCommand::new);
         return Collections.unmodifiableMap(m);
     }

@@ -10,14 +10,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Consent to writes of partner and human blocks for {@code engram mcp}: the MCP client is asked through elicitation
  * (its user accepts or declines a form with one yes/no field). A client that does not declare elicitation support is
- * not asked, and the write is refused saying so. Over stdio there is one client: the exchange of its latest call is
- * the one asked.
+ * not asked, and the write is refused saying so. The client asked is the one whose tool call wants the write: each call
+ * registers its exchange under its call id while it runs (over HTTP, many clients call at once).
  */
 final class McpConsent implements PermissionBroker {
     /**
@@ -35,16 +35,21 @@ final class McpConsent implements PermissionBroker {
         return JsonMapper.builder().addMixIn(McpSchema.ElicitRequest.class, ElicitRequestMixIn.class).build();
     }
 
-    private final AtomicReference<McpSyncServerExchange> client = new AtomicReference<>();
+    private final Map<String, McpSyncServerExchange> calls = new ConcurrentHashMap<>();
 
-    /** Remembers the client's exchange; called with each tool call before it runs. */
-    void calledBy(McpSyncServerExchange exchange) {
-        client.set(exchange);
+    /** Remembers the exchange of the client making tool call {@code callId}, until {@link #done}. */
+    void calledBy(String callId, McpSyncServerExchange exchange) {
+        calls.put(callId, exchange);
+    }
+
+    /** Forgets the exchange of a tool call that has been answered. */
+    void done(String callId) {
+        calls.remove(callId);
     }
 
     @Override
     public CompletionStage<Boolean> requestConsent(ConsentRequest request) {
-        McpSyncServerExchange exchange = client.get();
+        McpSyncServerExchange exchange = calls.get(request.callId());
         if (exchange == null) {
             return PermissionBroker.cannotAsk("no MCP client is connected to ask");
         }

@@ -57,6 +57,7 @@ public final class McpServer implements AutoCloseable {
 
     private final McpServerSpec spec;
     private final McpServerOptions options;
+    private final Optional<McpElicitation> elicitation;
     private final CircuitBreaker breaker;
     private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
     private final Object connection = new Object();
@@ -66,16 +67,24 @@ public final class McpServer implements AutoCloseable {
     private volatile String lastError;
     private volatile boolean closed;
 
-    private McpServer(McpServerSpec spec, McpServerOptions options) {
+    private McpServer(McpServerSpec spec, McpServerOptions options, Optional<McpElicitation> elicitation) {
         this.spec = spec;
         this.options = options;
+        this.elicitation = elicitation;
         this.breaker = new CircuitBreaker(options.failuresToOpen(), options.coolDown(), options.clock());
     }
 
     /** A server of that spec, not connected yet. */
     public static McpServer of(McpServerSpec spec, McpServerOptions options) {
         return new McpServer(Objects.requireNonNull(spec, "spec must not be null"),
-                Objects.requireNonNull(options, "options must not be null"));
+                Objects.requireNonNull(options, "options must not be null"), Optional.empty());
+    }
+
+    /** A server of that spec, not connected yet, whose forms (elicitation requests) {@code elicitation} answers. */
+    public static McpServer of(McpServerSpec spec, McpServerOptions options, McpElicitation elicitation) {
+        return new McpServer(Objects.requireNonNull(spec, "spec must not be null"),
+                Objects.requireNonNull(options, "options must not be null"),
+                Optional.of(Objects.requireNonNull(elicitation, "elicitation must not be null")));
     }
 
     public McpServerSpec spec() {
@@ -87,7 +96,8 @@ public final class McpServer implements AutoCloseable {
     }
 
     /**
-     * Connects if needed and lists the server's tools (every page), which become {@link #knownTools}.
+     * Connects if needed and lists the server's tools (every page), which become {@link #knownTools}; a server that
+     * does not declare the tools capability has none.
      *
      * @throws McpServerException if the server cannot be reached, does not answer in time or its circuit is open
      */
@@ -95,6 +105,10 @@ public final class McpServer implements AutoCloseable {
         try {
             List<McpSchema.Tool> tools = guarded("list its tools", c -> {
                 List<McpSchema.Tool> all = new ArrayList<>();
+                McpSchema.ServerCapabilities capabilities = c.getServerCapabilities();
+                if (capabilities == null || capabilities.tools() == null) {
+                    return all; // a server that declares no tools has none (and may refuse tools/list)
+                }
                 String cursor = null;
                 do {
                     McpSchema.ListToolsResult page = cursor == null ? c.listTools() : c.listTools(cursor);
@@ -267,9 +281,13 @@ public final class McpServer implements AutoCloseable {
         synchronized (connection) {
             if (client == null) {
                 checkAddresses();
-                McpSyncClient c = McpClient.sync(transport()).requestTimeout(options.connectTimeout().plus(options.callTimeout()).plusSeconds(1))
+                McpClient.SyncSpec clientSpec = McpClient.sync(transport())
+                        .requestTimeout(options.connectTimeout().plus(options.callTimeout()).plusSeconds(1))
                         .initializationTimeout(options.connectTimeout().plusSeconds(1))
-                        .clientInfo(new McpSchema.Implementation("engram", "0.1.0")).build();
+                        .clientInfo(new McpSchema.Implementation("engram", "0.1.0"));
+                elicitation.ifPresent(e -> clientSpec.capabilities(McpSchema.ClientCapabilities.builder().elicitation().build())
+                        .elicitation(e::answer));
+                McpSyncClient c = clientSpec.build();
                 try {
                     c.initialize();
                 } catch (RuntimeException e) {
