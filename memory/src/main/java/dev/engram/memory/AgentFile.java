@@ -25,9 +25,12 @@ public record AgentFile(Folder folder, FolderFile file, boolean open, int offset
         Checks.notNull(lastAccessedAt, "last access");
     }
 
-    /** The name the agent knows the file by, as Letta names it: {@code folder/file}. */
+    /**
+     * The name the agent knows the file by, as Letta names it: {@code folder/file} (an upload's name already starts with
+     * its folder's).
+     */
     public String name() {
-        return folder.name() + "/" + file.name();
+        return file.name().startsWith(folder.name() + "/") ? file.name() : folder.name() + "/" + file.name();
     }
 
     /** The file's lines. */

@@ -41,10 +41,6 @@ final class RequestedTools {
                 + "agents by tag and no message that does not wait";
         HOW.put("send_message_to_agents_matching_tags", agents);
         HOW.put("send_message_to_agent_async", agents);
-        String files = "Engram has no files or folders, so no file tools; keep documents in archival memory";
-        HOW.put("open_files", files);
-        HOW.put("grep_files", files);
-        HOW.put("semantic_search_files", files);
     }
 
     private RequestedTools() {
