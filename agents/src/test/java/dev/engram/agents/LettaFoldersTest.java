@@ -91,6 +91,23 @@ class LettaFoldersTest {
     }
 
     @Test
+    void anExportWithFoldersIsValidAgainstLettasPublishedAgentFileSchema() throws Exception {
+        Path contract = Path.of(System.getProperty("engram.shared.data", "../../shared/data")).resolveSibling("letta")
+                .resolve("openapi.json");
+        assumeTrue(Files.isRegularFile(contract), "../shared/letta/openapi.json is absent; skipping");
+        var schemaNode = Heartbeats.JSON.createObjectNode().put("$schema", "https://json-schema.org/draft/2020-12/schema")
+                .put("$ref", "#/components/schemas/AgentFileSchema");
+        schemaNode.set("components", Heartbeats.JSON.readTree(Files.readString(contract)).path("components"));
+        var schema = com.networknt.schema.SchemaRegistry.withDefaultDialect(com.networknt.schema.SpecificationVersion.DRAFT_2020_12)
+                .getSchema(schemaNode);
+        fx = new AgentFixture(dir).open(b -> { });
+        Agent agent = fx.runtime.importLettaAgentFile(AgentImport.json(FILE, "reader.af").user("ana")).agents().getFirst();
+        JsonNode exported = Heartbeats.JSON.readTree(fx.runtime.exportLettaAgentFile("ana", List.of(agent.id())));
+        assertThat(exported.path("files")).hasSize(2);
+        assertThat(schema.validate(exported)).isEmpty();
+    }
+
+    @Test
     void evieKeepsItsFilesWhenTheSharedAgentFileIsThere() throws Exception {
         Path evie = Path.of("/work/shared/data/agent-files/evie.af");
         assumeTrue(Files.exists(evie), "evie.af is not in the shared data");
