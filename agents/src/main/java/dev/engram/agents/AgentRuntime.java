@@ -9,6 +9,7 @@ import dev.engram.framework.ToolRegistry;
 import dev.engram.framework.model.ChatModel;
 import dev.engram.memory.AgentRecord;
 import dev.engram.memory.MemorySearch;
+import dev.engram.memory.FileLimits;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.ScheduleLimits;
 import dev.engram.memory.Scope;
@@ -371,6 +372,31 @@ public final class AgentRuntime implements AutoCloseable {
     public Agent modify(String userId, String agentId, java.util.function.UnaryOperator<AgentDefinition> change) {
         checkOpen();
         return agents.modify(userId, agentId, Objects.requireNonNull(change, "change must not be null"));
+    }
+
+    /**
+     * Attaches the user's folder to the agent as Letta does: the folder's newest files open in the agent's prompt (as
+     * many as its {@link FileLimits} allow) and the agent gets Letta's file tools ({@link LettaTools#FILE_TOOLS}).
+     * Attaching an attached folder changes nothing.
+     *
+     * @throws AgentNotFoundException           if the user has no such agent
+     * @throws dev.engram.memory.NotFoundException if the user has no such folder; nothing changes then
+     */
+    public Agent attachFolder(String userId, String agentId, String folderId) {
+        checkOpen();
+        return AgentFolderTools.attach(agents, store, userId, agentId, folderId);
+    }
+
+    /**
+     * Detaches the folder from the agent: its files leave the agent's prompt, and with the last folder the agent loses
+     * the file tools (those no tool rule of its names).
+     *
+     * @throws AgentNotFoundException           if the user has no such agent
+     * @throws dev.engram.memory.NotFoundException if the user has no such folder; nothing changes then
+     */
+    public Agent detachFolder(String userId, String agentId, String folderId) {
+        checkOpen();
+        return AgentFolderTools.detach(agents, store, userId, agentId, folderId);
     }
 
     /**

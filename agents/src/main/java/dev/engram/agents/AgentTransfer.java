@@ -220,7 +220,10 @@ final class AgentTransfer {
         for (LettaAgentFile.Mapped m : mapped) {
             created.add(store(m.definition(), m.blocks(), List.of(), m.messages(), m.inContext()));
         }
-        return new AgentFileImport(created, file.warnings(), dropped);
+        LettaFolders.importInto(file.root(), file.agentNodes(), created, userId, store, agents, dropped);
+        List<Agent> current = new ArrayList<>();
+        created.forEach(a -> current.add(agents.agent(userId, a.id())));
+        return new AgentFileImport(current, file.warnings(), dropped);
     }
 
     /** The agents as one Letta agent file, with the blocks they share written once. */
@@ -230,7 +233,7 @@ final class AgentTransfer {
         for (Agent a : list) {
             entries.add(new LettaAgentFileWriter.Entry(a.definition(), store.blocks().list(a.scope()), messages(a.scope()), tools));
         }
-        return LettaAgentFileWriter.write(entries);
+        return LettaFolders.export(LettaAgentFileWriter.write(entries), list, store);
     }
 
     /** {@code base}, or {@code base-2}, {@code base-3}, ...: the first id the user has no agent or memory under, nor in {@code alsoTaken}. */

@@ -121,6 +121,18 @@ final class LettaAgentFile {
         return List.copyOf(warnings);
     }
 
+    /** The whole file, as parsed. */
+    JsonNode root() {
+        return root;
+    }
+
+    /** The file's agents that are imported, in file order. */
+    List<JsonNode> agentNodes() {
+        List<JsonNode> out = new ArrayList<>();
+        imported.forEach(i -> out.add(root.path("agents").get(i)));
+        return out;
+    }
+
     int agentCount() {
         return imported.size();
     }

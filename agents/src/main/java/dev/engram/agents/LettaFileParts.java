@@ -205,7 +205,7 @@ final class LettaFileParts {
         return kept;
     }
 
-    /** What an agent of the file has that Engram does not import: environment variables, secrets, sources and folders. */
+    /** What an agent of the file has that Engram does not import: environment variables and secrets. */
     static void notImported(JsonNode agent, String name, String at, List<DroppedGrant> dropped) {
         for (String field : List.of("tool_exec_environment_variables", "secrets")) {
             List<String> keys = keys(agent.path(field));
@@ -214,22 +214,14 @@ final class LettaFileParts {
                         "a file never sets environment variables or secrets; set them in the runtime's configuration"));
             }
         }
-        for (String field : List.of("source_ids", "folder_ids")) {
-            if (agent.path(field).isArray() && !agent.path(field).isEmpty()) {
-                dropped.add(new DroppedGrant(name, at + "." + field, agent.path(field).size() + " attached",
-                        "Engram has no files or sources yet"));
-            }
-        }
     }
 
-    /** What the file as a whole holds that Engram does not import (skills, files, sources, MCP servers, other groups). */
+    /** What the file as a whole holds that Engram does not import (skills, MCP servers, other groups). */
     static void notImported(JsonNode root, String firstAgent, List<DroppedGrant> dropped) {
         Map<String, String> reasons = new HashMap<>();
         reasons.put("skills", "Engram has no skills");
-        reasons.put("files", "Engram has no files or sources yet");
-        reasons.put("sources", "Engram has no files or sources yet");
         reasons.put("mcp_servers", "a file never chooses the MCP servers the runtime connects to; add them to its configuration");
-        for (String field : List.of("skills", "files", "sources", "mcp_servers")) {
+        for (String field : List.of("skills", "mcp_servers")) {
             if (root.path(field).isArray() && !root.path(field).isEmpty()) {
                 dropped.add(new DroppedGrant(firstAgent, field, root.path(field).size() + " in the file", reasons.get(field)));
             }

@@ -29,6 +29,8 @@ public final class LettaTools {
     public static final String FILES_CORE = "letta_files_core";
     /** A tool with source code of its own. */
     public static final String CUSTOM = "custom";
+    /** Letta's file tools, which an agent gets when a folder is attached to it and loses when the last is detached. */
+    public static final List<String> FILE_TOOLS = List.of("open_files", "grep_files", "semantic_search_files");
 
     /** Letta's tool name -> its {@code tool_type}, as Letta's tool manager assigns them. */
     private static final Map<String, String> TYPES = new LinkedHashMap<>();
@@ -51,7 +53,7 @@ public final class LettaTools {
         for (String n : List.of("run_code", "run_code_with_tools", "web_search", "fetch_webpage")) {
             TYPES.put(n, BUILTIN);
         }
-        for (String n : List.of("open_files", "grep_files", "semantic_search_files")) {
+        for (String n : FILE_TOOLS) {
             TYPES.put(n, FILES_CORE);
         }
     }

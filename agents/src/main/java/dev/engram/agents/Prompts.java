@@ -8,6 +8,7 @@ import dev.engram.framework.model.Image;
 import dev.engram.memory.Archive;
 import dev.engram.memory.Block;
 import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.FileLimits;
 import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageImage;
@@ -48,13 +49,16 @@ final class Prompts {
         StringBuilder statsText = new StringBuilder(256);
         renderStats(statsText, stats, agent.definition().timezone(), store.archives().attached(memory));
         String workText = WorkStatePrompt.render(store, memory, tools);
+        String fileText = FilePrompt.render(store, memory, FileLimits.forContextWindow(agent.definition().contextWindowTokens()));
         StringBuilder system = new StringBuilder(instructions.length() + blockText.length() + statsText.length()
-                + workText.length() + 512).append(instructions).append(blockText).append(workText).append(statsText);
+                + workText.length() + fileText.length() + 512).append(instructions).append(blockText).append(fileText)
+                .append(workText).append(statsText);
         // Instructions and blocks rarely change between steps: their counts are cached by text. The
         // statistics change every step but are short (about 80 tokens): one token per 3 characters
         // over-counts them slightly and saves encoding them each time.
         int systemTokens = agent.tokens.cached(instructions) + agent.tokens.cached(blockText.toString())
-                + (workText.isEmpty() ? 0 : agent.tokens.cached(workText)) + (statsText.length() + 2) / 3;
+                + (workText.isEmpty() ? 0 : agent.tokens.cached(workText))
+                + (fileText.isEmpty() ? 0 : agent.tokens.cached(fileText)) + (statsText.length() + 2) / 3;
 
         List<ChatMessage> chat = new ArrayList<>(messages.size() + 1);
         chat.add(null); // the system message, once its text is complete

@@ -1,8 +1,10 @@
 package dev.engram.agents;
 
 import dev.engram.framework.DynamicTool;
+import dev.engram.memory.FileLimits;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.Scope;
 import dev.engram.tools.BuiltinTools;
 import dev.engram.tools.OutboundChannel;
 import dev.engram.tools.CodeRunner;
@@ -44,6 +46,7 @@ final class ToolCatalog {
         builtins.addAll(MultiAgentTools.all(router, agents, b.agentReplyTimeout()));
         builtins.addAll(BuiltinTools.memory(b.store(), b.search(), b.broker()));
         builtins.addAll(BuiltinTools.letta(b.store(), b.search(), b.broker(), BuiltinTools.MemoryToolOptions.defaults()));
+        builtins.addAll(BuiltinTools.lettaFiles(b.store(), b.search(), scope -> fileLimits(agents, scope)));
         builtins.addAll(BuiltinTools.notes(b.store(), b.search()));
         builtins.add(BuiltinTools.schedule(b.store(), b.scheduleLimits()));
         builtins.add(BuiltinTools.canvas(b.store()));
@@ -88,6 +91,15 @@ final class ToolCatalog {
                 throw new IllegalArgumentException("tool '" + t.name() + "' is already provided by the runtime; "
                         + "give yours another name");
             }
+        }
+    }
+
+    /** The agent's file limits, from its context window as Letta chooses them; Letta's defaults for an agent not found. */
+    static FileLimits fileLimits(AgentRegistry agents, Scope scope) {
+        try {
+            return FileLimits.forContextWindow(agents.agent(scope.userId(), scope.agentId()).definition().contextWindowTokens());
+        } catch (AgentNotFoundException gone) {
+            return FileLimits.forContextWindow(0);
         }
     }
 }

@@ -215,7 +215,10 @@ class LettaImportKeepsTest {
         fx = new AgentFixture(dir).open(b -> { });
         AgentFileImport imported = importJson(file, "env.af");
         assertThat(imported.dropped()).extracting(DroppedGrant::field).contains("agents[0].tool_exec_environment_variables",
-                "agents[0].secrets", "agents[0].source_ids", "skills", "files", "sources", "groups[id=group-1]");
+                "agents[0].secrets", "skills", "files[id=file-0]", "groups[id=group-1]")
+                .doesNotContain("agents[0].source_ids", "sources");
+        assertThat(fx.store.folders().agents().attached(imported.agents().getFirst().scope())).extracting(f -> f.name())
+                .containsExactly("source-0");
         assertThat(imported.dropped()).filteredOn(g -> g.field().endsWith("secrets")).singleElement()
                 .satisfies(g -> assertThat(g.asked()).isEqualTo("TOKEN"));
     }

@@ -3,15 +3,18 @@ package dev.engram.tools;
 import dev.engram.framework.AiTool;
 import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ToolContext;
+import dev.engram.memory.FileLimits;
 import dev.engram.memory.Fusion;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.ScheduleLimits;
 import dev.engram.memory.NewBlock;
+import dev.engram.memory.Scope;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The tools every Engram agent is born with, one call per group:
@@ -88,6 +91,18 @@ public final class BuiltinTools {
                 options.consentTimeout())));
         tools.addAll(LettaRecallTools.all(store, search, options.archivalPermission(), options.fusion()));
         return wrap(tools);
+    }
+
+    /**
+     * Letta's file tools over the folders attached to the calling agent, with Letta's names and argument shapes:
+     * {@code open_files}, {@code grep_files} and {@code semantic_search_files}. {@code limits} gives each agent's
+     * {@link FileLimits} (how many files it keeps open).
+     */
+    public static List<DynamicTool> lettaFiles(MemoryStore store, MemorySearch search, Function<Scope, FileLimits> limits) {
+        Objects.requireNonNull(store, "store must not be null");
+        Objects.requireNonNull(search, "search must not be null");
+        Objects.requireNonNull(limits, "limits must not be null");
+        return wrap(LettaFileTools.all(store, search, limits));
     }
 
     /** The note tools, searching with {@link Fusion#defaults()}. */

@@ -1,8 +1,10 @@
 package dev.engram.cli;
 
+import dev.engram.memory.AgentFile;
 import dev.engram.memory.Folder;
 import dev.engram.memory.FolderFile;
 import dev.engram.memory.Metadata;
+import dev.engram.memory.Scope;
 import dev.engram.memory.TextChunker;
 import dev.engram.tools.FolderUploads;
 import java.io.IOException;
@@ -14,11 +16,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code engram folder create|upload|list|rm}: a user's folders of documents, as the server's {@code /v1/folders}. */
+/**
+ * {@code engram folder create|upload|list|rm|attach|detach}: a user's folders of documents, as the server's
+ * {@code /v1/folders}, and attaching them to the user's agents.
+ */
 @Command(name = "folder", mixinStandardHelpOptions = true, description = {"A user's folders of documents: text, Markdown, "
         + "source code, JSON, CSV, HTML and PDF files, chunked into passages that 'engram search --folder NAME' finds."},
         subcommands = {FolderCommands.Create.class, FolderCommands.Upload.class, FolderCommands.ListFolders.class,
-                FolderCommands.Remove.class})
+                FolderCommands.Remove.class, FolderCommands.Attach.class, FolderCommands.Detach.class})
 final class FolderCommands extends GroupCommand {
 
     /** The user's folder named (or with the id) {@code nameOrId}; a usage error naming the user's folders otherwise. */
@@ -170,6 +175,56 @@ final class FolderCommands extends GroupCommand {
                     engine.store().folders().deleteFile(owner.user, target.id());
                     out().println("Deleted '" + target.name() + "'.");
                 }
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "attach", mixinStandardHelpOptions = true, description = {"Attach a folder to an agent, as Letta does: "
+            + "its newest files open in the agent's prompt and the agent gets open_files, grep_files and "
+            + "semantic_search_files."})
+    static final class Attach extends BaseCommand {
+        @Parameters(paramLabel = "FOLDER", description = "The folder, by name or id.")
+        String folder;
+
+        @Option(names = "--agent", required = true, paramLabel = "NAME", description = "The agent, by name or id.")
+        String agent;
+
+        @Mixin
+        UserOption owner;
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                Folder f = find(this, engine, owner.user, folder);
+                Scope scope = scope(engine, owner.user, agent);
+                engine.runtime().attachFolder(owner.user, scope.agentId(), f.id());
+                long open = engine.store().folders().agents().files(scope).stream().filter(AgentFile::open).count();
+                out().println("Attached folder '" + f.name() + "' to agent '" + agent + "' (" + open + " files open).");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "detach", mixinStandardHelpOptions = true, description = "Detach a folder from an agent: its files leave "
+            + "the agent's prompt (and with the last folder, the file tools).")
+    static final class Detach extends BaseCommand {
+        @Parameters(paramLabel = "FOLDER", description = "The folder, by name or id.")
+        String folder;
+
+        @Option(names = "--agent", required = true, paramLabel = "NAME", description = "The agent, by name or id.")
+        String agent;
+
+        @Mixin
+        UserOption owner;
+
+        @Override
+        int run() {
+            try (Engine engine = root().engine()) {
+                Folder f = find(this, engine, owner.user, folder);
+                Scope scope = scope(engine, owner.user, agent);
+                engine.runtime().detachFolder(owner.user, scope.agentId(), f.id());
+                out().println("Detached folder '" + f.name() + "' from agent '" + agent + "'.");
             }
             return 0;
         }

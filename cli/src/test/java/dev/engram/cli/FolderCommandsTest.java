@@ -65,4 +65,19 @@ class FolderCommandsTest {
         assertThat(failed.err()).contains("b.json failed: 'b.json' is not JSON");
         assertThat(ok("folder", "list", "docs", "--user", "ana").out()).contains("docs/b.json").contains("error");
     }
+
+    @Test
+    void aFolderAttachedToAnAgentIsInItsPromptWithTheFileToolsAndDetachedAgain() throws Exception {
+        ok("agent", "create", "helper", "--user", "ana", "--model", "openai:gpt-4o-mini");
+        ok("folder", "create", "manuals", "--user", "ana");
+        Path notes = Files.writeString(work.resolve("notes.md"), "Service every spring.");
+        ok("folder", "upload", "manuals", notes.toString(), "--user", "ana");
+        assertThat(ok("folder", "attach", "manuals", "--agent", "helper", "--user", "ana").out())
+                .contains("Attached folder 'manuals' to agent 'helper' (1 files open).");
+        assertThat(ok("agent", "show", "helper", "--user", "ana").out()).contains("semantic_search_files");
+        Cli.oneLineError(Cli.run(home, "folder", "attach", "nope", "--agent", "helper", "--user", "ana"), 2, "has no folder 'nope'");
+        assertThat(ok("folder", "detach", "manuals", "--agent", "helper", "--user", "ana").out())
+                .contains("Detached folder 'manuals' from agent 'helper'.");
+        assertThat(ok("agent", "show", "helper", "--user", "ana").out()).doesNotContain("semantic_search_files");
+    }
 }

@@ -77,8 +77,8 @@ public final class AgentStore {
     }
 
     /**
-     * Removes the definition and detaches the archives attached to the agent (they stay, with their passages); returns
-     * whether there was one. Memory under the scope is kept.
+     * Removes the definition and detaches the archives and folders attached to the agent (they stay, with their
+     * passages and files); returns whether there was one. Memory under the scope is kept.
      */
     public boolean delete(Scope scope) {
         Checks.notNull(scope, "scope");
@@ -92,6 +92,13 @@ public final class AgentStore {
                     attached = List.of();
                 }
                 attached.forEach(a -> rows.detachArchive(scope.userId(), a.id(), scope.agentId()));
+                List<Folder> folders;
+                try {
+                    folders = rows.agentFolders(scope);
+                } catch (UnsupportedOperationException noFolders) {
+                    folders = List.of();
+                }
+                folders.forEach(f -> rows.detachFolder(scope.userId(), f.id(), scope.agentId()));
             }
             return deleted;
         });

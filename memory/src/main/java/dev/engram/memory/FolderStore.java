@@ -25,9 +25,16 @@ public final class FolderStore {
     public static final int MAX_LIST = 1_000;
 
     private final StoreCore store;
+    private final AgentFolders agents;
 
     FolderStore(StoreCore store) {
         this.store = store;
+        this.agents = new AgentFolders(store);
+    }
+
+    /** The folders attached to agents, and each agent's open and closed files of them. */
+    public AgentFolders agents() {
+        return agents;
     }
 
     /**

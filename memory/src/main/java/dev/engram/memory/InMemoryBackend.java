@@ -59,6 +59,10 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, Group> groups = new LinkedHashMap<>();
     /** Archive attachments by "archive id / agent id" (a user's ids never meet another's: archive ids are unique). */
     private final Map<String, Attachment> attachments = new LinkedHashMap<>();
+    /** Folder attachments by "folder id / agent id", as archives'. */
+    private final Map<String, Attachment> folderAttachments = new LinkedHashMap<>();
+    /** Each agent's state of each file, by scope then file id. */
+    private final Map<Key, FileState> fileStates = new LinkedHashMap<>();
     /** Each run's kept events by sequence number; a run's map is replaced, never changed in place (the undo log restores it). */
     private final Map<String, NavigableMap<Long, RunEvent>> runEvents = new LinkedHashMap<>();
     /** Each agent's task list; a list is replaced, never changed in place (the undo log restores it). */
@@ -611,7 +615,56 @@ final class InMemoryBackend implements MemoryBackend, Rows {
 
     @Override
     public boolean deleteFolder(String userId, String id) {
-        return folder(userId, id).isPresent() && remove(folders, id);
+        if (folder(userId, id).isEmpty()) {
+            return false;
+        }
+        for (Attachment a : List.copyOf(folderAttachments.values())) {
+            if (a.archiveId().equals(id)) {
+                detachFolder(userId, id, a.agentId());
+            }
+        }
+        return remove(folders, id);
+    }
+
+    @Override
+    public void attachFolder(String userId, String folderId, String agentId, Instant at) {
+        put(folderAttachments, folderId + "/" + agentId, new Attachment(userId, folderId, agentId, position()));
+    }
+
+    @Override
+    public boolean detachFolder(String userId, String folderId, String agentId) {
+        for (Map.Entry<Key, FileState> e : List.copyOf(fileStates.entrySet())) {
+            FileState s = e.getValue();
+            if (s.userId().equals(userId) && s.agentId().equals(agentId) && s.folderId().equals(folderId)) {
+                remove(fileStates, e.getKey());
+            }
+        }
+        Attachment a = folderAttachments.get(folderId + "/" + agentId);
+        return a != null && a.userId().equals(userId) && remove(folderAttachments, folderId + "/" + agentId);
+    }
+
+    @Override
+    public List<String> folderAgents(String userId, String folderId) {
+        return folderAttachments.values().stream().filter(a -> a.userId().equals(userId) && a.archiveId().equals(folderId))
+                .sorted(Comparator.comparingLong(Attachment::pos)).map(Attachment::agentId).toList();
+    }
+
+    @Override
+    public List<Folder> agentFolders(Scope agent) {
+        return folderAttachments.values().stream()
+                .filter(a -> a.userId().equals(agent.userId()) && a.agentId().equals(agent.agentId()))
+                .sorted(Comparator.comparingLong(Attachment::pos)).map(a -> folders.get(a.archiveId())).toList();
+    }
+
+    @Override
+    public void putFileState(FileState state) {
+        put(fileStates, new Key(state.userId(), state.agentId(), state.fileId()), state);
+    }
+
+    @Override
+    public List<FileState> fileStates(Scope agent) {
+        return fileStates.values().stream().filter(s -> s.userId().equals(agent.userId()) && s.agentId().equals(agent.agentId()))
+                .toList();
     }
 
     @Override
@@ -636,6 +689,11 @@ final class InMemoryBackend implements MemoryBackend, Rows {
             return false;
         }
         passageIds(userId, id).forEach(p -> remove(passages, p));
+        for (Map.Entry<Key, FileState> e : List.copyOf(fileStates.entrySet())) {
+            if (e.getValue().fileId().equals(id) && e.getValue().userId().equals(userId)) {
+                remove(fileStates, e.getKey());
+            }
+        }
         return remove(files, id);
     }
 

@@ -120,6 +120,15 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** Folders attached to agents and each agent's open and closed files, on this backend. */
+    @Nested
+    class AgentFolderFiles extends AgentFolderConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     /** Archives shared by agents, on this backend. */
     @Nested
     class CustomTools extends CustomToolConformance {

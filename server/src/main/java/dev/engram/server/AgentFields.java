@@ -20,13 +20,12 @@ final class AgentFields {
     private static final Map<String, String> REFUSED = new LinkedHashMap<>();
 
     static {
-        String files = "Engram has no sources, folders or files; keep documents in archival memory "
-                + "(POST /v1/agents/{agent_id}/archival-memory)";
-        REFUSED.put("source_ids", files);
-        REFUSED.put("folder_ids", files);
-        REFUSED.put("include_default_source", files);
-        REFUSED.put("max_files_open", files);
-        REFUSED.put("per_file_view_window_char_limit", files);
+        REFUSED.put("include_default_source", "Engram creates no default folder; create one (POST /v1/folders) and "
+                + "give its id in folder_ids");
+        String fileLimits = "Engram chooses an agent's file limits from its context window, as Letta does when they are "
+                + "not set; set context_window_limit instead";
+        REFUSED.put("max_files_open", fileLimits);
+        REFUSED.put("per_file_view_window_char_limit", fileLimits);
         String secrets = "Engram keeps no secrets or environment variables for tools; the operator configures tools "
                 + "where the server runs";
         REFUSED.put("secrets", secrets);

@@ -17,6 +17,7 @@ import dev.engram.agents.ToolRules;
 import dev.engram.framework.ModelPolicy;
 import dev.engram.memory.AgentRecord;
 import dev.engram.memory.Block;
+import dev.engram.memory.Folder;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.Scope;
@@ -88,8 +89,12 @@ final class AgentRoutes {
         }
         AgentFields.apply(body, b, ModelSettings.PROVIDER_DEFAULTS);
         AgentDefinition definition = build(b);
+        List<Folder> folders = AgentFolderRoutes.requested(api, body, user);
         api.quotas.agent(definition);
         Agent agent = api.runtime.create(definition);
+        for (Folder f : folders) {
+            agent = api.runtime.attachFolder(user, agent.id(), f.id());
+        }
         Api.json(res, api.agentState(agent));
     }
 
@@ -242,6 +247,7 @@ final class AgentRoutes {
     private void modify(Agent agent, ServerRequest req, ServerResponse res) {
         Body body = Api.body(req);
         AgentFields.refuseUnsupported(body);
+        AgentFolderRoutes.refuseInModify(body);
         AgentFields.modelSettings(body, agent.definition().modelSettings()); // checked before anything changes
         Optional<String> model = model(body, api.runtime.modelPolicy());
         Optional<List<String>> tools = requestedTools(body, agent.definition());

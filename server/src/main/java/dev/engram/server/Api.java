@@ -137,6 +137,7 @@ final class Api {
         ObjectNode state = LettaViews.agent(d, store.blocks().list(agent.scope()), tools(d), inContext, record.createdAt(),
                 record.updatedAt());
         state.set("llm_config", LettaModels.llmConfig(d, settings.environment()));
+        AgentFolderRoutes.fill(state, this, agent);
         // The call a turn of this agent waits to have approved, as Letta shows it (so a client that reconnects finds it)
         // (the first, when a step waits on several).
         turns.running(agent.scope()).map(Turns.Running::pending).filter(p -> !p.isEmpty()).map(List::getFirst).ifPresentOrElse(

@@ -213,6 +213,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new MemoryAddRoutes(api).routes());
         routes.addAll(new JobRoutes(api).routes());
         routes.addAll(new FolderRoutes(api).routes());
+        routes.addAll(new AgentFolderRoutes(api).routes());
         return List.copyOf(routes);
     }
 

@@ -201,8 +201,11 @@ final class FolderRoutes {
     }
 
     private void agents(Caller caller, ServerRequest req, ServerResponse res) {
-        owned(caller, req);
-        Api.json(res, Body.JSON.createArrayNode()); // no agent has folders attached yet
+        Owned o = owned(caller, req);
+        Pages pages = Pages.of(req, 100, true);
+        ArrayNode out = Body.JSON.createArrayNode();
+        pages.page(folders().agents().agents(o.user(), o.folder().id()), id -> id, "agent").forEach(out::add);
+        Api.json(res, out);
     }
 
     private void passages(Caller caller, ServerRequest req, ServerResponse res) {

@@ -36,10 +36,6 @@ final class RequestedTools {
                 + "JavaScript in the bubblewrap sandbox)");
         HOW.put("run_code_with_tools", "Engram's code mode, a program that calls the agent's tools, is execute_code, "
                 + "offered when the operator starts engram serve with --code");
-        String files = "Engram has no files or folders, so no file tools; keep documents in archival memory";
-        HOW.put("open_files", files);
-        HOW.put("grep_files", files);
-        HOW.put("semantic_search_files", files);
     }
 
     private RequestedTools() {

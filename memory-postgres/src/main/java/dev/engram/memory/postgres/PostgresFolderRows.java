@@ -1,14 +1,17 @@
 package dev.engram.memory.postgres;
 
 import dev.engram.memory.FilePassage;
+import dev.engram.memory.FileState;
 import dev.engram.memory.FileStatus;
 import dev.engram.memory.Folder;
 import dev.engram.memory.FolderFile;
 import dev.engram.memory.Metadata;
+import dev.engram.memory.Scope;
 import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.Rows;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -69,6 +72,8 @@ interface PostgresFolderRows extends Rows {
 
     @Override
     default boolean deleteFolder(String userId, String id) {
+        exec("DELETE FROM folder_agents WHERE folder_id = ? AND user_id = ?", id, userId);
+        exec("DELETE FROM agent_files WHERE folder_id = ? AND user_id = ?", id, userId);
         return exec("DELETE FROM folders WHERE id = ? AND user_id = ?", id, userId) > 0;
     }
 
@@ -96,6 +101,7 @@ interface PostgresFolderRows extends Rows {
 
     @Override
     default boolean deleteFile(String userId, String id) {
+        exec("DELETE FROM agent_files WHERE file_id = ? AND user_id = ?", id, userId);
         exec("DELETE FROM file_passages WHERE file_id = ? AND user_id = ?", id, userId);
         return exec("DELETE FROM files WHERE id = ? AND user_id = ?", id, userId) > 0;
     }
@@ -136,5 +142,48 @@ interface PostgresFolderRows extends Rows {
     default long countPassages(String userId, String folderId) {
         return one("SELECT count(*) FROM file_passages WHERE user_id = ? AND folder_id = ?", (rs, c) -> rs.getLong(1),
                 userId, folderId).orElse(0L);
+    }
+
+    @Override
+    default void attachFolder(String userId, String folderId, String agentId, Instant at) {
+        exec("INSERT INTO folder_agents (folder_id, user_id, agent_id, created_at) VALUES (?, ?, ?, ?)", folderId, userId,
+                agentId, Columns.micros(at));
+    }
+
+    @Override
+    default boolean detachFolder(String userId, String folderId, String agentId) {
+        exec("DELETE FROM agent_files WHERE folder_id = ? AND user_id = ? AND agent_id = ?", folderId, userId, agentId);
+        return exec("DELETE FROM folder_agents WHERE folder_id = ? AND user_id = ? AND agent_id = ?", folderId, userId,
+                agentId) > 0;
+    }
+
+    @Override
+    default List<String> folderAgents(String userId, String folderId) {
+        return query("SELECT agent_id FROM folder_agents WHERE folder_id = ? AND user_id = ? ORDER BY seq",
+                (rs, c) -> rs.getString(1), folderId, userId);
+    }
+
+    @Override
+    default List<Folder> agentFolders(Scope agent) {
+        return query("SELECT f.* FROM folder_agents x JOIN folders f ON f.id = x.folder_id WHERE x.user_id = ? "
+                + "AND x.agent_id = ? AND f.user_id = x.user_id ORDER BY x.seq", (rs, c) -> folder(rs), agent.userId(),
+                agent.agentId());
+    }
+
+    @Override
+    default void putFileState(FileState s) {
+        exec("INSERT INTO agent_files (user_id, agent_id, file_id, folder_id, is_open, view_offset, view_length, "
+                + "last_accessed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, agent_id, file_id) DO UPDATE SET "
+                + "is_open = excluded.is_open, view_offset = excluded.view_offset, view_length = excluded.view_length, "
+                + "last_accessed_at = excluded.last_accessed_at", s.userId(), s.agentId(), s.fileId(), s.folderId(), s.open(),
+                s.offset(), s.length(), Columns.micros(s.lastAccessedAt()));
+    }
+
+    @Override
+    default List<FileState> fileStates(Scope agent) {
+        return query("SELECT * FROM agent_files WHERE user_id = ? AND agent_id = ?", (rs, c) -> new FileState(
+                rs.getString("user_id"), rs.getString("agent_id"), rs.getString("file_id"), rs.getString("folder_id"),
+                rs.getBoolean("is_open"), rs.getInt("view_offset"), rs.getInt("view_length"),
+                Columns.instant(rs.getLong("last_accessed_at"))), agent.userId(), agent.agentId());
     }
 }

@@ -12,6 +12,7 @@ import dev.engram.memory.ProviderRecord;
 import dev.engram.memory.Goal;
 import dev.engram.memory.GoalEntry;
 import dev.engram.memory.FilePassage;
+import dev.engram.memory.FileState;
 import dev.engram.memory.Folder;
 import dev.engram.memory.FolderFile;
 import dev.engram.memory.Job;
@@ -616,7 +617,10 @@ public interface Rows {
         throw noFolders();
     }
 
-    /** Removes the user's folder row (the store removes its files first); returns whether there was one. */
+    /**
+     * Removes the user's folder row with its attachments to agents (the store removes its files first); returns whether
+     * there was one.
+     */
     default boolean deleteFolder(String userId, String id) {
         throw noFolders();
     }
@@ -636,7 +640,7 @@ public interface Rows {
         throw noFolders();
     }
 
-    /** Removes the user's file and its passages; returns whether there was one. */
+    /** Removes the user's file, its passages and the agents' states of it; returns whether there was one. */
     default boolean deleteFile(String userId, String id) {
         throw noFolders();
     }
@@ -663,6 +667,36 @@ public interface Rows {
 
     /** How many passages the user's folder holds. */
     default long countPassages(String userId, String folderId) {
+        throw noFolders();
+    }
+
+    /** Attaches the user's folder to the user's agent, at {@code at}; the store has checked that it is not attached yet. */
+    default void attachFolder(String userId, String folderId, String agentId, Instant at) {
+        throw noFolders();
+    }
+
+    /** Detaches the folder from the agent with the agent's states of its files; returns whether it was attached. */
+    default boolean detachFolder(String userId, String folderId, String agentId) {
+        throw noFolders();
+    }
+
+    /** The agents the user's folder is attached to, the earliest attached first. */
+    default List<String> folderAgents(String userId, String folderId) {
+        throw noFolders();
+    }
+
+    /** The folders attached to the agent, the earliest attached first. */
+    default List<Folder> agentFolders(Scope agent) {
+        throw noFolders();
+    }
+
+    /** Stores the agent's state of one file, replacing the one of its agent and file. */
+    default void putFileState(FileState state) {
+        throw noFolders();
+    }
+
+    /** The agent's states of its files, in no particular order. */
+    default List<FileState> fileStates(Scope agent) {
         throw noFolders();
     }
 

@@ -1,14 +1,17 @@
 package dev.engram.memory.sqlite;
 
 import dev.engram.memory.FilePassage;
+import dev.engram.memory.FileState;
 import dev.engram.memory.FileStatus;
 import dev.engram.memory.Folder;
 import dev.engram.memory.FolderFile;
 import dev.engram.memory.Metadata;
+import dev.engram.memory.Scope;
 import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.Rows;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -63,6 +66,8 @@ interface SqliteFolderRows extends Rows {
 
     @Override
     default boolean deleteFolder(String userId, String id) {
+        handle().createUpdate("DELETE FROM folder_agents WHERE folder_id = ? AND user_id = ?").bind(0, id).bind(1, userId).execute();
+        handle().createUpdate("DELETE FROM agent_files WHERE folder_id = ? AND user_id = ?").bind(0, id).bind(1, userId).execute();
         return handle().createUpdate("DELETE FROM folders WHERE id = ? AND user_id = ?").bind(0, id).bind(1, userId)
                 .execute() > 0;
     }
@@ -94,6 +99,7 @@ interface SqliteFolderRows extends Rows {
 
     @Override
     default boolean deleteFile(String userId, String id) {
+        handle().createUpdate("DELETE FROM agent_files WHERE file_id = ? AND user_id = ?").bind(0, id).bind(1, userId).execute();
         handle().createUpdate("DELETE FROM file_passages WHERE file_id = ? AND user_id = ?").bind(0, id).bind(1, userId)
                 .execute();
         return handle().createUpdate("DELETE FROM files WHERE id = ? AND user_id = ?").bind(0, id).bind(1, userId)
@@ -136,5 +142,52 @@ interface SqliteFolderRows extends Rows {
     default long countPassages(String userId, String folderId) {
         return handle().createQuery("SELECT count(*) FROM file_passages WHERE user_id = ? AND folder_id = ?")
                 .bind(0, userId).bind(1, folderId).mapTo(Long.class).one();
+    }
+
+    @Override
+    default void attachFolder(String userId, String folderId, String agentId, Instant at) {
+        handle().createUpdate("INSERT INTO folder_agents (folder_id, user_id, agent_id, created_at, seq) "
+                        + "VALUES (?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM folder_agents))")
+                .bind(0, folderId).bind(1, userId).bind(2, agentId).bind(3, Columns.micros(at)).execute();
+    }
+
+    @Override
+    default boolean detachFolder(String userId, String folderId, String agentId) {
+        handle().createUpdate("DELETE FROM agent_files WHERE folder_id = ? AND user_id = ? AND agent_id = ?")
+                .bind(0, folderId).bind(1, userId).bind(2, agentId).execute();
+        return handle().createUpdate("DELETE FROM folder_agents WHERE folder_id = ? AND user_id = ? AND agent_id = ?")
+                .bind(0, folderId).bind(1, userId).bind(2, agentId).execute() > 0;
+    }
+
+    @Override
+    default List<String> folderAgents(String userId, String folderId) {
+        return handle().createQuery("SELECT agent_id FROM folder_agents WHERE folder_id = ? AND user_id = ? ORDER BY seq")
+                .bind(0, folderId).bind(1, userId).mapTo(String.class).list();
+    }
+
+    @Override
+    default List<Folder> agentFolders(Scope agent) {
+        return handle().createQuery("SELECT f.* FROM folder_agents x JOIN folders f ON f.id = x.folder_id "
+                        + "WHERE x.user_id = ? AND x.agent_id = ? AND f.user_id = x.user_id ORDER BY x.seq")
+                .bind(0, agent.userId()).bind(1, agent.agentId()).map((rs, ctx) -> folder(rs)).list();
+    }
+
+    @Override
+    default void putFileState(FileState s) {
+        handle().createUpdate("INSERT INTO agent_files (user_id, agent_id, file_id, folder_id, is_open, view_offset, view_length, "
+                        + "last_accessed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id, agent_id, file_id) DO UPDATE "
+                        + "SET is_open = excluded.is_open, view_offset = excluded.view_offset, view_length = excluded.view_length, "
+                        + "last_accessed_at = excluded.last_accessed_at")
+                .bind(0, s.userId()).bind(1, s.agentId()).bind(2, s.fileId()).bind(3, s.folderId()).bind(4, s.open() ? 1 : 0)
+                .bind(5, s.offset()).bind(6, s.length()).bind(7, Columns.micros(s.lastAccessedAt())).execute();
+    }
+
+    @Override
+    default List<FileState> fileStates(Scope agent) {
+        return handle().createQuery("SELECT * FROM agent_files WHERE user_id = ? AND agent_id = ?")
+                .bind(0, agent.userId()).bind(1, agent.agentId())
+                .map((rs, ctx) -> new FileState(rs.getString("user_id"), rs.getString("agent_id"), rs.getString("file_id"),
+                        rs.getString("folder_id"), rs.getInt("is_open") != 0, rs.getInt("view_offset"), rs.getInt("view_length"),
+                        Columns.instant(rs.getLong("last_accessed_at")))).list();
     }
 }
