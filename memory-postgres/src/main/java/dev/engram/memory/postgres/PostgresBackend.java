@@ -37,7 +37,7 @@ public final class PostgresBackend implements MemoryBackend {
     private static final long WRITE_LOCK = 0x656e6772616dL; // "engram"
     static final String MIGRATIONS = "classpath:dev/engram/memory/postgres/migration";
     /** The highest migration under {@link #MIGRATIONS}. */
-    static final int SCHEMA_VERSION = 20;
+    static final int SCHEMA_VERSION = 21;
     /** Connections in the pool by default. */
     public static final int DEFAULT_POOL_SIZE = 8;
     /** How long an operation waits for a connection by default (see {@link #open(String, String, String, int, Duration)}). */

@@ -37,7 +37,7 @@ public final class SqliteBackend implements MemoryBackend {
     private static final Logger LOG = LoggerFactory.getLogger(SqliteBackend.class);
     static final String MIGRATIONS = "classpath:dev/engram/memory/migration";
     /** The highest migration under {@link #MIGRATIONS}. */
-    static final int SCHEMA_VERSION = 22;
+    static final int SCHEMA_VERSION = 23;
     static final String HISTORY_TABLE = SchemaMigrations.HISTORY_TABLE;
 
     private final SqliteOptions options;
