@@ -125,13 +125,16 @@ public final class EngramServer implements AutoCloseable {
         rb.permissionBroker(turns);
         rb.listener(turns);
         rb.listener(metrics);
+        RunLog runs = new RunLog(store, b.runRetention, b.maxRunEvents);
+        rb.listener(runs.steps());
         this.runtime = rb.build();
         mcp.bind(runtime);
         metrics.bind(turns, store, metered);
         this.shutdownGrace = b.shutdownGrace;
-        runtime.scheduler().runTurnsWith(turns::runScheduled);
+        runtime.scheduler().runTurnsWith((agent, session, message) -> runs.scheduled(agent, session,
+                () -> turns.runScheduled(agent, session, message)));
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.imageLimits,
-                b.runRetention, b.maxRunEvents, b.environment), mcp);
+                b.runRetention, b.maxRunEvents, b.environment), mcp, runs);
         HelidonLog.install();
         this.managed = b.managementPort >= 0;
         this.memory = api.memory;
