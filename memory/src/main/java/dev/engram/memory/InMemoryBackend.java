@@ -658,6 +658,11 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     }
 
     @Override
+    public boolean deleteJob(String id) {
+        return remove(jobs, id);
+    }
+
+    @Override
     public List<Job> unfinishedJobs() {
         return jobs.values().stream().filter(j -> j.status().isActive())
                 .sorted(Comparator.comparing(Job::createdAt).thenComparing(Job::id)).toList();

@@ -187,6 +187,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new IdentityRoutes(api).routes());
         routes.addAll(new ConversationRoutes(api).routes());
         routes.addAll(new RunRoutes(api).routes());
+        routes.addAll(new StepRoutes(api).routes());
         routes.addAll(new ModelRoutes(models).routes());
         routes.addAll(new ProviderRoutes(api, providers).routes());
         routes.addAll(new ScheduleRoutes(api).routes());

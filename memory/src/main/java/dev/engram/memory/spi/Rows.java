@@ -566,6 +566,11 @@ public interface Rows {
         throw noJobs();
     }
 
+    /** Removes a job; returns whether there was one. */
+    default boolean deleteJob(String id) {
+        throw noJobs();
+    }
+
     /** Every user's active jobs (created or running), oldest first (by creation, then id). */
     default List<Job> unfinishedJobs() {
         throw noJobs();
