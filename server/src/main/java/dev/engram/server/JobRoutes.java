@@ -28,16 +28,18 @@ final class JobRoutes {
     }
 
     List<Route> routes() {
-        return List.of(Route.caller(GET, "/v1/jobs/{job_id}", (caller, req, res) -> Api.json(res, view(job(caller, req)))),
+        // the literal path before the one with an id: Helidon takes the first route that matches
+        return List.of(
+                Route.caller(GET, "/v1/jobs/active", (caller, req, res) -> {
+                    int limit = Query.integer(req, "limit", 1, JobStore.MAX_LIST).orElse(100);
+                    Api.json(res, jobs(caller, JobStore.MAX_LIST).stream().filter(j -> j.status().isActive())
+                            .limit(limit).map(JobRoutes::view).toList());
+                }),
+                Route.caller(GET, "/v1/jobs/{job_id}", (caller, req, res) -> Api.json(res, view(job(caller, req)))),
                 Route.caller(GET, "/v1/jobs/", (caller, req, res) -> {
                     int limit = Query.integer(req, "limit", 1, JobStore.MAX_LIST).orElse(100);
                     boolean active = Query.bool(req, "active", false);
                     Api.json(res, jobs(caller, limit).stream().filter(j -> !active || j.status().isActive())
-                            .limit(limit).map(JobRoutes::view).toList());
-                }),
-                Route.caller(GET, "/v1/jobs/active", (caller, req, res) -> {
-                    int limit = Query.integer(req, "limit", 1, JobStore.MAX_LIST).orElse(100);
-                    Api.json(res, jobs(caller, JobStore.MAX_LIST).stream().filter(j -> j.status().isActive())
                             .limit(limit).map(JobRoutes::view).toList());
                 }),
                 Route.caller(PATCH, "/v1/jobs/{job_id}/cancel", (caller, req, res) -> {

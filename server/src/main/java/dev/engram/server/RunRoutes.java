@@ -43,7 +43,7 @@ final class RunRoutes {
 
     List<Route> routes() {
         return Route.table()
-                .add(Route.caller(GET, "/v1/runs/", this::list))
+                .twin(Route.caller(GET, "/v1/runs", this::list))
                 .add(Route.caller(GET, "/v1/runs/active", this::active))
                 .add(Route.caller(GET, "/v1/runs/{run_id}", this::retrieve))
                 .add(Route.caller(DELETE, "/v1/runs/{run_id}", this::delete))

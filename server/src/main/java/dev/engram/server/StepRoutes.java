@@ -33,7 +33,7 @@ final class StepRoutes {
 
     List<Route> routes() {
         return Route.table()
-                .add(Route.caller(GET, "/v1/steps/", this::list))
+                .twin(Route.caller(GET, "/v1/steps", this::list))
                 .add(Route.caller(GET, "/v1/steps/{step_id}", (c, req, res) -> Api.json(res, StepViews.step(step(c, req)))))
                 .add(Route.caller(GET, "/v1/steps/{step_id}/messages", this::messages))
                 .add(Route.caller(GET, "/v1/steps/{step_id}/metrics", (c, req, res) ->
