@@ -125,14 +125,14 @@ public final class EngramServer implements AutoCloseable {
         rb.permissionBroker(turns);
         rb.listener(turns);
         rb.listener(metrics);
-        RunLog runs = new RunLog(store, b.runRetention, b.maxRunEvents);
+        RunLog runs = new RunLog(store, b.runRetention, b.maxRunEvents, turns);
         rb.listener(runs.steps());
         this.runtime = rb.build();
         mcp.bind(runtime);
         metrics.bind(turns, store, metered);
         this.shutdownGrace = b.shutdownGrace;
         runtime.scheduler().runTurnsWith((agent, session, message) -> runs.scheduled(agent, session,
-                () -> turns.runScheduled(agent, session, message)));
+                run -> turns.runScheduled(agent, session, message, run.id())));
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.imageLimits,
                 b.runRetention, b.maxRunEvents, b.environment), mcp, runs);
         HelidonLog.install();

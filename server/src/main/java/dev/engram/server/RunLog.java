@@ -16,7 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -48,10 +48,11 @@ final class RunLog {
     /** The recorders of this server's runs that are running, by run id. */
     private final ConcurrentHashMap<String, Recorder> live = new ConcurrentHashMap<>();
     /** The steps of this server's runs, held until they are written with the run's events or its end. */
-    private final RunSteps steps = new RunSteps();
+    private final RunSteps steps;
 
-    RunLog(MemoryStore store, Duration retention, int maxEvents) {
+    RunLog(MemoryStore store, Duration retention, int maxEvents, Turns turns) {
         this.store = store;
+        this.steps = new RunSteps(scope -> turns.running(scope).map(r -> r.runId));
         this.retention = retention;
         this.maxEvents = maxEvents;
     }
@@ -90,11 +91,11 @@ final class RunLog {
      * Runs a scheduled message's turn as a run of its own (no client waits on it: not in the background), ended with
      * the turn's stop reason, failed when it failed, cancelled when it did not run (the server stopping).
      */
-    AgentResponse scheduled(Agent agent, String session, Supplier<AgentResponse> turn) {
+    AgentResponse scheduled(Agent agent, String session, Function<Run, AgentResponse> turn) {
         Run run = start(agent, session, false);
         String reason = "error";
         try {
-            AgentResponse response = turn.get();
+            AgentResponse response = turn.apply(run);
             reason = TurnViews.stopReason(response.stopReason());
             return response;
         } catch (CancellationException e) {
@@ -143,7 +144,7 @@ final class RunLog {
         Run run = start(agent, session, false);
         String reason = "error";
         try {
-            Turns.Running turn = TurnFlow.begin(api, agent, session, request.input(), false, null);
+            Turns.Running turn = TurnFlow.begin(api, agent, session, request.input(), false, null, run);
             ObjectNode answer = TurnViews.response(turn, TurnFlow.await(turn), request.view());
             reason = answer.path("stop_reason").path("stop_reason").asString("end_turn");
             return stamp(answer, run);

@@ -8,17 +8,26 @@ import dev.engram.memory.Scope;
 import dev.engram.memory.Step;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The steps of the runs in progress on this server, as the agents take them ({@link AgentEvent.StepTaken}), held until
- * {@link RunLog} writes them with the run's events or its end (never a transaction per step). A turn holds its agent's
- * lock, so at most one run of a scope takes steps at a time: the one opened last. The messages a scope stores between a
- * step's start and its end are the step's ({@link Step#messageIds()}).
+ * {@link RunLog} writes them with the run's events or its end (never a transaction per step). A step is the run's whose
+ * request the agent's running turn works for ({@code Turns.Running.runId}): a turn holds its agent's lock, so what its
+ * scope does meanwhile is the turn's, and a request waiting for the lock takes nothing. The messages a scope stores
+ * between a step's start and its end are the step's ({@link Step#messageIds()}).
  */
 final class RunSteps implements AgentListener {
-    /** The run taking steps, by its agent's scope. */
-    private final ConcurrentHashMap<Scope, Collector> live = new ConcurrentHashMap<>();
+    /** The collectors of the runs in progress, by run id. */
+    private final ConcurrentHashMap<String, Collector> live = new ConcurrentHashMap<>();
+    /** The id of the run the scope's running turn works for, if a turn runs. */
+    private final Function<Scope, Optional<String>> current;
+
+    RunSteps(Function<Scope, Optional<String>> current) {
+        this.current = current;
+    }
 
     /** The steps of one run, and the messages of the step in progress. */
     private static final class Collector {
@@ -31,15 +40,15 @@ final class RunSteps implements AgentListener {
         }
     }
 
-    /** The run now takes the steps of its agent (in place of any run of the agent before it). */
+    /** The run may take steps (those of the turn that works for it). */
     void open(Run run) {
-        live.put(run.scope(), new Collector(run));
+        live.put(run.id(), new Collector(run));
     }
 
     /** The run's steps taken since the last call, oldest first. */
     List<Step> take(Run run) {
-        Collector c = live.get(run.scope());
-        if (c == null || !c.run.id().equals(run.id())) {
+        Collector c = live.get(run.id());
+        if (c == null) {
             return List.of();
         }
         synchronized (c) {
@@ -51,8 +60,8 @@ final class RunSteps implements AgentListener {
 
     /** Gives back steps of the run that were taken but not written, to be taken again first. */
     void hold(Run run, List<Step> unwritten) {
-        Collector c = live.get(run.scope());
-        if (c == null || !c.run.id().equals(run.id()) || unwritten.isEmpty()) {
+        Collector c = live.get(run.id());
+        if (c == null || unwritten.isEmpty()) {
             return;
         }
         synchronized (c) {
@@ -63,13 +72,13 @@ final class RunSteps implements AgentListener {
     /** The run takes no more steps: its steps not taken yet. */
     List<Step> close(Run run) {
         List<Step> rest = take(run);
-        live.computeIfPresent(run.scope(), (s, c) -> c.run.id().equals(run.id()) ? null : c);
+        live.remove(run.id());
         return rest;
     }
 
     @Override
     public void onEvent(AgentEvent event) {
-        Collector c = live.get(event.scope());
+        Collector c = current.apply(event.scope()).map(live::get).orElse(null);
         if (c == null) {
             return;
         }

@@ -133,7 +133,7 @@ final class SseTurn {
 
     private void follow(String session, TurnRequest.Input input) {
         try {
-            turn = TurnFlow.begin(api, agent, session, input, true, this::onEvent);
+            turn = TurnFlow.begin(api, agent, session, input, true, this::onEvent, run);
         } catch (RuntimeException e) {
             if (res == null) {
                 // a detached run: its error is an event of the run, as a failed turn's is
