@@ -133,9 +133,12 @@ const byName = { agentID: () => ctx.agent, blockID: () => ctx.block, blockLabel:
   mcpServerID: () => ctx.mcpServer, scheduledMessageID: () => ctx.schedule, groupID: () => ctx.group,
   query: () => ({}), body: () => ({}), params: () => ({ agent_id: ctx.agent, archive_id: ctx.archive,
     folder_id: ctx.folder, mcp_server_id: ctx.mcpServer }) };
-/** A conversation with a turn running in the background (the scripted model sleeps first); its id. */
+/**
+ * A conversation with a turn running in the background (the scripted model sleeps first); its id. Each on an agent of
+ * its own: an agent runs one turn at a time, and a turn still queued behind another of the same agent has no run yet.
+ */
 async function backgroundTurn(ms) {
-  const conversation = (await client.conversations.create({ agent_id: ctx.agent })).id;
+  const conversation = (await client.conversations.create({ agent_id: await throwaway() })).id;
   const started = await client.conversations.messages.create(conversation, { ...userMessage(`sleep ${ms} busy`), streaming: true, background: true });
   // Once its first event has come the run is active. The stream stays open, unread, so that the run goes on whatever
   // the server does when a client leaves.

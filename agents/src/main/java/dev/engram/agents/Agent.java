@@ -429,6 +429,7 @@ public final class Agent {
     private AgentResponse run(Turn turn, String message, List<MessageImage> images) {
         turns.begin(scope, turn);
         turn.thread = Thread.currentThread();
+        turn.record = new StepRecord(settings.store().clock());
         List<ToolResult> allResults = new ArrayList<>();
         long inTokens = 0;
         long outTokens = 0;
@@ -445,6 +446,7 @@ public final class Agent {
                     return turn.response(AgentStopReason.STEP_CAP, steps, allResults, inTokens, outTokens, "");
                 }
                 steps++;
+                turn.record.begin();
                 settings.events().accept(new AgentEvent.StepStarted(scope, steps));
                 turn.emit(new AgentStreamEvent.StepStarted(steps));
                 ChatResponse response;
@@ -453,6 +455,10 @@ public final class Agent {
                 } catch (ModelCancelledException e) {
                     finishStep(turn, steps, Optional.of(AgentStopReason.CANCELLED));
                     return turn.response(AgentStopReason.CANCELLED, steps, allResults, inTokens, outTokens, "");
+                } catch (RuntimeException e) {
+                    settings.events().accept(turn.record.taken(scope, turn.session, steps, definition.model(),
+                            Optional.empty(), "failed"));
+                    throw e;
                 }
                 inTokens += response.usage().inputTokens();
                 outTokens += response.usage().outputTokens();
@@ -500,6 +506,8 @@ public final class Agent {
     private void finishStep(Turn turn, int step, Optional<AgentStopReason> stop) {
         settings.events().accept(new AgentEvent.StepFinished(scope, step, stop));
         turn.emit(new AgentStreamEvent.StepFinished(step, stop));
+        settings.events().accept(turn.record.taken(scope, turn.session, step, definition.model(), stop,
+                stop.filter(AgentStopReason.CANCELLED::equals).isPresent() ? "cancelled" : "success"));
     }
 
     /**
@@ -556,6 +564,7 @@ public final class Agent {
      */
     private ChatResponse ask(ChatModel model, Turn turn, int step, CompiledPrompt prompt) {
         ChatRequest request = request(model, turn.rules, turn.client, prompt);
+        turn.record.asked(request.tools(), prompt.tokens(), request.messages().size());
         long start = System.nanoTime();
         ChatResponse response = null;
         try {
@@ -564,6 +573,8 @@ public final class Agent {
             return response;
         } finally {
             ChatResponse.Usage usage = response == null ? ChatResponse.Usage.NONE : response.usage();
+            turn.record.answered(System.nanoTime() - start, Optional.ofNullable(response).map(ChatResponse::message),
+                    usage.inputTokens(), usage.outputTokens());
             settings.events().accept(new AgentEvent.ModelCalled(scope, definition.model(),
                     Duration.ofNanos(System.nanoTime() - start), usage.inputTokens(), usage.outputTokens(), response == null));
         }
@@ -594,12 +605,15 @@ public final class Agent {
     /** Compiles, compacting first when over the window (or when {@code forceCompaction}). */
     private CompiledPrompt promptForStep(Turn turn, boolean forceCompaction) {
         InContextMessages.Read read = context.read(turn.session);
+        turn.record.prompt(read.messages());
         CompiledPrompt prompt = compile(read);
         // A swap the agent asked for happens where there is something to evict; otherwise there is nothing to do.
         boolean swap = hotSwaps.remove(turn.session) && new Compactor(this, settings).canCompact(read.messages());
         if (swap || forceCompaction || prompt.tokens() > definition.contextWindowTokens()) {
             new Compactor(this, settings).compact(turn.session, read.messages(), prompt.tokens());
-            prompt = compile(context.read(turn.session));
+            InContextMessages.Read compacted = context.read(turn.session);
+            turn.record.prompt(compacted.messages());
+            prompt = compile(compacted);
             if (prompt.tokens() > definition.contextWindowTokens()) {
                 throw new AgentException("Agent '" + id() + "' needs " + prompt.tokens() + " tokens for its system prompt, "
                         + "memory blocks and current turn, more than its context window of "

@@ -6,6 +6,7 @@ import dev.engram.framework.ToolResult;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.Scope;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -37,6 +38,29 @@ public sealed interface AgentEvent {
      */
     record ModelCalled(Scope scope, String model, Duration duration, int inputTokens, int outputTokens, boolean failed)
             implements AgentEvent {
+    }
+
+    /**
+     * A step ended, with what it was (after {@link StepFinished}; or, when its model call failed, alone, before the
+     * turn fails): for a server to keep as the step of its run.
+     *
+     * @param session      the session of the turn ({@code default} or a conversation's id)
+     * @param model        the agent's model spec, as its definition names it
+     * @param startedAt    when the step began
+     * @param modelTime    how long its model calls took
+     * @param completedAt  when it ended (its tools had run)
+     * @param inputTokens  prompt tokens the provider reported
+     * @param outputTokens completion tokens the provider reported
+     * @param request      what the model was asked, as compact JSON: {@code message_ids} (the stored messages of the
+     *                     prompt, beside its system prompt and memory), {@code tools} offered, {@code prompt_messages},
+     *                     {@code estimated_prompt_tokens}
+     * @param response     what it answered, as JSON: {@code text}, {@code tool_calls} ({@code {}} when it failed)
+     * @param stopReason   present when the turn stops after it
+     * @param status       {@code success}, {@code failed} (its model call failed) or {@code cancelled}
+     */
+    record StepTaken(Scope scope, String session, int step, String model, Instant startedAt, Duration modelTime,
+            Instant completedAt, int inputTokens, int outputTokens, String request, String response,
+            Optional<AgentStopReason> stopReason, String status) implements AgentEvent {
     }
 
     /** The model asked for a tool call; it is about to run. */

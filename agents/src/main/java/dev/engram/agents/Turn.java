@@ -40,6 +40,8 @@ final class Turn {
     record ProgramCall(ToolCall call, ToolResult result) {
     }
     volatile Thread thread;
+    /** What the loop notes of the step it runs ({@link AgentEvent.StepTaken}); set when the loop starts. */
+    StepRecord record;
 
     Turn(String session, List<String> chain, Optional<String> fromAgentId, List<ToolRule> rules,
             AgentStreamListener listener) {

@@ -262,7 +262,7 @@ class AgentLoopTest {
                 {"turns": [{"tool_calls": [{"name": "send_message", "arguments": {"message": "Hi"}}]}]}"""), 10).send("Hello");
         assertThat(fx.events).extracting(e -> e.getClass().getSimpleName()).containsExactly(
                 "MessagesStored", "StepStarted", "ModelCalled", "ToolCallStarted", "MessagesStored", "MessageSent", "MessagesStored",
-                "ToolCallFinished", "StepFinished");
+                "ToolCallFinished", "StepFinished", "StepTaken");
         assertThat(fx.events(AgentEvent.StepFinished.class).getFirst().stopReason()).contains(AgentStopReason.YIELDED);
     }
 
@@ -289,6 +289,37 @@ class AgentLoopTest {
             assertThat(c.failed()).isTrue();
             assertThat(c.inputTokens()).isZero();
             assertThat(c.outputTokens()).isZero();
+        });
+    }
+
+    @Test
+    void everyStepIsTakenWithWhatTheModelWasAskedAndAnsweredItsTokensAndTimes() {
+        agent(script("""
+                {"turns": [{"tool_calls": [{"name": "block", "arguments": {"operation": "append", "label": "human", "text": "Ana"}}]},
+                           {"tool_calls": [{"name": "send_message", "arguments": {"message": "Hi"}}]}]}"""), 10).send("Hello");
+        List<AgentEvent.StepTaken> steps = fx.events(AgentEvent.StepTaken.class);
+        assertThat(steps).extracting(AgentEvent.StepTaken::step).containsExactly(1, 2);
+        AgentEvent.StepTaken first = steps.getFirst();
+        assertThat(first.session()).isEqualTo("default");
+        assertThat(first.model()).isEqualTo("script:test");
+        assertThat(first.status()).isEqualTo("success");
+        assertThat(first.stopReason()).isEmpty();
+        assertThat(first.inputTokens()).isPositive();
+        assertThat(first.request()).contains("\"message_ids\":[" + fx.messages(ANA).getFirst().id() + "]")
+                .contains("\"tools\":[").contains("\"block\"");
+        assertThat(first.response()).contains("\"name\":\"block\"").contains("\"text\":\"\"");
+        assertThat(first.completedAt()).isAfterOrEqualTo(first.startedAt());
+        assertThat(steps.get(1).stopReason()).contains(AgentStopReason.YIELDED);
+        assertThat(steps.get(1).startedAt()).isAfterOrEqualTo(first.completedAt());
+    }
+
+    @Test
+    void aStepWhoseModelFailedIsTakenAsFailed() {
+        Agent agent = agent(script("{\"turns\": []}"), 10);
+        assertThatThrownBy(() -> agent.send("Hi")).isInstanceOf(AgentException.class);
+        assertThat(fx.events(AgentEvent.StepTaken.class)).singleElement().satisfies(s -> {
+            assertThat(s.status()).isEqualTo("failed");
+            assertThat(s.response()).isEqualTo("{}");
         });
     }
 

@@ -51,6 +51,7 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     private final Map<String, McpServerRecord> mcpServers = new LinkedHashMap<>();
     private final Map<String, CustomTool> customTools = new LinkedHashMap<>();
     private final Map<String, Run> runs = new LinkedHashMap<>();
+    private final Map<String, Step> steps = new LinkedHashMap<>();
     private final Map<String, Job> jobs = new LinkedHashMap<>();
     private final Map<String, Folder> folders = new LinkedHashMap<>();
     private final Map<String, FolderFile> files = new LinkedHashMap<>();
@@ -768,6 +769,11 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     }
 
     @Override
+    public boolean deleteJob(String id) {
+        return remove(jobs, id);
+    }
+
+    @Override
     public List<Job> unfinishedJobs() {
         return jobs.values().stream().filter(j -> j.status().isActive())
                 .sorted(Comparator.comparing(Job::createdAt).thenComparing(Job::id)).toList();
@@ -821,11 +827,43 @@ final class InMemoryBackend implements MemoryBackend, Rows {
     public int deleteRuns(Instant endedBefore, Instant staleBefore) {
         List<String> gone = runs.values().stream().filter(r -> r.completedAt().map(t -> t.isBefore(endedBefore))
                 .orElse(r.updatedAt().isBefore(staleBefore))).map(Run::id).toList();
-        for (String id : gone) {
-            remove(runs, id);
-            remove(runEvents, id);
-        }
+        gone.forEach(this::deleteRun);
         return gone.size();
+    }
+
+    @Override
+    public List<Run> userRuns(String userId) {
+        return runs.values().stream().filter(r -> r.userId().equals(userId))
+                .sorted(Comparator.comparing(Run::createdAt).thenComparing(Run::id)).toList();
+    }
+
+    @Override
+    public boolean deleteRun(String id) {
+        remove(runEvents, id);
+        steps.values().stream().filter(s -> s.runId().equals(id)).map(Step::id).toList().forEach(s -> remove(steps, s));
+        return remove(runs, id);
+    }
+
+    @Override
+    public void putSteps(List<Step> list) {
+        list.forEach(s -> put(steps, s.id(), s));
+    }
+
+    @Override
+    public Optional<Step> step(String id) {
+        return Optional.ofNullable(steps.get(id));
+    }
+
+    @Override
+    public List<Step> runSteps(String runId) {
+        return steps.values().stream().filter(s -> s.runId().equals(runId))
+                .sorted(Comparator.comparing(Step::startedAt).thenComparing(Step::id)).toList();
+    }
+
+    @Override
+    public List<Step> userSteps(String userId) {
+        return steps.values().stream().filter(s -> s.userId().equals(userId))
+                .sorted(Comparator.comparing(Step::startedAt).thenComparing(Step::id)).toList();
     }
 
     @Override

@@ -11,7 +11,9 @@ public enum JobStatus {
     /** Done: its result says what it did. */
     COMPLETED,
     /** Stopped with an error: its error says why. */
-    FAILED;
+    FAILED,
+    /** Stopped by its user before it ended: what it stored until then stays, its result says what. */
+    CANCELLED;
 
     /** Whether the job may still run. */
     public boolean isActive() {

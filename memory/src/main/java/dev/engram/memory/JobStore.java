@@ -152,6 +152,36 @@ public final class JobStore {
         });
     }
 
+    /**
+     * Cancels the user's active job: {@link JobStatus#CANCELLED}, its result so far kept. The process working on it
+     * notices at its next write of progress, which fails, so it stores nothing more.
+     *
+     * @throws NotFoundException        if the user has no job of that id
+     * @throws IllegalArgumentException if the job has ended (it stays as it ended)
+     */
+    public Job cancel(String userId, String id) {
+        return store.write(rows -> {
+            Job job = active(rows.job(id), userId, id);
+            var now = store.now();
+            Job cancelled = new Job(job.id(), job.userId(), job.agentId(), job.kind(), JobStatus.CANCELLED, job.input(),
+                    job.result(), "", job.attempts(), job.createdAt(), now, Optional.of(now));
+            rows.putJob(cancelled);
+            return cancelled;
+        });
+    }
+
+    /**
+     * Removes the user's job (a running one stops storing at its next write of progress, which fails).
+     *
+     * @throws NotFoundException if the user has no job of that id
+     */
+    public void delete(String userId, String id) {
+        store.write(rows -> {
+            own(rows.job(id), userId, id);
+            return rows.deleteJob(id);
+        });
+    }
+
     private static void checkSize(String text, String what) {
         Checks.unicode(text, what);
         if (text.length() > MAX_TEXT) {

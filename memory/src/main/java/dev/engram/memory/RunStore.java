@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The runs of each user's agents ({@link Run}) and the events of the streamed ones ({@link RunEvent}), kept while a
+ * The runs of each user's agents ({@link Run}), their steps ({@link Step}) and the events of the streamed ones
+ * ({@link RunEvent}), kept while a
  * run lives and for a while after it ends, so that a client whose stream broke can pick it up where it broke. Backends
  * keep them through the optional run methods of {@link dev.engram.memory.spi.Rows}; over a backend without them every
  * method here throws {@link UnsupportedOperationException}. A run is always read and changed as its user's: another
@@ -60,15 +61,30 @@ public final class RunStore {
      *                                  (nothing is stored)
      */
     public void append(String userId, String runId, List<RunEvent> events, int keep) {
+        append(userId, runId, events, keep, List.of());
+    }
+
+    /**
+     * Adds events to the user's running run as {@link #append(String, String, List, int)} does, and stores the run's
+     * steps taken since the last write in the same transaction (a server writes a run's steps in batches with its
+     * events, never one transaction per step).
+     *
+     * @throws NotFoundException        if the user has no run of that id
+     * @throws IllegalArgumentException as {@link #append(String, String, List, int)}, or if a step is not of this run
+     *                                  and user (nothing is stored)
+     */
+    public void append(String userId, String runId, List<RunEvent> events, int keep, List<Step> steps) {
         Checks.noNulls(events, "events");
+        Checks.noNulls(steps, "steps");
         if (keep < 1) {
             throw new IllegalArgumentException("a run keeps at least 1 event, got keep = " + keep);
         }
-        if (events.isEmpty()) {
+        if (events.isEmpty() && steps.isEmpty()) {
             return;
         }
         store.write(rows -> {
             Run run = own(rows.run(runId), userId, runId);
+            checkSteps(run, steps);
             if (!run.status().isActive()) {
                 throw new IllegalArgumentException("run '" + runId + "' has ended (" + run.status().wire()
                         + "); it takes no more events");
@@ -80,7 +96,12 @@ public final class RunStore {
                             + e.seq() + "; send its events in order without gaps");
                 }
             }
-            rows.appendRunEvents(runId, events);
+            if (!events.isEmpty()) {
+                rows.appendRunEvents(runId, events);
+            }
+            if (!steps.isEmpty()) {
+                rows.putSteps(steps);
+            }
             if (last > keep) {
                 rows.deleteRunEvents(runId, last - keep);
             }
@@ -114,6 +135,19 @@ public final class RunStore {
      * @throws IllegalArgumentException if {@code status} is not a final status
      */
     public Run finish(String userId, String runId, RunStatus status, String stopReason) {
+        return finish(userId, runId, status, stopReason, List.of());
+    }
+
+    /**
+     * Ends the user's run as {@link #finish(String, String, RunStatus, String)} does and stores its steps not written
+     * yet in the same transaction; the steps are stored also when the run had already ended (a cancel that came first).
+     *
+     * @throws NotFoundException        if the user has no run of that id
+     * @throws IllegalArgumentException if {@code status} is not a final status, or a step is not of this run and user
+     *                                  (nothing is stored)
+     */
+    public Run finish(String userId, String runId, RunStatus status, String stopReason, List<Step> steps) {
+        Checks.noNulls(steps, "steps");
         Checks.notNull(status, "status");
         Checks.unicode(stopReason, "stop reason");
         if (status.isActive()) {
@@ -121,6 +155,10 @@ public final class RunStore {
         }
         return store.write(rows -> {
             Run run = own(rows.run(runId), userId, runId);
+            checkSteps(run, steps);
+            if (!steps.isEmpty()) {
+                rows.putSteps(steps);
+            }
             if (!run.status().isActive()) {
                 return run;
             }
@@ -163,6 +201,76 @@ public final class RunStore {
         Checks.notNull(endedBefore, "endedBefore");
         Checks.notNull(staleBefore, "staleBefore");
         return store.write(rows -> rows.deleteRuns(endedBefore, staleBefore));
+    }
+
+    /** The user's runs, oldest first (runs are kept for a while after they end: this is what is kept). */
+    public List<Run> list(String userId) {
+        Checks.notNull(userId, "user id");
+        return store.read(rows -> rows.userRuns(userId));
+    }
+
+    /**
+     * Removes the user's run with its events and steps (a server cancels it first if it runs).
+     *
+     * @throws NotFoundException if the user has no run of that id
+     */
+    public void delete(String userId, String runId) {
+        store.write(rows -> {
+            own(rows.run(runId), userId, runId);
+            return rows.deleteRun(runId);
+        });
+    }
+
+    /**
+     * The user's run's steps, oldest first.
+     *
+     * @throws NotFoundException if the user has no run of that id
+     */
+    public List<Step> steps(String userId, String runId) {
+        return store.read(rows -> {
+            own(rows.run(runId), userId, runId);
+            return rows.runSteps(runId);
+        });
+    }
+
+    /** Every step of the user's runs, oldest first. */
+    public List<Step> steps(String userId) {
+        Checks.notNull(userId, "user id");
+        return store.read(rows -> rows.userSteps(userId));
+    }
+
+    /** The user's step of that id. */
+    public Optional<Step> step(String userId, String stepId) {
+        Checks.notNull(userId, "user id");
+        Checks.notNull(stepId, "step id");
+        return store.read(rows -> rows.step(stepId)).filter(s -> s.userId().equals(userId));
+    }
+
+    /**
+     * Sets the feedback of the user's step ({@code positive}, {@code negative}, or empty to clear it) and its tags.
+     *
+     * @throws NotFoundException        if the user has no step of that id
+     * @throws IllegalArgumentException for other feedback or a blank tag (nothing is changed)
+     */
+    public Step feedback(String userId, String stepId, String feedback, List<String> tags) {
+        Checks.notNull(feedback, "feedback");
+        Checks.noNulls(tags, "tags");
+        return store.write(rows -> {
+            Step step = rows.step(stepId).filter(s -> s.userId().equals(userId))
+                    .orElseThrow(() -> new NotFoundException("Step '" + stepId + "' not found."));
+            Step changed = step.withFeedback(feedback, tags);
+            rows.putSteps(List.of(changed));
+            return changed;
+        });
+    }
+
+    private static void checkSteps(Run run, List<Step> steps) {
+        for (Step s : steps) {
+            if (!s.runId().equals(run.id()) || !s.userId().equals(run.userId()) || !s.agentId().equals(run.agentId())) {
+                throw new IllegalArgumentException("step '" + s.id() + "' is of run '" + s.runId() + "' (agent '"
+                        + s.agentId() + "'), not of run '" + run.id() + "' (agent '" + run.agentId() + "')");
+            }
+        }
     }
 
     private Run updated(Run run, RunStatus status, String stopReason, Optional<Instant> completedAt) {

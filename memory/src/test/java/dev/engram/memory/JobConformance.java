@@ -110,4 +110,26 @@ public abstract class JobConformance {
         assertThatThrownBy(() -> jobsStore.jobs().list("ana", 0)).isInstanceOf(IllegalArgumentException.class);
         assertThat(List.of(jobsStore.jobs().unfinished().getFirst())).containsExactly(job);
     }
+
+    @Test
+    void aCancelledJobKeepsItsResultTakesNoMoreProgressAndADeletedJobIsGone() {
+        Job job = jobsStore.jobs().create(Scope.of("ana", "helper"), "memory_add", "{}");
+        jobsStore.jobs().start("ana", job.id());
+        jobsStore.jobs().progress("ana", job.id(), "{\"done\":1}");
+        assertThatThrownBy(() -> jobsStore.jobs().cancel("bob", job.id())).isInstanceOf(NotFoundException.class);
+        Job cancelled = jobsStore.jobs().cancel("ana", job.id());
+        assertThat(cancelled.status()).isEqualTo(JobStatus.CANCELLED);
+        assertThat(cancelled.result()).isEqualTo("{\"done\":1}");
+        assertThat(cancelled.completedAt()).isPresent();
+        assertThatThrownBy(() -> jobsStore.jobs().progress("ana", job.id(), "{\"done\":2}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("has ended");
+        assertThatThrownBy(() -> jobsStore.jobs().cancel("ana", job.id())).isInstanceOf(IllegalArgumentException.class);
+        assertThat(jobsStore.jobs().get("ana", job.id())).contains(cancelled);
+        assertThat(jobsStore.jobs().unfinished()).extracting(Job::id).doesNotContain(job.id());
+
+        assertThatThrownBy(() -> jobsStore.jobs().delete("bob", job.id())).isInstanceOf(NotFoundException.class);
+        assertThat(jobsStore.jobs().get("ana", job.id())).isPresent();
+        jobsStore.jobs().delete("ana", job.id());
+        assertThat(jobsStore.jobs().get("ana", job.id())).isEmpty();
+    }
 }

@@ -182,6 +182,15 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** The steps of runs, on this backend. */
+    @Nested
+    class Steps extends StepConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     /** Each agent's todos and goals, on this backend. */
     @Nested
     class Work extends WorkStateConformance {

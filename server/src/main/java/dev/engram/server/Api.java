@@ -59,14 +59,14 @@ final class Api {
             ImageParts.Limits images, java.time.Duration runRetention, int maxRunEvents, Map<String, String> environment) {
     }
 
-    Api(AgentRuntime runtime, Turns turns, Settings settings, UserTools userTools) {
+    Api(AgentRuntime runtime, Turns turns, Settings settings, UserTools userTools, RunLog runs) {
         this.runtime = runtime;
         this.userTools = userTools;
         this.store = runtime.store();
         this.turns = turns;
         this.settings = settings;
         this.quotas = new QuotaGuard(store);
-        this.runs = new RunLog(store, settings.runRetention(), settings.maxRunEvents());
+        this.runs = runs;
         this.memory = MemoryManager.builder(store).models(scope -> runtime.model(scope.agentId()
                 .map(a -> runtime.current(scope.userId(), a).definition().model()).orElse(settings.defaultModel()))).build();
         this.uploads = FolderUploads.create(store, runtime.search());

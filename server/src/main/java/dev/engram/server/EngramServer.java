@@ -128,14 +128,17 @@ public final class EngramServer implements AutoCloseable {
         rb.permissionBroker(turns);
         rb.listener(turns);
         rb.listener(metrics);
+        RunLog runs = new RunLog(store, b.runRetention, b.maxRunEvents, turns);
+        rb.listener(runs.steps());
         this.runtime = rb.build();
         mcp.bind(runtime);
         custom.bind(runtime);
         metrics.bind(turns, store, metered);
         this.shutdownGrace = b.shutdownGrace;
-        runtime.scheduler().runTurnsWith(turns::runScheduled);
+        runtime.scheduler().runTurnsWith((agent, session, message) -> runs.scheduled(agent, session,
+                run -> turns.runScheduled(agent, session, message, run.id())));
         Api api = new Api(runtime, turns, new Api.Settings(b.defaultModel, b.pingInterval, b.keyCacheTtl, b.imageLimits,
-                b.runRetention, b.maxRunEvents, b.environment), custom);
+                b.runRetention, b.maxRunEvents, b.environment), custom, runs);
         HelidonLog.install();
         this.managed = b.managementPort >= 0;
         this.memory = api.memory;
@@ -202,6 +205,7 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new IdentityRoutes(api).routes());
         routes.addAll(new ConversationRoutes(api).routes());
         routes.addAll(new RunRoutes(api).routes());
+        routes.addAll(new StepRoutes(api).routes());
         routes.addAll(new ModelRoutes(models).routes());
         routes.addAll(new ProviderRoutes(api, providers).routes());
         routes.addAll(new ScheduleRoutes(api).routes());

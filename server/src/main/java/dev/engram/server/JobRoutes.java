@@ -1,11 +1,12 @@
 package dev.engram.server;
 
+import static io.helidon.http.Method.DELETE;
 import static io.helidon.http.Method.GET;
+import static io.helidon.http.Method.PATCH;
 
 import dev.engram.memory.Job;
 import dev.engram.memory.JobStore;
 import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -14,7 +15,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The caller's background jobs as Letta's jobs ({@code GET /v1/jobs/}, newest first, {@code limit} 1 to 1000, default
- * 100; {@code GET /v1/jobs/{job_id}}): another user's job is a 404. Engram's jobs are the memory extraction jobs of
+ * 100, {@code active}; {@code GET /v1/jobs/active}; {@code GET}, {@code DELETE /v1/jobs/{job_id}}; {@code PATCH
+ * /v1/jobs/{job_id}/cancel}, a 400 for a job that has ended): another user's job is a 404. Engram's jobs are the memory extraction jobs of
  * {@link MemoryAddRoutes}; a job's {@code metadata} holds its {@code kind}, {@code attempts}, {@code result} (what it
  * stored, merged and failed, so far or in the end) and {@code error}.
  */
@@ -26,23 +28,53 @@ final class JobRoutes {
     }
 
     List<Route> routes() {
-        return List.of(Route.caller(GET, "/v1/jobs/{job_id}", (caller, req, res) -> {
-            String id = req.path().pathParameters().get("job_id");
-            for (String user : api.users(caller)) {
-                Optional<Job> job = api.store.jobs().get(user, id);
-                if (job.isPresent()) {
-                    Api.json(res, view(job.get()));
-                    return;
-                }
+        // the literal path before the one with an id: Helidon takes the first route that matches
+        return List.of(
+                Route.caller(GET, "/v1/jobs/active", (caller, req, res) -> {
+                    int limit = Query.integer(req, "limit", 1, JobStore.MAX_LIST).orElse(100);
+                    Api.json(res, jobs(caller, JobStore.MAX_LIST).stream().filter(j -> j.status().isActive())
+                            .limit(limit).map(JobRoutes::view).toList());
+                }),
+                Route.caller(GET, "/v1/jobs/{job_id}", (caller, req, res) -> Api.json(res, view(job(caller, req)))),
+                Route.caller(GET, "/v1/jobs/", (caller, req, res) -> {
+                    int limit = Query.integer(req, "limit", 1, JobStore.MAX_LIST).orElse(100);
+                    boolean active = Query.bool(req, "active", false);
+                    Api.json(res, jobs(caller, limit).stream().filter(j -> !active || j.status().isActive())
+                            .limit(limit).map(JobRoutes::view).toList());
+                }),
+                Route.caller(PATCH, "/v1/jobs/{job_id}/cancel", (caller, req, res) -> {
+                    Job job = job(caller, req);
+                    if (!job.status().isActive()) {
+                        throw ApiException.badRequest("Job '" + job.id() + "' has already ended (" + job.status().wire()
+                                + "); only a created or running job can be cancelled.");
+                    }
+                    Api.json(res, view(api.store.jobs().cancel(job.userId(), job.id())));
+                }),
+                Route.caller(DELETE, "/v1/jobs/{job_id}", (caller, req, res) -> {
+                    Job job = job(caller, req);
+                    api.store.jobs().delete(job.userId(), job.id());
+                    Api.json(res, view(job));
+                }));
+    }
+
+    /** The caller's job the path names; a 404 for any other. */
+    private Job job(Caller caller, ServerRequest req) {
+        String id = req.path().pathParameters().get("job_id");
+        for (String user : api.users(caller)) {
+            Optional<Job> job = api.store.jobs().get(user, id);
+            if (job.isPresent()) {
+                return job.get();
             }
-            throw ApiException.notFound("Job '" + id + "' not found.");
-        }), Route.caller(GET, "/v1/jobs/", (caller, req, res) -> {
-            int limit = Query.integer(req, "limit", 1, JobStore.MAX_LIST).orElse(100);
-            List<Job> jobs = new ArrayList<>();
-            api.users(caller).forEach(u -> jobs.addAll(api.store.jobs().list(u, limit)));
-            jobs.sort(Comparator.comparing(Job::createdAt).thenComparing(Job::id).reversed());
-            Api.json(res, jobs.stream().limit(limit).map(JobRoutes::view).toList());
-        }));
+        }
+        throw ApiException.notFound("Job '" + id + "' not found.");
+    }
+
+    /** The caller's newest jobs (up to {@code limit} of each user), newest first. */
+    private List<Job> jobs(Caller caller, int limit) {
+        List<Job> jobs = new ArrayList<>();
+        api.users(caller).forEach(u -> jobs.addAll(api.store.jobs().list(u, limit)));
+        jobs.sort(Comparator.comparing(Job::createdAt).thenComparing(Job::id).reversed());
+        return jobs;
     }
 
     /** Letta's {@code Job} of a job. */

@@ -1,17 +1,22 @@
 package dev.engram.server;
 
 import dev.engram.agents.Agent;
+import dev.engram.agents.AgentListener;
+import dev.engram.agents.AgentResponse;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Run;
 import dev.engram.memory.RunEvent;
 import dev.engram.memory.RunStatus;
+import dev.engram.memory.Step;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -19,7 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The runs of the server's turns (Letta's runs), kept in the store: every request that starts or resumes a turn is a
- * run, and a streamed run in the background ({@code background: true}) keeps its events ({@link Recorder}) while it
+ * run (and every scheduled message's turn), with its steps ({@link RunSteps}: written with the run's event batches or
+ * its end, never in a transaction of their own), and a streamed run in the background ({@code background: true}) keeps its events ({@link Recorder}) while it
  * runs and for the retention after it ends, so that {@code POST /v1/runs/{id}/stream} can pick it up, on this server
  * or another on the same database. Events are written in batches, about every {@link #FLUSH_EVERY}, and at the end;
  * a running run's record is touched at least every {@link #HEARTBEAT}, so that a run whose server went away is known
@@ -41,25 +47,62 @@ final class RunLog {
     private final AtomicLong lastPurge = new AtomicLong();
     /** The recorders of this server's runs that are running, by run id. */
     private final ConcurrentHashMap<String, Recorder> live = new ConcurrentHashMap<>();
+    /** The steps of this server's runs, held until they are written with the run's events or its end. */
+    private final RunSteps steps;
 
-    RunLog(MemoryStore store, Duration retention, int maxEvents) {
+    RunLog(MemoryStore store, Duration retention, int maxEvents, Turns turns) {
         this.store = store;
+        this.steps = new RunSteps(scope -> turns.running(scope).map(r -> r.runId));
         this.retention = retention;
         this.maxEvents = maxEvents;
     }
 
-    /** Records a run of the agent's turn in {@code session} (a conversation's id, or {@code default}) that starts now. */
-    Run start(Agent agent, String session, boolean background) {
-        purgeNowAndThen();
-        return store.runs().start(agent.scope(), session, background);
+    /** The listener that collects the steps of the runs (the runtime's builder registers it). */
+    AgentListener steps() {
+        return steps;
     }
 
-    /** Ends a run that kept no events (a JSON answer's); a store failure is logged, since the answer is what counts. */
+    /**
+     * Records a run of the agent's turn in {@code session} (a conversation's id, or {@code default}) that starts now;
+     * the steps the agent takes from now on are the run's.
+     */
+    Run start(Agent agent, String session, boolean background) {
+        purgeNowAndThen();
+        Run run = store.runs().start(agent.scope(), session, background);
+        steps.open(run);
+        return run;
+    }
+
+    /**
+     * Ends a run, writing its steps not written yet in the same transaction (so a JSON answer, sent after this, never
+     * shows a turn whose steps are not stored); a store failure is logged, since the answer is what counts.
+     */
     void finish(Run run, RunStatus status, String stopReason) {
+        List<Step> rest = steps.close(run);
         try {
-            store.runs().finish(run.userId(), run.id(), status, stopReason);
+            store.runs().finish(run.userId(), run.id(), status, stopReason, rest);
         } catch (RuntimeException e) {
-            LOG.warn("Run {} could not be marked {}: {}", run.id(), status.wire(), e.toString());
+            LOG.warn("Run {} could not be marked {} ({} steps not written): {}", run.id(), status.wire(), rest.size(),
+                    e.toString());
+        }
+    }
+
+    /**
+     * Runs a scheduled message's turn as a run of its own (no client waits on it: not in the background), ended with
+     * the turn's stop reason, failed when it failed, cancelled when it did not run (the server stopping).
+     */
+    AgentResponse scheduled(Agent agent, String session, Function<Run, AgentResponse> turn) {
+        Run run = start(agent, session, false);
+        String reason = "error";
+        try {
+            AgentResponse response = turn.apply(run);
+            reason = TurnViews.stopReason(response.stopReason());
+            return response;
+        } catch (CancellationException e) {
+            reason = "cancelled";
+            throw e;
+        } finally {
+            finish(run, status(reason), reason);
         }
     }
 
@@ -101,7 +144,7 @@ final class RunLog {
         Run run = start(agent, session, false);
         String reason = "error";
         try {
-            Turns.Running turn = TurnFlow.begin(api, agent, session, request.input(), false, null);
+            Turns.Running turn = TurnFlow.begin(api, agent, session, request.input(), false, null, run);
             ObjectNode answer = TurnViews.response(turn, TurnFlow.await(turn), request.view());
             reason = answer.path("stop_reason").path("stop_reason").asString("end_turn");
             return stamp(answer, run);
@@ -148,6 +191,8 @@ final class RunLog {
     final class Recorder {
         private final Run run;
         private final List<RunEvent> held = new ArrayList<>();
+        /** The run's steps not written yet (guarded by {@code this}). */
+        private final List<Step> heldSteps = new ArrayList<>();
         private long heartbeat = System.nanoTime();
         /** Whether the last write failed, perhaps after some of it was stored. */
         private boolean uncertain;
@@ -192,8 +237,11 @@ final class RunLog {
                 synchronized (held) {
                     batch = List.copyOf(held);
                 }
-                if (!batch.isEmpty()) {
-                    store.runs().append(run.userId(), run.id(), batch, maxEvents);
+                heldSteps.addAll(steps.take(run));
+                if (!batch.isEmpty() || !heldSteps.isEmpty()) {
+                    // the steps ride with the events: one transaction per batch, never one per step
+                    store.runs().append(run.userId(), run.id(), batch, maxEvents, List.copyOf(heldSteps));
+                    heldSteps.clear();
                     synchronized (held) {
                         held.subList(0, batch.size()).clear();
                     }
@@ -216,6 +264,11 @@ final class RunLog {
                 flush();
             } finally {
                 live.remove(run.id());
+                synchronized (this) {
+                    // steps a failed flush kept go with the run's end (written again: a step's id makes it once)
+                    steps.hold(run, heldSteps);
+                    heldSteps.clear();
+                }
                 finish(run, status(stopReason), stopReason);
             }
         }

@@ -108,9 +108,37 @@ final class SseTurn {
         this.res = response;
         run = api.runs.start(agent, session, background);
         recorder = background ? api.runs.recorder(run) : null;
+        follow(session, input);
+    }
+
+    /**
+     * Starts the turn as a background run no client streams ({@code POST …/messages/async}) and returns the run at once:
+     * the turn goes on on a thread of its own, its events kept for {@code POST /v1/runs/{id}/stream}. A turn that cannot
+     * start (the agent waiting for an approval, a quota) ends the run failed, with an {@code error} event saying why.
+     */
+    static Run detached(Api api, Agent agent, TurnRequest request, String session) {
+        SseTurn sse = new SseTurn(api, agent, request.view(), false, false, true, false);
+        sse.clientGone = true;
+        sse.run = api.runs.start(agent, session, true);
+        sse.recorder = api.runs.recorder(sse.run);
+        Thread.ofVirtual().name("engram-async-" + sse.run.id()).start(RequestIds.carry(() -> {
+            try {
+                sse.follow(session, request.input());
+            } catch (RuntimeException e) {
+                LOG.debug("Async run {} failed: {}", sse.run.id(), e.toString());
+            }
+        }));
+        return sse.run;
+    }
+
+    private void follow(String session, TurnRequest.Input input) {
         try {
-            turn = TurnFlow.begin(api, agent, session, input, true, this::onEvent);
+            turn = TurnFlow.begin(api, agent, session, input, true, this::onEvent, run);
         } catch (RuntimeException e) {
+            if (res == null) {
+                // a detached run: its error is an event of the run, as a failed turn's is
+                send("error", TurnFlow.turnFailed(e).body().put("message_type", "error_message"));
+            }
             end("error");
             throw e;
         }

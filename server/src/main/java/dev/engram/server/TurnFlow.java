@@ -5,6 +5,7 @@ import dev.engram.agents.AgentException;
 import dev.engram.framework.model.ModelException;
 import dev.engram.framework.model.ModelHttpException;
 import dev.engram.framework.model.ModelTimeoutException;
+import dev.engram.memory.Run;
 import io.helidon.http.Status;
 import java.util.Optional;
 
@@ -22,13 +23,17 @@ final class TurnFlow {
      * resumes the one an approval answers (directing its stream events to {@code listener}).
      */
     static Turns.Running begin(Api api, Agent agent, String session, TurnRequest.Input input, boolean streamed,
-            dev.engram.agents.AgentStreamListener listener) {
+            dev.engram.agents.AgentStreamListener listener, Run run) {
         return switch (input) {
             case TurnRequest.Input.Message m -> {
                 api.quotas.turn(agent.userId());
-                yield api.turns.start(agent, session, m, streamed, listener);
+                yield api.turns.start(agent, session, m, streamed, listener, run.id());
             }
-            case TurnRequest.Input.Approval a -> ApprovalAnswers.apply(api, agent, a, listener);
+            case TurnRequest.Input.Approval a -> {
+                // the turn goes on for this request: its next steps are this run's
+                api.turns.running(agent.scope()).ifPresent(r -> r.runId = run.id());
+                yield ApprovalAnswers.apply(api, agent, a, listener);
+            }
         };
     }
 

@@ -143,6 +143,9 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
         /** The session the turn runs in: {@code default} or a conversation's id. */
         final String session;
 
+        /** The run whose request the turn works for now (an approval's request takes it over): its steps are that run's. */
+        volatile String runId = "";
+
         Running(Agent agent, String session) {
             this.agent = agent;
             this.session = session;
@@ -201,7 +204,7 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
      * @throws ApiException 409 if the agent's running turn waits for an approval; 503 if the server is stopping
      */
     Running start(Agent agent, String session, TurnRequest.Input.Message message, boolean streamed,
-            AgentStreamListener listener) {
+            AgentStreamListener listener, String runId) {
         if (stopping) {
             throw stoppingError();
         }
@@ -213,6 +216,7 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
                     + "); answer it with an approval message before sending another message.");
         }
         Running r = new Running(agent, session);
+        r.runId = runId;
         r.listener = listener;
         Optional<ClientTools> client = message.clientTools().isEmpty() ? Optional.empty()
                 : Optional.of(new ClientTools(message.clientTools(), (scope, calls) -> ClientWaits.awaitClient(r, calls, caps, store.clock())));
@@ -278,11 +282,12 @@ final class Turns implements ApprovalHandler, PermissionBroker, AgentListener {
      *
      * @throws CancellationException if the server is stopping (or stops while it waits for the lock): the turn did not run
      */
-    AgentResponse runScheduled(Agent agent, String session, String message) {
+    AgentResponse runScheduled(Agent agent, String session, String message, String runId) {
         if (stopping) {
             throw new CancellationException("the server is stopping");
         }
         Running r = new Running(agent, session);
+        r.runId = runId;
         r.scheduled = true;
         Scope scope = agent.scope();
         try (TurnLock.Hold hold = acquire(scope)) {

@@ -29,7 +29,7 @@ class RouteAuthenticationTest {
     /** Path parameters that name something of ana's: with ben's key, such a route must answer 404 (or 403). */
     private static final List<String> OWNED = List.of("agent_id", "block_id", "identity_id", "memory_id", "block_label",
             "conversation_id", "message_id", "run_id", "canvas_name", "mcp_server_id", "mcp_server_name",
-            "folder_id", "folder_name", "file_id", "archive_id", "passage_id", "tool_id", "group_id", "batch_id");
+            "folder_id", "folder_name", "file_id", "archive_id", "passage_id", "tool_id", "group_id", "batch_id", "step_id");
     private static final Pattern PARAM = Pattern.compile("\\{(\\w+)}");
 
     @TempDir
@@ -66,6 +66,7 @@ class RouteAuthenticationTest {
         values.put("tool_name", "send_message");
         values.put("conversation_id", conversation);
         values.put("run_id", sent.json().path("usage").path("run_ids").path(0).asString());
+        values.put("step_id", fx.store.runs().steps("ana", values.get("run_id")).getFirst().id());
         values.put("provider_id", "provider-none");
         // An MCP server of ana's (never reached: ben's key and no key cannot see it). Its name is in the paths, which
         // a 404 may echo; its URL is what must never show.

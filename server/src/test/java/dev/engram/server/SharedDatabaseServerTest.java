@@ -208,4 +208,27 @@ class SharedDatabaseServerTest {
             assertThat(foreign.statusCode()).isEqualTo(404);
         }
     }
+
+    @Test
+    void anAsyncRunOnOneServerIsStreamedAndItsStepsReadThroughTheOther() throws Exception {
+        String url = postgres.jdbcUrl(postgres.newSchema());
+        try (Instance a = Instance.start(url, dir.resolve("index-a")); Instance b = Instance.start(url, dir.resolve("index-b"))) {
+            String key = a.store().keys().create(Optional.of("ana"), "shared").secret();
+            String agent = call("POST", a.url("/v1/agents/"), key, obj("name", "helper")).path("id").asString();
+            JsonNode started = call("POST", a.url("/v1/agents/" + agent + "/messages/async"), key,
+                    obj("messages", List.of(obj("role", "user", "content", "sleep 500 async far away"))));
+            String run = started.path("id").asString();
+            assertThat(started.path("status").asString()).isIn("created", "running");
+
+            // b follows a's run from its start to its end, then has its steps
+            List<String> throughB = sse(b.url("/v1/runs/" + run + "/stream"), key, obj("starting_after", 0,
+                    "include_pings", false));
+            assertThat(throughB.toString()).contains("\"stop_reason\":\"end_turn\"", "async far away");
+            assertThat(call("GET", b.url("/v1/runs/" + run), key, null).path("status").asString()).isEqualTo("completed");
+            JsonNode steps = call("GET", b.url("/v1/runs/" + run + "/steps"), key, null);
+            assertThat(steps.size()).isPositive();
+            assertThat(call("GET", b.url("/v1/steps/" + steps.get(0).path("id").asString()), key, null).path("run_id")
+                    .asString()).isEqualTo(run);
+        }
+    }
 }

@@ -55,6 +55,11 @@ interface PostgresJobRows extends Rows {
     }
 
     @Override
+    default boolean deleteJob(String id) {
+        return exec("DELETE FROM jobs WHERE id = ?", id) > 0;
+    }
+
+    @Override
     default List<Job> unfinishedJobs() {
         return query("SELECT * FROM jobs WHERE completed_at IS NULL ORDER BY created_at, id", (rs, c) -> job(rs));
     }

@@ -3,6 +3,7 @@ package dev.engram.memory.postgres;
 import dev.engram.memory.Run;
 import dev.engram.memory.RunEvent;
 import dev.engram.memory.RunStatus;
+import dev.engram.memory.Step;
 import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.Rows;
 import java.sql.ResultSet;
@@ -97,6 +98,53 @@ interface PostgresRunRows extends Rows {
         long ended = Columns.micros(endedBefore);
         long stale = Columns.micros(staleBefore);
         exec("DELETE FROM run_events WHERE run_id IN (" + gone + ")", ended, stale);
+        exec("DELETE FROM steps WHERE run_id IN (" + gone + ")", ended, stale);
         return exec("DELETE FROM runs WHERE id IN (" + gone + ")", ended, stale);
+    }
+
+    @Override
+    default List<Run> userRuns(String userId) {
+        return query("SELECT * FROM runs WHERE user_id = ? ORDER BY created_at, id", (rs, c) -> run(rs), userId);
+    }
+
+    @Override
+    default boolean deleteRun(String id) {
+        exec("DELETE FROM run_events WHERE run_id = ?", id);
+        exec("DELETE FROM steps WHERE run_id = ?", id);
+        return exec("DELETE FROM runs WHERE id = ?", id) > 0;
+    }
+
+    /** Steps upserted by one statement at most (18 parameters each, far below PostgreSQL's 65,535). */
+    int STEPS_PER_INSERT = 500;
+
+    @Override
+    default void putSteps(List<Step> steps) {
+        // one statement per batch: a run's steps cost one round trip with its events or its end
+        for (int from = 0; from < steps.size(); from += STEPS_PER_INSERT) {
+            List<Step> part = steps.subList(from, Math.min(steps.size(), from + STEPS_PER_INSERT));
+            StringBuilder sql = new StringBuilder("INSERT INTO steps (" + Columns.STEP_COLUMNS + ") VALUES ");
+            List<Object> args = new ArrayList<>();
+            for (Step s : part) {
+                sql.append(args.isEmpty() ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                args.addAll(Columns.stepValues(s));
+            }
+            sql.append(" ON CONFLICT (id) DO UPDATE SET feedback = excluded.feedback, tags = excluded.tags");
+            exec(sql.toString(), args.toArray());
+        }
+    }
+
+    @Override
+    default Optional<Step> step(String id) {
+        return one("SELECT * FROM steps WHERE id = ?", (rs, c) -> Columns.step(rs), id);
+    }
+
+    @Override
+    default List<Step> runSteps(String runId) {
+        return query("SELECT * FROM steps WHERE run_id = ? ORDER BY started_at, id", (rs, c) -> Columns.step(rs), runId);
+    }
+
+    @Override
+    default List<Step> userSteps(String userId) {
+        return query("SELECT * FROM steps WHERE user_id = ? ORDER BY started_at, id", (rs, c) -> Columns.step(rs), userId);
     }
 }

@@ -3,7 +3,11 @@ package dev.engram.memory.spi;
 import dev.engram.memory.MessageReasoning;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.ScheduleTiming;
+import dev.engram.memory.Step;
 import dev.engram.memory.ToolOutcome;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
@@ -39,6 +43,46 @@ public final class Columns {
     /** {@code instant} truncated to microseconds, as stored. */
     public static Instant truncate(Instant instant) {
         return instant.truncatedTo(ChronoUnit.MICROS);
+    }
+
+    /** Message ids as their column holds them: comma-separated. */
+    public static String idsText(List<Long> ids) {
+        StringBuilder out = new StringBuilder();
+        ids.forEach(id -> out.append(out.isEmpty() ? "" : ",").append(id));
+        return out.toString();
+    }
+
+    /** Message ids from their column. */
+    public static List<Long> ids(String text) {
+        List<Long> out = new ArrayList<>();
+        for (String part : text.split(",")) {
+            if (!part.isEmpty()) {
+                out.add(Long.parseLong(part));
+            }
+        }
+        return out;
+    }
+
+    /** A step from a row of the {@code steps} table (the same columns on every SQL backend). */
+    public static Step step(ResultSet rs) throws SQLException {
+        return new Step(rs.getString("id"), rs.getString("user_id"), rs.getString("agent_id"), rs.getString("run_id"),
+                rs.getString("model"), rs.getString("provider"), rs.getInt("prompt_tokens"), rs.getInt("completion_tokens"),
+                rs.getString("request"), rs.getString("response"), ids(rs.getString("message_ids")),
+                rs.getString("stop_reason"), rs.getString("status"), instant(rs.getLong("started_at")),
+                Duration.ofNanos(rs.getLong("model_ns")), instant(rs.getLong("completed_at")), rs.getString("feedback"),
+                tags(rs.getString("tags")));
+    }
+
+    /** The columns of the {@code steps} table in the order of {@link #stepValues}. */
+    public static final String STEP_COLUMNS = "id, user_id, agent_id, run_id, model, provider, prompt_tokens, "
+            + "completion_tokens, request, response, message_ids, stop_reason, status, started_at, model_ns, completed_at, "
+            + "feedback, tags";
+
+    /** A step's values for the columns {@link #STEP_COLUMNS}. */
+    public static List<Object> stepValues(Step s) {
+        return List.of(s.id(), s.userId(), s.agentId(), s.runId(), s.model(), s.provider(), s.promptTokens(),
+                s.completionTokens(), s.request(), s.response(), idsText(s.messageIds()), s.stopReason(), s.status(),
+                micros(s.startedAt()), s.modelTime().toNanos(), micros(s.completedAt()), s.feedback(), tagsJson(s.tags()));
     }
 
     /** Tags as a JSON array. */

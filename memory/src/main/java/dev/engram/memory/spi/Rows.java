@@ -18,6 +18,7 @@ import dev.engram.memory.FolderFile;
 import dev.engram.memory.Job;
 import dev.engram.memory.Run;
 import dev.engram.memory.RunEvent;
+import dev.engram.memory.Step;
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
 import dev.engram.memory.CanvasArtefact;
@@ -410,10 +411,40 @@ public interface Rows {
     }
 
     /**
-     * Removes, with their events, the runs that ended before {@code endedBefore} and the active runs last updated
+     * Removes, with their events and steps, the runs that ended before {@code endedBefore} and the active runs last updated
      * before {@code staleBefore}; returns how many.
      */
     default int deleteRuns(Instant endedBefore, Instant staleBefore) {
+        throw noRuns();
+    }
+
+    /** Every run of the user, oldest first (by start, then id). */
+    default List<Run> userRuns(String userId) {
+        throw noRuns();
+    }
+
+    /** Removes a run with its events and steps; returns whether there was one. */
+    default boolean deleteRun(String id) {
+        throw noRuns();
+    }
+
+    /** Stores steps of runs, replacing those of their ids. Steps are kept with runs: the defaults throw. */
+    default void putSteps(List<Step> steps) {
+        throw noRuns();
+    }
+
+    /** The step of that id, whoever's it is. */
+    default Optional<Step> step(String id) {
+        throw noRuns();
+    }
+
+    /** A run's steps, oldest first (by start, then id). */
+    default List<Step> runSteps(String runId) {
+        throw noRuns();
+    }
+
+    /** Every step of the user's runs, oldest first (by start, then id). */
+    default List<Step> userSteps(String userId) {
         throw noRuns();
     }
 
@@ -592,6 +623,11 @@ public interface Rows {
 
     /** The user's jobs, newest first (by creation, then id), at most {@code limit}. */
     default List<Job> listJobs(String userId, int limit) {
+        throw noJobs();
+    }
+
+    /** Removes a job; returns whether there was one. */
+    default boolean deleteJob(String id) {
         throw noJobs();
     }
 

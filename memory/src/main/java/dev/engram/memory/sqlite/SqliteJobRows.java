@@ -49,6 +49,11 @@ interface SqliteJobRows extends Rows {
     }
 
     @Override
+    default boolean deleteJob(String id) {
+        return handle().createUpdate("DELETE FROM jobs WHERE id = ?").bind(0, id).execute() > 0;
+    }
+
+    @Override
     default List<Job> unfinishedJobs() {
         return handle().createQuery("SELECT * FROM jobs WHERE completed_at IS NULL ORDER BY created_at, id")
                 .map((rs, ctx) -> job(rs)).list();

@@ -3,6 +3,7 @@ package dev.engram.memory.sqlite;
 import dev.engram.memory.Run;
 import dev.engram.memory.RunEvent;
 import dev.engram.memory.RunStatus;
+import dev.engram.memory.Step;
 import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.Rows;
 import java.sql.ResultSet;
@@ -12,7 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 
-/** The run rows of {@link SqliteRows} (runs and their events), on the handle of its transaction. */
+/** The run rows of {@link SqliteRows} (runs, their events and steps), on the handle of its transaction. */
 interface SqliteRunRows extends Rows {
     /** The handle of the transaction (or read) the rows work in. */
     Handle handle();
@@ -83,6 +84,51 @@ interface SqliteRunRows extends Rows {
         long ended = Columns.micros(endedBefore);
         long stale = Columns.micros(staleBefore);
         handle().createUpdate("DELETE FROM run_events WHERE run_id IN (" + gone + ")").bind(0, ended).bind(1, stale).execute();
+        handle().createUpdate("DELETE FROM steps WHERE run_id IN (" + gone + ")").bind(0, ended).bind(1, stale).execute();
         return handle().createUpdate("DELETE FROM runs WHERE id IN (" + gone + ")").bind(0, ended).bind(1, stale).execute();
+    }
+
+    @Override
+    default List<Run> userRuns(String userId) {
+        return handle().createQuery("SELECT * FROM runs WHERE user_id = ? ORDER BY created_at, id").bind(0, userId)
+                .map((rs, ctx) -> run(rs)).list();
+    }
+
+    @Override
+    default boolean deleteRun(String id) {
+        handle().createUpdate("DELETE FROM run_events WHERE run_id = ?").bind(0, id).execute();
+        handle().createUpdate("DELETE FROM steps WHERE run_id = ?").bind(0, id).execute();
+        return handle().createUpdate("DELETE FROM runs WHERE id = ?").bind(0, id).execute() > 0;
+    }
+
+    @Override
+    default void putSteps(List<Step> steps) {
+        var batch = handle().prepareBatch("INSERT OR REPLACE INTO steps (" + Columns.STEP_COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        for (Step s : steps) {
+            List<Object> values = Columns.stepValues(s);
+            for (int i = 0; i < values.size(); i++) {
+                batch.bind(i, values.get(i));
+            }
+            batch.add();
+        }
+        batch.execute();
+    }
+
+    @Override
+    default Optional<Step> step(String id) {
+        return handle().createQuery("SELECT * FROM steps WHERE id = ?").bind(0, id).map((rs, ctx) -> Columns.step(rs)).findOne();
+    }
+
+    @Override
+    default List<Step> runSteps(String runId) {
+        return handle().createQuery("SELECT * FROM steps WHERE run_id = ? ORDER BY started_at, id").bind(0, runId)
+                .map((rs, ctx) -> Columns.step(rs)).list();
+    }
+
+    @Override
+    default List<Step> userSteps(String userId) {
+        return handle().createQuery("SELECT * FROM steps WHERE user_id = ? ORDER BY started_at, id").bind(0, userId)
+                .map((rs, ctx) -> Columns.step(rs)).list();
     }
 }
