@@ -11,41 +11,21 @@ import java.util.List;
  * (run it with {@code -Dengram.updateReadme=true} to rewrite the list).
  */
 final class UnsupportedOperations {
-    private static final String NOT_YET = "Engram does not implement it yet (issue #30).";
 
     private UnsupportedOperations() {
     }
 
     /** Every unsupported operation, grouped by what they have in common. */
     static final List<Unsupported> ALL = List.copyOf(new Table()
-            // custom tools
             .group("Engram's MCP servers authenticate with a token or headers given when they are registered, not with "
                     + "OAuth.", "register the server with its auth_token or custom_headers (POST /v1/mcp-servers/).",
                     "GET /v1/tools/mcp/oauth/callback")
-            // agents
-            .group(NOT_YET, "POST /v1/agents/{agent_id}/messages/stream with \"background\": true, then "
-                            + "POST /v1/runs/{run_id}/stream to follow or resume it.",
-                    "POST /v1/agents/{agent_id}/messages/async")
             // groups
             .group("Editing one message through its group is not implemented yet (issue #30): a group's messages are "
                             + "its member agents' own.",
                     "PATCH /v1/agents/{agent_id}/messages/{message_id} on the member agent whose message it is.",
                     "PATCH /v1/groups/{group_id}/messages/{message_id}")
-            // jobs, runs, steps
-            .group(NOT_YET, "GET /v1/jobs/ and GET /v1/jobs/{job_id}.", "GET /v1/jobs/active", "DELETE /v1/jobs/{job_id}",
-                    "PATCH /v1/jobs/{job_id}/cancel")
-            .group(NOT_YET, "GET /v1/runs/{run_id} for a run, POST /v1/runs/{run_id}/stream for its events, "
-                            + "POST /v1/agents/{agent_id}/messages/cancel to cancel one.",
-                    "GET /v1/runs/", "GET /v1/runs/active", "DELETE /v1/runs/{run_id}", "GET /v1/runs/{run_id}/messages",
-                    "GET /v1/runs/{run_id}/usage", "GET /v1/runs/{run_id}/metrics", "GET /v1/runs/{run_id}/steps",
-                    "GET /v1/runs/{run_id}/trace")
-            .group(NOT_YET + " Engram does not record steps yet.",
-                    "the messages of a turn (GET /v1/agents/{agent_id}/messages) and GET /metrics.",
-                    "GET /v1/steps/", "GET /v1/steps/{step_id}", "GET /v1/steps/{step_id}/metrics",
-                    "GET /v1/steps/{step_id}/trace", "PATCH /v1/steps/{step_id}/feedback", "GET /v1/steps/{step_id}/messages")
-            .group("Engram keeps no provider traces (Letta's telemetry of the raw requests to a model provider).",
-                    "the server's log and GET /metrics.", "GET /v1/telemetry/{step_id}")
-            // messages, models, misc
+            // Letta Cloud's services
             .group("It measures Letta Cloud's hosted vector store; Engram's index is a directory of the server.",
                     "GET /metrics (admin key) and the index directory's size.", "GET /v1/embeddings/total_storage_size")
             .group("It sends usage telemetry to Letta Cloud; Engram collects none and sends nothing anywhere.",
