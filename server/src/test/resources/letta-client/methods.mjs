@@ -96,8 +96,9 @@ ctx.agent = await agent('methods-agent');
 const turn = await client.agents.messages.create(ctx.agent, userMessage('hello'));
 ctx.message = turn.messages?.[0]?.id;
 ctx.run = turn.usage?.run_ids?.[0] ?? turn.messages?.find((m) => m.run_id)?.run_id;
-ctx.step = turn.messages?.find((m) => m.step_id)?.step_id ?? 'step-none';
+ctx.step = (await attempt('step', async () => (await client.steps.list({ agent_id: ctx.agent, limit: 1 })).items?.[0]))?.id ?? 'step-none';
 ctx.block = (await attempt('block', () => client.blocks.create({ label: 'project', value: 'Engram' })))?.id;
+ctx.customTool = (await attempt('custom tool', () => client.tools.create({ source_code: 'def shout(text: str) -> str:\n    """Shouts.\n\n    Args:\n        text: what to shout\n    """\n    return text.upper()\n' })))?.id;
 ctx.tool = (await attempt('tool', async () => (await client.tools.list({ name: 'send_message' })).items?.[0]))?.id ?? 'tool-send_message';
 ctx.passage = (await attempt('passage', () => client.agents.passages.create(ctx.agent, { text: 'Ana likes tea.' })))?.[0]?.id;
 ctx.archive = (await attempt('archive', () => client.archives.create({ name: 'methods-archive' })))?.id;
@@ -181,7 +182,8 @@ const ARGS = {
   'blocks.delete': async () => [(await client.blocks.create({ label: 'scratch', value: 'x' })).id],
   'tools.create': () => [{ source_code: 'def roll(sides: int) -> int:\n    """Rolls a die.\n\n    Args:\n        sides: how many sides\n    """\n    return 4\n' }],
   'tools.upsert': () => [{ source_code: 'def flip() -> str:\n    """Flips a coin."""\n    return "heads"\n' }],
-  'tools.update': () => [ctx.tool, { description: 'Sends a message.' }],
+  'tools.update': () => [ctx.customTool, { description: 'Shouts loudly.' }],
+  'tools.delete': () => [ctx.customTool],
   'tools.search': () => [{ query: 'message' }],
   'archives.create': () => [{ name: 'another-archive' }],
   'archives.update': () => [ctx.archive, { description: 'tea facts' }],

@@ -240,6 +240,8 @@ final class ArchiveRoutes {
             o.put("description", a.description());
         }
         o.put("vector_db_provider", "native");
+        // Required by Letta's Archive schema; a server is one organization (as GET /v1/metadata/user says).
+        o.put("organization_id", "engram");
         o.putNull("embedding_config");
         o.putObject("metadata");
         o.putNull("created_by_id");

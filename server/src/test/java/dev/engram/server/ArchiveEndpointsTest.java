@@ -55,6 +55,7 @@ class ArchiveEndpointsTest {
         assertThat(a.path("description").asString()).isEqualTo("Company policies");
         assertThat(a.path("id").asString()).startsWith("archive-");
         assertThat(a.path("vector_db_provider").asString()).isEqualTo("native");
+        assertThat(a.path("organization_id").asString()).isEqualTo("engram");
         String second = fx.post(fx.ana, "/v1/archives", obj("name", "recipes")).json().path("id").asString();
         assertThat(texts(fx.get(fx.ana, "/v1/archives/").json(), "id")).containsExactly(second, archive);
         assertThat(texts(fx.get(fx.ana, "/v1/archives/?order=asc").json(), "id")).containsExactly(archive, second);
