@@ -135,16 +135,20 @@ const byName = { agentID: () => ctx.agent, blockID: () => ctx.block, blockLabel:
   query: () => ({}), body: () => ({}), params: () => ({ agent_id: ctx.agent, archive_id: ctx.archive,
     folder_id: ctx.folder, mcp_server_id: ctx.mcpServer }) };
 /**
- * A conversation with a turn running in the background (the scripted model sleeps first); its id. Each on an agent of
- * its own: an agent runs one turn at a time, and a turn still queued behind another of the same agent has no run yet.
+ * A conversation with a turn running in the background (the scripted model sleeps first); its id, once the server lists
+ * the turn's run as active. Each on an agent of its own: an agent runs one turn at a time. The request is not awaited:
+ * its stream sends nothing before the model's first answer, which comes after the sleep.
  */
 async function backgroundTurn(ms) {
   const conversation = (await client.conversations.create({ agent_id: await throwaway() })).id;
-  const started = await client.conversations.messages.create(conversation, { ...userMessage(`sleep ${ms} busy`), streaming: true, background: true });
-  // Once its first event has come the run is active. The stream stays open, unread, so that the run goes on whatever
-  // the server does when a client leaves.
-  await started[Symbol.asyncIterator]().next();
-  return conversation;
+  const started = client.conversations.messages.create(conversation, { ...userMessage(`sleep ${ms} busy`), streaming: true, background: true });
+  started.catch(() => {});
+  for (let i = 0; i < 100; i++) {
+    const runs = await client.runs.list({ conversation_id: conversation, active: true });
+    if ((runs.items ?? runs).length > 0) return conversation;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no active run in conversation ${conversation}`);
 }
 const throwaway = async () => agent('throwaway-' + Math.random().toString(36).slice(2, 8));
 const ARGS = {

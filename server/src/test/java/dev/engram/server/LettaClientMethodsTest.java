@@ -45,18 +45,19 @@ class LettaClientMethodsTest {
             "archives.create", "archives.delete", "archives.list", "archives.passages.create",
             "archives.passages.createMany", "archives.passages.delete", "archives.retrieve", "archives.update",
             "blocks.agents.list", "blocks.create", "blocks.delete", "blocks.list", "blocks.retrieve", "blocks.update",
-            "conversations.create", "conversations.delete", "conversations.fork", "conversations.list",
-            "conversations.messages.create", "conversations.messages.list", "conversations.recompile",
-            "conversations.retrieve", "conversations.update", "folders.agents.list", "folders.create",
-            "folders.delete", "folders.files.delete", "folders.files.list", "folders.files.retrieve",
-            "folders.files.upload", "folders.list", "folders.retrieve", "folders.update", "health",
-            "mcpServers.create", "mcpServers.delete", "mcpServers.list", "mcpServers.retrieve",
-            "mcpServers.tools.list", "mcpServers.update", "messages.list", "messages.retrieve", "messages.search",
-            "models.embeddings.list", "models.list", "passages.search", "runs.list", "runs.messages.list",
-            "runs.messages.stream", "runs.retrieve", "runs.steps.list", "runs.trace.retrieve", "runs.usage.retrieve",
-            "steps.feedback.create", "steps.list", "steps.messages.list", "steps.metrics.retrieve", "steps.retrieve",
-            "steps.trace.retrieve", "tags.list", "tools.create", "tools.delete", "tools.list", "tools.retrieve",
-            "tools.search", "tools.update", "tools.upsert");
+            "conversations.cancel", "conversations.create", "conversations.delete", "conversations.fork",
+            "conversations.list", "conversations.messages.create", "conversations.messages.list",
+            "conversations.messages.stream", "conversations.recompile", "conversations.retrieve",
+            "conversations.update", "folders.agents.list", "folders.create", "folders.delete", "folders.files.delete",
+            "folders.files.list", "folders.files.retrieve", "folders.files.upload", "folders.list",
+            "folders.retrieve", "folders.update", "health", "mcpServers.create", "mcpServers.delete",
+            "mcpServers.list", "mcpServers.retrieve", "mcpServers.tools.list", "mcpServers.update", "messages.list",
+            "messages.retrieve", "messages.search", "models.embeddings.list", "models.list", "passages.search",
+            "runs.list", "runs.messages.list", "runs.messages.stream", "runs.retrieve", "runs.steps.list",
+            "runs.trace.retrieve", "runs.usage.retrieve", "steps.feedback.create", "steps.list",
+            "steps.messages.list", "steps.metrics.retrieve", "steps.retrieve", "steps.trace.retrieve", "tags.list",
+            "tools.create", "tools.delete", "tools.list", "tools.retrieve", "tools.search", "tools.update",
+            "tools.upsert");
     private static final Pattern PASS = Pattern.compile("^pass (\\S+) ", Pattern.MULTILINE);
     private static final Pattern COUNT = Pattern.compile("client methods passing (\\d+) of (\\d+) self-hosted");
 
