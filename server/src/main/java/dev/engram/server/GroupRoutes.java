@@ -50,6 +50,7 @@ final class GroupRoutes {
                 .add(Route.caller(DELETE, "/v1/groups/{group_id}", this::delete))
                 .add(Route.caller(POST, "/v1/groups/{group_id}/messages", this::send))
                 .add(Route.caller(GET, "/v1/groups/{group_id}/messages", this::messages))
+                .add(Route.caller(PATCH, "/v1/groups/{group_id}/messages/{message_id}", this::editMessage))
                 .add(Route.caller(PATCH, "/v1/groups/{group_id}/reset-messages", this::reset))
                 .add(Route.caller(PATCH, "/v1/groups/{group_id}/blocks/attach/{block_id}", this::attachBlock))
                 .add(Route.caller(PATCH, "/v1/groups/{group_id}/blocks/detach/{block_id}", this::detachBlock))
@@ -169,6 +170,25 @@ final class GroupRoutes {
         Comparator<ObjectNode> byId = Comparator.comparingLong(o -> Ids.message(o.path("id").asString(), "A message"));
         all.sort(pages.ascending() ? byId : byId.reversed());
         Api.json(res, all.subList(0, Math.min(all.size(), pages.limit())));
+    }
+
+    /**
+     * Corrects one of the group's messages as {@code PATCH /v1/agents/{agent_id}/messages/{message_id}} does: the
+     * message is the member agent's that stored it in the group's session; a 404 when no agent of the group has it.
+     */
+    private void editMessage(Caller caller, ServerRequest req, ServerResponse res) {
+        Group group = group(caller, req);
+        String messageId = req.path().pathParameters().get("message_id");
+        long id = Ids.message(messageId, "Message");
+        for (String agentId : group.involvedAgents()) {
+            Optional<Agent> agent = existing(group.userId(), agentId);
+            if (agent.isPresent() && api.store.messages().get(agent.get().scope(), id)
+                    .filter(m -> m.sessionId().equals(group.id())).isPresent()) {
+                MessageEditRoutes.edit(api, agent.get(), req, res);
+                return;
+            }
+        }
+        throw ApiException.notFound("Message '" + messageId + "' not found in group '" + group.id() + "'.");
     }
 
     /** Takes the group's messages out of every member's context (they stay in recall memory). */

@@ -41,6 +41,18 @@ final class MessageEditRoutes {
     }
 
     private void edit(Agent agent, ServerRequest req, ServerResponse res) {
+        edit(api, agent, req, res);
+    }
+
+    /**
+     * Corrects the agent's stored message that the path's {@code message_id} names (also for a group's message, which
+     * is one of its member agents' own): a 404 when the agent has no such message.
+     */
+    static void edit(Api api, Agent agent, ServerRequest req, ServerResponse res) {
+        new MessageEditRoutes(api).correct(agent, req, res);
+    }
+
+    private void correct(Agent agent, ServerRequest req, ServerResponse res) {
         String messageId = req.path().pathParameters().get("message_id");
         long id = Ids.message(messageId, "Message");
         ConversationMessage m = api.store.messages().get(agent.scope(), id).orElseThrow(() -> ApiException.notFound(

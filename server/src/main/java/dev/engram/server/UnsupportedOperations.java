@@ -20,11 +20,6 @@ final class UnsupportedOperations {
             .group("Engram's MCP servers authenticate with a token or headers given when they are registered, not with "
                     + "OAuth.", "register the server with its auth_token or custom_headers (POST /v1/mcp-servers/).",
                     "GET /v1/tools/mcp/oauth/callback")
-            // groups
-            .group("Editing one message through its group is not implemented yet (issue #30): a group's messages are "
-                            + "its member agents' own.",
-                    "PATCH /v1/agents/{agent_id}/messages/{message_id} on the member agent whose message it is.",
-                    "PATCH /v1/groups/{group_id}/messages/{message_id}")
             // Letta Cloud's services
             .group("It measures Letta Cloud's hosted vector store; Engram's index is a directory of the server.",
                     "GET /metrics (admin key) and the index directory's size.", "GET /v1/embeddings/total_storage_size")

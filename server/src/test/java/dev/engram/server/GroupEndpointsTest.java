@@ -190,6 +190,24 @@ class GroupEndpointsTest {
         assertThat(listed.valueStream().filter(m -> m.path("message_type").asString().equals("assistant_message"))
                 .map(m -> m.path("content").asString()).toList()).containsExactly("Tea, surely.", "Coffee, obviously.");
 
+        // one of the group's messages corrected through the group: it is bob's, who stored it
+        String bobsReply = listed.valueStream().filter(m -> m.path("message_type").asString().equals("assistant_message")
+                && m.path("content").asString().equals("Coffee, obviously.")).findFirst().orElseThrow().path("id").asString();
+        ServerFixture.Response edited = fx.patch(fx.ana, "/v1/groups/" + id + "/messages/" + bobsReply,
+                obj("message_type", "assistant_message", "content", "Coffee, at last."));
+        assertThat(edited.status()).as(edited.text()).isEqualTo(200);
+        assertThat(edited.json().path("content").asString()).isEqualTo("Coffee, at last.");
+        assertThat(fx.get(fx.ana, "/v1/agents/" + bob + "/messages?limit=50").text()).contains("Coffee, at last.")
+                .doesNotContain("Coffee, obviously.");
+        // bad input changes nothing; a message of no agent of the group, and another user's key, are 404
+        assertThat(fx.patch(fx.ana, "/v1/groups/" + id + "/messages/" + bobsReply, obj("message_type", "tool_message",
+                "content", "x")).status()).isEqualTo(422);
+        assertThat(fx.patch(fx.ana, "/v1/groups/" + id + "/messages/message-999999", obj("content", "x")).status())
+                .isEqualTo(404);
+        assertThat(fx.patch(fx.ben, "/v1/groups/" + id + "/messages/" + bobsReply, obj("content", "x")).status())
+                .isEqualTo(404);
+        assertThat(fx.get(fx.ana, "/v1/agents/" + bob + "/messages?limit=50").text()).contains("Coffee, at last.");
+
         assertThat(fx.patch(fx.ana, "/v1/groups/" + id + "/reset-messages", obj()).status()).isEqualTo(200);
         assertThat(fx.store.messages().list(Scope.of("ana", alice), MessageQuery.inContext().withSession(id))).isEmpty();
         assertThat(fx.store.messages().list(Scope.of("ana", alice), MessageQuery.all().withSession(id))).isNotEmpty();
