@@ -18,7 +18,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code done: RESULT}; {@code quiet {"name": T, "arguments": {...}}} makes it call T without a heartbeat;
  * {@code sleep N} makes it wait N ms first; {@code fail} makes it throw; {@code thread} names the thread that
  * runs the turn; anything else it
- * answers with {@code send_message("You said: ...")}. It streams its answer in small pieces (reasoning, then the
+ * answers with {@code send_message("You said: ...")}; asked without tools (a summary of the context window), it answers in
+ * text. It streams its answer in small pieces (reasoning, then the
  * call's arguments 8 characters at a time).
  */
 final class EchoModel implements ChatModel {
@@ -36,6 +37,12 @@ final class EchoModel implements ChatModel {
         String id = "call-" + calls.incrementAndGet();
         if (last instanceof ChatMessage.ToolResult result) {
             return reply(id, "done: " + result.content());
+        }
+        if (request.tools().isEmpty()) {
+            // Asked without tools (a summary of the context window, a plain completion): it answers in text, as a
+            // model must, naming how many messages it was given.
+            return new ChatResponse(new ChatMessage.Assistant("Echo of " + request.messages().size() + " messages.", List.of()),
+                    new ChatResponse.Usage(10, 5), ChatResponse.StopReason.END_TURN);
         }
         String text = request.messages().stream().filter(m -> m instanceof ChatMessage.User).map(m -> ((ChatMessage.User) m).text())
                 .reduce((a, b) -> b).orElse("");
