@@ -5,6 +5,7 @@ import dev.engram.framework.model.ChatModel;
 import dev.engram.framework.model.ChatRequest;
 import dev.engram.framework.model.StreamListener;
 import dev.engram.memory.Job;
+import dev.engram.memory.JobLeases;
 import dev.engram.memory.JobStatus;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Metadata;
@@ -58,12 +59,12 @@ public final class MemoryManager implements AutoCloseable {
     /** The most times a job is started; one interrupted this often fails at the next start. */
     public static final int MAX_ATTEMPTS = 2;
     /** How often a manager marks the jobs it holds as alive ({@link dev.engram.memory.JobStore#touch}). */
-    public static final Duration HEARTBEAT = Duration.ofSeconds(15);
+    public static final Duration HEARTBEAT = JobLeases.HEARTBEAT;
     /**
      * An active job unchanged for longer than this has lost its owner (the process that ran it stopped):
      * {@link #resumeAbandoned()} takes it up. Four heartbeats, so that a busy process never loses a job it runs.
      */
-    public static final Duration LEASE = HEARTBEAT.multipliedBy(4);
+    public static final Duration LEASE = JobLeases.LEASE;
     /** The most memories of a scope a fact is compared with. */
     static final int MAX_COMPARED = 10_000;
     private static final int PAGE = 500;
@@ -79,7 +80,7 @@ public final class MemoryManager implements AutoCloseable {
         this.models = Optional.ofNullable(b.models);
         this.options = b.options;
         this.worker = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("engram-memory-add").factory());
-        this.leases = new JobLeases(store, HEARTBEAT);
+        this.leases = JobLeases.on(store);
     }
 
     /** A manager writing to {@code store}. */

@@ -8,6 +8,7 @@ import dev.engram.framework.model.ChatRequest;
 import dev.engram.framework.model.ChatResponse;
 import dev.engram.framework.model.ModelException;
 import dev.engram.memory.Job;
+import dev.engram.memory.JobLeases;
 import dev.engram.memory.JobStatus;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Note;
@@ -160,7 +161,7 @@ class MemoryManagerRecoveryTest {
         ManualClock clock = new ManualClock(Instant.parse("2026-11-25T08:00:00Z"));
         try (MemoryStore store = MemoryStore.inMemory(clock)) {
             Job job = store.jobs().create("ana", MemoryManager.KIND, RAW_INPUT);
-            try (JobLeases leases = new JobLeases(store, Duration.ofMillis(20))) {
+            try (JobLeases leases = JobLeases.on(store, Duration.ofMillis(20), MemoryManager.LEASE)) {
                 leases.hold(job);
                 clock.advance(MemoryManager.LEASE.multipliedBy(3));
                 assertThat(leases.abandoned(store.jobs().get("ana", job.id()).orElseThrow())).as("held here").isFalse();

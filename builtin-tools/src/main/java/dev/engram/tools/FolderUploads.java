@@ -4,11 +4,13 @@ import dev.engram.memory.FileStatus;
 import dev.engram.memory.FolderFile;
 import dev.engram.memory.FolderStore;
 import dev.engram.memory.Job;
+import dev.engram.memory.JobLeases;
 import dev.engram.memory.JobStatus;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NotFoundException;
 import dev.engram.memory.TextChunker;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -33,7 +36,8 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>Crash recovery: a job a stop interrupted after the file's text was stored resumes from the passages stored
  * ({@link #resumeUnfinished()}); one interrupted earlier, whose upload was held in memory only, fails, asking for the
- * upload again.
+ * upload again. Where several processes share one store (servers on one PostgreSQL database), each keeps the uploads it
+ * runs alive in the store ({@link JobLeases}), and {@link #resumeAbandoned()} takes up only those whose owner is gone.
  */
 public final class FolderUploads implements AutoCloseable {
     /** The {@link Job#kind()} of an upload's job. */
@@ -76,6 +80,7 @@ public final class FolderUploads implements AutoCloseable {
     private final MemorySearch search;
     private final int chunkChars;
     private final ExecutorService worker;
+    private final JobLeases leases;
 
     private FolderUploads(MemoryStore store, MemorySearch search, int chunkChars) {
         this.store = Objects.requireNonNull(store, "store must not be null");
@@ -86,6 +91,7 @@ public final class FolderUploads implements AutoCloseable {
         }
         this.chunkChars = chunkChars;
         this.worker = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("engram-folder-upload").factory());
+        this.leases = JobLeases.on(store);
     }
 
     /** Uploads into {@code store}'s folders, indexed by {@code search}, in chunks of {@link TextChunker#DEFAULT_CHARS}. */
@@ -158,11 +164,41 @@ public final class FolderUploads implements AutoCloseable {
     /**
      * Takes up the uploads a stop interrupted: each whose text was stored resumes from its stored passages; the others
      * (their upload was in memory only) fail, asking for the upload again, as does one started twice already. Call it
-     * once at a start, from the one process that runs this store's jobs.
+     * once at a start, from the one process that runs this store's jobs (uploads this instance runs are left to it);
+     * where other processes share the store, call {@link #resumeAbandoned()} instead.
      *
      * @return the uploads resumed, each completing when its file ends
      */
     public List<CompletableFuture<FolderFile>> resumeUnfinished() {
+        return resume(job -> !leases.holds(job.id()));
+    }
+
+    /**
+     * Takes up the uploads whose owner is gone, where other processes may run uploads on the same store: those active
+     * but unchanged for longer than {@link JobLeases#LEASE} (an instance touches the uploads it runs every
+     * {@link JobLeases#HEARTBEAT}), and not run here. An upload some live process runs is left to it.
+     *
+     * @return the uploads resumed, each completing when its file ends
+     */
+    public List<CompletableFuture<FolderFile>> resumeAbandoned() {
+        return resume(leases::abandoned);
+    }
+
+    /**
+     * Calls {@link #resumeAbandoned()} every {@code period} from now until {@link #close}: for a server sharing its store
+     * with others, so that an upload whose server stopped is taken up without a restart.
+     *
+     * @throws IllegalArgumentException if the period is not positive
+     */
+    public void resumeAbandonedEvery(Duration period) {
+        Objects.requireNonNull(period, "period must not be null");
+        if (period.isNegative() || period.isZero()) {
+            throw new IllegalArgumentException("the period must be positive, got " + period);
+        }
+        leases.every(period, this::resumeAbandoned);
+    }
+
+    private List<CompletableFuture<FolderFile>> resume(Predicate<Job> take) {
         List<Job> unfinished;
         try {
             unfinished = store.jobs().unfinished();
@@ -171,7 +207,7 @@ public final class FolderUploads implements AutoCloseable {
         }
         List<CompletableFuture<FolderFile>> resumed = new ArrayList<>();
         for (Job job : unfinished) {
-            if (!job.kind().equals(KIND)) {
+            if (!job.kind().equals(KIND) || !take.test(job)) {
                 continue;
             }
             String fileId = JSON.readTree(job.input()).path("file_id").asString("");
@@ -190,15 +226,19 @@ public final class FolderUploads implements AutoCloseable {
 
     private CompletableFuture<FolderFile> submit(Job job, byte[] content) {
         CompletableFuture<FolderFile> done = new CompletableFuture<>();
+        leases.hold(job);
         try {
             worker.execute(() -> {
                 try {
                     done.complete(run(job, content));
                 } catch (RuntimeException | Error e) {
                     done.completeExceptionally(e);
+                } finally {
+                    leases.release(job.id());
                 }
             });
         } catch (RejectedExecutionException e) {
+            leases.release(job.id());
             throw new IllegalStateException("the folder uploads are closed; job " + job.id() + " was not started", e);
         }
         return done;
@@ -298,6 +338,7 @@ public final class FolderUploads implements AutoCloseable {
     /** Stops taking uploads; the one in progress ends first. */
     @Override
     public void close() {
+        leases.close();
         worker.shutdown();
         try {
             if (!worker.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS)) {

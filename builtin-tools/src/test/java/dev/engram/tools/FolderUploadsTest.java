@@ -9,7 +9,9 @@ import dev.engram.memory.FileStatus;
 import dev.engram.memory.Folder;
 import dev.engram.memory.FolderFile;
 import dev.engram.memory.Job;
+import dev.engram.memory.JobLeases;
 import dev.engram.memory.JobStatus;
+import dev.engram.memory.ManualClock;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Metadata;
@@ -24,6 +26,7 @@ import dev.engram.memory.onnx.OnnxEmbedder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -179,5 +182,32 @@ class FolderUploadsTest {
         assertThat(failed.status()).isEqualTo(FileStatus.ERROR);
         assertThat(failed.error()).contains("upload it again");
         assertThat(store.jobs().get("ana", lost.id()).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
+    }
+
+    @Test
+    void onAStoreSharedByServersAnUploadAnotherLiveServerRunsIsLeftToItAndOneWhoseServerStoppedIsTakenUpAfterTheLease() {
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-26T08:00:00Z"));
+        try (MemoryStore shared = MemoryStore.inMemory(clock);
+             MemorySearch index = LuceneMemorySearch.builder(shared, embedder).backgroundInterval(Duration.ZERO).build();
+             FolderUploads here = FolderUploads.create(shared, index, 300)) {
+            Folder folder = shared.folders().create("ana", "manuals", "", "", Metadata.empty());
+            FolderFile parsed = shared.folders().addFile("ana", folder.id(), "manuals/a.txt", "a.txt", "text/plain", 10);
+            shared.folders().text("ana", parsed.id(), "The spare key is under the blue pot.", 1);
+            // another server runs this upload: it started the job and touches it every heartbeat
+            Job elsewhere = shared.jobs().create("ana", FolderUploads.KIND, "{\"file_id\":\"" + parsed.id() + "\"}");
+            shared.jobs().start("ana", elsewhere.id());
+            clock.advance(JobLeases.LEASE.minusSeconds(1));
+
+            assertThat(here.resumeAbandoned()).as("a live server's upload is left to it").isEmpty();
+            assertThat(shared.jobs().get("ana", elsewhere.id()).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
+            assertThat(shared.folders().file("ana", parsed.id()).orElseThrow().status()).isEqualTo(FileStatus.EMBEDDING);
+
+            clock.advance(Duration.ofSeconds(2)); // the other server stopped: no touch for longer than the lease
+            List<java.util.concurrent.CompletableFuture<FolderFile>> resumed = here.resumeAbandoned();
+            assertThat(resumed).hasSize(1);
+            assertThat(resumed.getFirst().join().status()).isEqualTo(FileStatus.COMPLETED);
+            assertThat(shared.jobs().get("ana", elsewhere.id()).orElseThrow().status()).isEqualTo(JobStatus.COMPLETED);
+            assertThat(here.resumeAbandoned()).as("an upload ended is not taken up again").isEmpty();
+        }
     }
 }

@@ -3,6 +3,7 @@ package dev.engram.server;
 import dev.engram.agents.Agent;
 import dev.engram.agents.AgentNotFoundException;
 import dev.engram.memory.Job;
+import dev.engram.memory.JobLeases;
 import dev.engram.memory.JobStatus;
 import dev.engram.memory.Scope;
 import java.time.Duration;
@@ -11,9 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -29,32 +27,30 @@ import tools.jackson.databind.node.ObjectNode;
 final class BatchRunner implements AutoCloseable {
     /** The kind of a batch's job. */
     static final String KIND = "message_batch";
-    static final Duration HEARTBEAT = Duration.ofSeconds(15);
-    static final Duration LEASE = HEARTBEAT.multipliedBy(4);
+    static final Duration HEARTBEAT = JobLeases.HEARTBEAT;
+    static final Duration LEASE = JobLeases.LEASE;
 
     private final Api api;
     /** The batches run here: job id to the scope of the agent whose turn runs now (the user's, between turns). */
     private final Map<String, Scope> running = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "engram-batches");
-        t.setDaemon(true);
-        return t;
-    });
+    /** Keeps the batches run here alive in the store, and tells an abandoned one. */
+    private final JobLeases leases;
 
     BatchRunner(Api api) {
         this.api = api;
+        this.leases = JobLeases.on(api.store);
     }
 
     /** Fails the abandoned batches now, then every lease, and keeps the batches run here alive. */
     void start() {
         failAbandoned();
-        beat.scheduleWithFixedDelay(this::touchAll, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS);
-        beat.scheduleWithFixedDelay(this::failAbandoned, LEASE.toMillis(), LEASE.toMillis(), TimeUnit.MILLISECONDS);
+        leases.every(LEASE, this::failAbandoned);
     }
 
     /** Starts running an accepted batch. */
     void submit(Job job) {
         running.put(job.id(), Scope.of(job.userId(), Ids.BLOCK_HOLDER));
+        leases.hold(job);
         Thread.ofVirtual().name("engram-batch-" + job.id()).start(() -> run(job));
     }
 
@@ -104,6 +100,7 @@ final class BatchRunner implements AutoCloseable {
             }
         } finally {
             running.remove(accepted.id());
+            leases.release(accepted.id());
         }
     }
 
@@ -136,16 +133,6 @@ final class BatchRunner implements AutoCloseable {
         return out;
     }
 
-    private void touchAll() {
-        for (Map.Entry<String, Scope> e : running.entrySet()) {
-            try {
-                api.store.jobs().touch(e.getValue().userId(), e.getKey());
-            } catch (RuntimeException ignored) {
-                // ended meanwhile, or the store is unreachable now: the next beat tries again
-            }
-        }
-    }
-
     /** Marks failed each active batch not run here and unchanged for longer than {@link #LEASE}, saying what it did. */
     void failAbandoned() {
         List<Job> unfinished;
@@ -155,8 +142,7 @@ final class BatchRunner implements AutoCloseable {
             return; // a backend without jobs, or unreachable now: tried again later
         }
         for (Job job : unfinished) {
-            if (!job.kind().equals(KIND) || running.containsKey(job.id())
-                    || job.updatedAt().isAfter(api.store.clock().instant().minus(LEASE))) {
+            if (!job.kind().equals(KIND) || running.containsKey(job.id()) || !leases.abandoned(job)) {
                 continue;
             }
             JsonNode requests = Body.JSON.readTree(job.input()).path("requests");
@@ -173,6 +159,6 @@ final class BatchRunner implements AutoCloseable {
 
     @Override
     public void close() {
-        beat.shutdownNow();
+        leases.close();
     }
 }

@@ -590,7 +590,9 @@ public final class EngramServer implements AutoCloseable {
             // process holds is left to it, and one whose owner stops while this server runs is taken up within a lease
             server.memory.resumeAbandoned();
             server.memory.resumeAbandonedEvery(MemoryManager.LEASE);
-            server.uploads.resumeUnfinished(); // uploads to folders a crash or a stop interrupted
+            // uploads to folders whose server stopped, under the same lease: one another live server runs is left to it
+            server.uploads.resumeAbandoned();
+            server.uploads.resumeAbandonedEvery(MemoryManager.LEASE);
             server.batches.start(); // message batches whose server stopped are marked failed, saying what they did
             server.runtime.scheduler().start(scheduleInterval);
             server.ops.started();
