@@ -64,7 +64,6 @@ final class ResumableHttpClientTransport implements McpClientTransport {
     private final Map<String, String> headers;
     private final Duration connectTimeout;
     private final McpJsonMapper mapper;
-    private final int maxReconnects;
     private final HttpClient http;
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     private final Set<InputStream> open = ConcurrentHashMap.newKeySet();
@@ -78,7 +77,7 @@ final class ResumableHttpClientTransport implements McpClientTransport {
     private volatile boolean closed;
 
     private ResumableHttpClientTransport(URI endpoint, Map<String, String> headers, Duration connectTimeout,
-            McpJsonMapper mapper, int maxReconnects) {
+            McpJsonMapper mapper) {
         this.endpoint = endpoint.getRawPath() == null || endpoint.getRawPath().isEmpty()
                 ? URI.create(endpoint.getScheme() + "://" + endpoint.getRawAuthority() + "/"
                         + (endpoint.getRawQuery() == null ? "" : "?" + endpoint.getRawQuery()))
@@ -86,23 +85,13 @@ final class ResumableHttpClientTransport implements McpClientTransport {
         this.headers = Map.copyOf(headers);
         this.connectTimeout = connectTimeout;
         this.mapper = mapper;
-        this.maxReconnects = maxReconnects;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout).build();
     }
 
     /** A transport to the MCP endpoint {@code endpoint}, sending {@code headers} with every request. */
     static ResumableHttpClientTransport of(URI endpoint, Map<String, String> headers, Duration connectTimeout,
             McpJsonMapper mapper) {
-        return new ResumableHttpClientTransport(endpoint, headers, connectTimeout, mapper, MAX_RECONNECTS);
-    }
-
-    /** {@link #of} with another bound on reconnections in a row (at least one). */
-    static ResumableHttpClientTransport of(URI endpoint, Map<String, String> headers, Duration connectTimeout,
-            McpJsonMapper mapper, int maxReconnects) {
-        if (maxReconnects < 1) {
-            throw new IllegalArgumentException("maxReconnects must be at least 1, not " + maxReconnects);
-        }
-        return new ResumableHttpClientTransport(endpoint, headers, connectTimeout, mapper, maxReconnects);
+        return new ResumableHttpClientTransport(endpoint, headers, connectTimeout, mapper);
     }
 
     @Override
@@ -220,9 +209,9 @@ final class ResumableHttpClientTransport implements McpClientTransport {
                 }
                 in = null;
                 while (in == null) {
-                    if (reconnects++ >= maxReconnects) {
+                    if (reconnects++ >= MAX_RECONNECTS) {
                         fail(awaited, "The MCP server closed the stream of request " + awaited + " before answering it, "
-                                + "and " + maxReconnects + " reconnection(s) in a row (GET with Last-Event-ID "
+                                + "and " + MAX_RECONNECTS + " reconnection(s) in a row (GET with Last-Event-ID "
                                 + last.get() + ") brought no answer; gave up.", ctx);
                         return;
                     }
@@ -329,7 +318,7 @@ final class ResumableHttpClientTransport implements McpClientTransport {
                     } catch (IOException e) {
                         LOG.log(Level.DEBUG, "An MCP server's server-initiated stream failed: {0}", e.getMessage());
                     }
-                    if (reconnects++ >= maxReconnects || !pause(reader)) {
+                    if (reconnects++ >= MAX_RECONNECTS || !pause(reader)) {
                         return;
                     }
                 }
