@@ -156,20 +156,25 @@ class McpConformanceTest {
     }
 
     /**
-     * {@code sse-retry}: Engram's client reconnects (GET) after the server closes the stream mid-call; but the MCP Java
-     * SDK's client transport (2.1.0, {@code HttpClientStreamableHttpTransport}) reconnects at once, ignoring the SSE
-     * {@code retry} field, and sends no {@code Last-Event-ID}: the suite's {@code client-sse-retry-timing} fails and
-     * {@code client-sse-last-event-id} warns, as in the SDK's own conformance baseline. The server replays the call's
-     * answer only to a reconnection naming the last event, so the call is abandoned at Engram's call timeout and the
-     * turn still ends (with a tool error the model reads). This test pins that: it fails when the SDK starts passing
-     * them, so that the scenario joins the others.
+     * {@code sse-retry}: the suite's server closes the call's stream after a priming event ({@code id}, {@code retry:
+     * 500}); Engram's transport ({@code ResumableHttpClientTransport}) waits the retry, reconnects with {@code GET} and
+     * {@code Last-Event-ID}, and the call's answer arrives on that stream (the turn ends without a tool error, else
+     * {@code mcp-turn} exits 1 and the suite says so). The suite measures the delay on its side: it
+     * must not be early (the client's doing); on a loaded machine it may come late, which the suite reports as a warning
+     * (over 700 ms) or a failure (over 1 s), so only then is the overall verdict not required.
      */
     @Test
-    void sseRetryReconnectsButTheSdksTransportIgnoresRetryAndLastEventId() throws Exception {
+    void sseRetryWaitsTheRetryAndResumesWithTheLastEventId() throws Exception {
         Path dir = installed();
         Ran ran = clientScenario(dir, "sse-retry");
         assertThat(ran.out()).as(ran.out()).containsPattern("client-sse-graceful-reconnect\\s*]\\s*\\S*SUCCESS")
-                .containsPattern("client-sse-retry-timing\\s*]\\s*\\S*FAILURE")
-                .containsPattern("client-sse-last-event-id\\s*]\\s*\\S*WARNING");
+                .containsPattern("client-sse-last-event-id\\s*]\\s*\\S*SUCCESS")
+                .doesNotContain("reconnected too early")
+                .doesNotContain("CLIENT EXITED WITH ERROR") // the turn's call came back (else mcp-turn exits 1)
+                .doesNotContain("CLIENT TIMED OUT");
+        if (!ran.out().contains("reconnected slightly late") && !ran.out().contains("reconnected very late")) {
+            assertThat(ran.out()).as(ran.out()).containsPattern("client-sse-retry-timing\\s*]\\s*\\S*SUCCESS")
+                    .contains("OVERALL: PASSED").containsPattern("Passed: (\\d+)/\\1, 0 failed");
+        }
     }
 }

@@ -5,7 +5,6 @@ import dev.engram.framework.ToolException;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.TypeRef;
@@ -323,16 +322,15 @@ public final class McpServer implements AutoCloseable {
             return new StdioClientTransport(params, mapper);
         }
         URI uri = URI.create(spec.url());
+        if (spec.transport() == McpTransport.STREAMABLE_HTTP) {
+            return ResumableHttpClientTransport.of(uri, spec.headers(), options.connectTimeout(), mapper);
+        }
         String base = uri.getScheme() + "://" + uri.getRawAuthority();
         String endpoint = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
                 + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
         HttpRequest.Builder request = HttpRequest.newBuilder();
         spec.headers().forEach(request::header);
-        if (spec.transport() == McpTransport.SSE) {
-            return HttpClientSseClientTransport.builder(base).sseEndpoint(endpoint).requestBuilder(request)
-                    .connectTimeout(options.connectTimeout()).jsonMapper(mapper).build();
-        }
-        return HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).requestBuilder(request)
+        return HttpClientSseClientTransport.builder(base).sseEndpoint(endpoint).requestBuilder(request)
                 .connectTimeout(options.connectTimeout()).jsonMapper(mapper).build();
     }
 
