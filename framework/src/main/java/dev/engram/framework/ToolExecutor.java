@@ -5,15 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +51,9 @@ public final class ToolExecutor {
     private final ToolPolicy policy;
     private final ApprovalGate approvals;
     private final Duration approvalTimeout;
-    private final int outputBudgetBytes;
+    private final PipelineResults pipeline;
+    private final ApprovalStage approval;
+    private final ToolInvoker invoker;
     private final HookChain hooks;
     private final Duration progressInterval;
     private final LongSupplier nanoClock;
@@ -66,7 +63,9 @@ public final class ToolExecutor {
         this.policy = b.policy;
         this.approvals = new ApprovalGate(b.approvalMode, b.rules);
         this.approvalTimeout = b.approvalTimeout;
-        this.outputBudgetBytes = b.outputBudgetBytes;
+        this.pipeline = new PipelineResults(b.outputBudgetBytes);
+        this.approval = new ApprovalStage(approvals, b.approvalTimeout, pipeline, LOG);
+        this.invoker = new ToolInvoker(pipeline, LOG);
         this.hooks = new HookChain(b.hooks, b.outputBudgetBytes);
         this.progressInterval = b.progressInterval;
         this.nanoClock = b.nanoClock;
@@ -132,7 +131,7 @@ public final class ToolExecutor {
             }
             ApprovalGate.Need need = approvals.need(tool, args);
             if (need == ApprovalGate.Need.NO || (need == ApprovalGate.Need.UNLESS_APPROVED_FOR_SESSION
-                    && approvals.approvedForSession(context, approvalKey(tool, args)))) {
+                    && approvals.approvedForSession(context, ApprovalStage.approvalKey(tool, args)))) {
                 return Optional.empty();
             }
             Optional<String> preview = tool instanceof ParsedArgumentsTool parsed
@@ -152,7 +151,8 @@ public final class ToolExecutor {
     public ToolResult resultOf(ToolCall call, ToolStatus status, String content) {
         Objects.requireNonNull(call, "call");
         Objects.requireNonNull(status, "status");
-        return finish(call, System.nanoTime(), status, Objects.requireNonNull(content, "content"), Truncation.KEEP_HEAD);
+        return pipeline.finish(call, System.nanoTime(), status, Objects.requireNonNull(content, "content"),
+                Truncation.KEEP_HEAD);
     }
 
     /** Runs one call through the whole pipeline. Never throws. */
@@ -178,7 +178,8 @@ public final class ToolExecutor {
         } catch (Throwable t) {
             // The stages below handle every expected failure; this is the last line of defence.
             LOG.error("Tool pipeline failed unexpectedly for call {} to '{}'", call.id(), call.name(), t);
-            return finish(call, start, ToolStatus.FAILED, internalError(call.name()), Truncation.KEEP_HEAD);
+            return pipeline.finish(call, start, ToolStatus.FAILED, PipelineResults.internalError(call.name()),
+                    Truncation.KEEP_HEAD);
         } finally {
             if (progress != null) {
                 progress.close(); // the call's last report comes before its result
@@ -230,11 +231,12 @@ public final class ToolExecutor {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     context.cancellation().cancel();
-                    results[k] = cancelled(calls.get(k));
+                    results[k] = PipelineResults.cancelled(calls.get(k));
                 } catch (ExecutionException e) {
                     // execute() never throws; keep the contract even if it did.
                     LOG.error("Tool call {} failed unexpectedly", calls.get(k).id(), e.getCause());
-                    results[k] = ToolResult.withoutEffects(calls.get(k), ToolStatus.FAILED, internalError(calls.get(k).name()));
+                    results[k] = ToolResult.withoutEffects(calls.get(k), ToolStatus.FAILED,
+                            PipelineResults.internalError(calls.get(k).name()));
                 }
             }
         }
@@ -247,23 +249,24 @@ public final class ToolExecutor {
     private ToolResult run(ToolCall call, ToolContext context, long start, ProgressCoalescer progress) {
         String name = call.name();
         if (context.cancellation().isCancelled()) {
-            return finish(call, start, ToolStatus.CANCELLED, "Tool call '" + name + "' was cancelled before it ran.",
-                    Truncation.KEEP_HEAD);
+            return pipeline.finish(call, start, ToolStatus.CANCELLED,
+                    "Tool call '" + name + "' was cancelled before it ran.", Truncation.KEEP_HEAD);
         }
 
         // 1. Lookup
         Optional<ToolRegistry.RegisteredTool> found = registry.entry(name);
         if (found.isEmpty()) {
             List<String> available = registry.names().stream().filter(policy::permits).toList();
-            return finish(call, start, ToolStatus.UNKNOWN_TOOL, "Unknown tool '" + name + "'. "
-                    + (available.isEmpty() ? "No tools are available." : "Available tools: " + String.join(", ", available) + "."),
+            return pipeline.finish(call, start, ToolStatus.UNKNOWN_TOOL, "Unknown tool '" + name + "'. "
+                    + (available.isEmpty() ? "No tools are available."
+                            : "Available tools: " + String.join(", ", available) + "."),
                     Truncation.KEEP_HEAD);
         }
         DynamicTool tool = found.get().tool();
 
         // 2. Policy
         if (!policy.permits(name)) {
-            return finish(call, start, ToolStatus.DENIED_BY_POLICY,
+            return pipeline.finish(call, start, ToolStatus.DENIED_BY_POLICY,
                     "Tool '" + name + "' is not allowed for this agent.", Truncation.KEEP_HEAD);
         }
         if (hooks.isEmpty()) {
@@ -273,7 +276,7 @@ public final class ToolExecutor {
         // 3. Hooks before the call
         HookChain.Gate gate = hooks.before(call, context);
         if (gate.refused()) {
-            return finish(call, start, gate.status(), gate.refusal(), Truncation.KEEP_HEAD);
+            return pipeline.finish(call, start, gate.status(), gate.refusal(), Truncation.KEEP_HEAD);
         }
         ToolResult result = runTool(gate.call(), found.get(), context, start, progress);
         // 9. Hooks after the call
@@ -305,199 +308,18 @@ public final class ToolExecutor {
         }
 
         // 5. Approval
-        Optional<ToolResult> refusal = approve(call, tool, args, raw, context, start);
+        Optional<ToolResult> refusal = approval.approve(call, tool, args, raw, context, start);
         if (refusal.isPresent()) {
             return refusal.get();
         }
 
         // 6. Run, 7. serialise (inside the tool adapter), 8. truncate (in finish)
-        return invoke(call, tool, args, raw, context, start, progress);
+        return invoker.invoke(call, tool, args, raw, context, start, progress);
     }
 
     private ToolResult invalid(ToolCall call, long start, String problems) {
-        return finish(call, start, ToolStatus.INVALID_ARGUMENTS,
+        return pipeline.finish(call, start, ToolStatus.INVALID_ARGUMENTS,
                 "Tool '" + call.name() + "' arguments invalid: " + problems, Truncation.KEEP_HEAD);
-    }
-
-    private Optional<ToolResult> approve(ToolCall call, DynamicTool tool, JsonNode args, String raw,
-            ToolContext context, long start) {
-        String name = tool.name();
-        ApprovalGate.Need need = approvals.need(tool, args);
-        if (need == ApprovalGate.Need.NO) {
-            return Optional.empty();
-        }
-        // The approval scope (which parses the arguments again) only when a session approval could apply.
-        String approvalKey;
-        try {
-            approvalKey = approvalKey(tool, args);
-        } catch (ToolException e) {
-            return Optional.of(finish(call, start, statusOf(e), e.getMessage(), Truncation.KEEP_HEAD));
-        } catch (Exception e) {
-            LOG.warn("Approval scope of tool '{}' failed for call {}", name, call.id(), e);
-            return Optional.of(finish(call, start, ToolStatus.FAILED, internalError(name), Truncation.KEEP_HEAD));
-        }
-        if (need == ApprovalGate.Need.UNLESS_APPROVED_FOR_SESSION && approvals.approvedForSession(context, approvalKey)) {
-            return Optional.empty();
-        }
-        Optional<ApprovalHandler> handler = context.approvalHandler();
-        if (handler.isEmpty()) {
-            return Optional.of(finish(call, start, ToolStatus.APPROVAL_DENIED, "Tool '" + name
-                    + "' needs approval, but no one can be asked in this context, so it did not run.", Truncation.KEEP_HEAD));
-        }
-        Optional<String> preview;
-        try {
-            preview = tool instanceof ParsedArgumentsTool parsed
-                    ? parsed.approvalPreviewParsed(args, context)
-                    : tool.approvalPreview(raw, context);
-        } catch (ToolException e) {
-            return Optional.of(finish(call, start, statusOf(e), e.getMessage(), Truncation.KEEP_HEAD));
-        } catch (Exception e) {
-            LOG.warn("Approval preview of tool '{}' failed for call {}", name, call.id(), e);
-            return Optional.of(finish(call, start, ToolStatus.FAILED, internalError(name), Truncation.KEEP_HEAD));
-        }
-        ApprovalRequest request = new ApprovalRequest(name, tool.safetyTier(), raw, preview, context, call.id());
-        CompletableFuture<ApprovalDecision> answer;
-        try {
-            answer = handler.get().requestApproval(request).toCompletableFuture();
-        } catch (RuntimeException e) {
-            LOG.warn("Approval handler failed for tool '{}' (call {})", name, call.id(), e);
-            return Optional.of(denied(call, start, "the approval request failed"));
-        }
-        Runnable unregister = context.cancellation().onCancel(() -> answer.cancel(false));
-        try {
-            ApprovalDecision decision = answer.get(approvalTimeout.toNanos(), TimeUnit.NANOSECONDS);
-            if (decision == null || !decision.approved()) {
-                String reason = decision == null || decision.reason().isBlank() ? "" : ": " + decision.reason();
-                return Optional.of(denied(call, start, "the user denied it" + reason));
-            }
-            if (decision.rememberForSession()) {
-                approvals.rememberForSession(context, approvalKey);
-            }
-            return Optional.empty();
-        } catch (TimeoutException e) {
-            answer.cancel(false);
-            return Optional.of(denied(call, start, "no answer came within " + approvalTimeout.toMillis() + " ms"));
-        } catch (CancellationException e) {
-            return Optional.of(cancelledResult(call, start));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            answer.cancel(false);
-            return Optional.of(cancelledResult(call, start));
-        } catch (ExecutionException e) {
-            LOG.warn("Approval handler failed for tool '{}' (call {})", name, call.id(), e.getCause());
-            return Optional.of(denied(call, start, "the approval request failed"));
-        } finally {
-            unregister.run();
-        }
-    }
-
-    private ToolResult denied(ToolCall call, long start, String why) {
-        return finish(call, start, ToolStatus.APPROVAL_DENIED,
-                "Tool '" + call.name() + "' was not approved (" + why + "), so it did not run.", Truncation.KEEP_HEAD);
-    }
-
-    /** What a session approval of this call is remembered as: the tool, narrowed by its approval scope. */
-    private static String approvalKey(DynamicTool tool, JsonNode args) throws Exception {
-        Optional<String> scope = tool instanceof ParsedArgumentsTool parsed ? parsed.approvalScopeParsed(args)
-                : tool.approvalScope(Json.MAPPER.writeValueAsString(args));
-        return tool.name() + scope.map(s -> "\u0000" + s).orElse("");
-    }
-
-
-    private ToolResult invoke(ToolCall call, DynamicTool tool, JsonNode args, String raw, ToolContext context, long start,
-            ProgressCoalescer progress) {
-        CompletableFuture<ToolOutput> output = new CompletableFuture<>();
-        Thread worker = Thread.ofVirtual().name("engram-tool-" + tool.name()).unstarted(() -> {
-            try {
-                output.complete(tool instanceof ParsedArgumentsTool parsed
-                        ? parsed.runParsed(args, context)
-                        : tool.run(raw, context));
-            } catch (Throwable t) {
-                output.completeExceptionally(t);
-            }
-        });
-        Runnable unregister = context.cancellation().onCancel(() -> {
-            output.cancel(false);
-            worker.interrupt();
-        });
-        worker.start();
-        Duration timeout = tool.timeout();
-        try {
-            ToolOutput out = await(output, timeout, progress);
-            if (out == null) {
-                out = ToolOutput.of("OK");
-            }
-            Truncator.Cut cut = Truncator.cut(TypedTool.render(out.value()), outputBudgetBytes, tool.truncation());
-            return new ToolResult(call.id(), call.name(), cut.content(), ToolStatus.SUCCESS,
-                    Duration.ofNanos(System.nanoTime() - start), cut.truncated(), cut.originalBytes(), out.effects(),
-                    out.userMessage(), out.metadata());
-        } catch (TimeoutException e) {
-            worker.interrupt();
-            return finish(call, start, ToolStatus.TIMED_OUT, "Tool '" + tool.name() + "' timed out after "
-                    + timeout.toMillis() + " ms and was stopped.", Truncation.KEEP_HEAD);
-        } catch (CancellationException e) {
-            return cancelledResult(call, start);
-        } catch (InterruptedException e) {
-            worker.interrupt();
-            Thread.currentThread().interrupt();
-            return cancelledResult(call, start);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof ToolException te) {
-                return finish(call, start, statusOf(te), te.getMessage(), tool.truncation());
-            }
-            if (cause instanceof InterruptedException && context.cancellation().isCancelled()) {
-                return cancelledResult(call, start);
-            }
-            LOG.warn("Tool '{}' failed for call {} ({})", tool.name(), call.id(), context, cause);
-            return finish(call, start, ToolStatus.FAILED, internalError(tool.name()), Truncation.KEEP_HEAD);
-        } finally {
-            unregister.run();
-        }
-    }
-
-    /** The tool's output within its timeout; meanwhile, the call's progress is passed on at every interval. */
-    private static ToolOutput await(CompletableFuture<ToolOutput> output, Duration timeout, ProgressCoalescer progress)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        if (progress == null) {
-            return output.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        }
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                throw new TimeoutException();
-            }
-            try {
-                return output.get(Math.min(left, progress.intervalNanos()), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException e) {
-                progress.flushIfDue();
-            }
-        }
-    }
-
-    private static ToolStatus statusOf(ToolException e) {
-        return e instanceof InvalidArgumentsException ? ToolStatus.INVALID_ARGUMENTS : ToolStatus.TOOL_ERROR;
-    }
-
-    private static String internalError(String name) {
-        return "Tool '" + name + "' failed with an internal error; the details were logged. "
-                + "Try a different approach, or tell the user the tool is not working.";
-    }
-
-    private ToolResult cancelledResult(ToolCall call, long start) {
-        return finish(call, start, ToolStatus.CANCELLED, "Tool call '" + call.name() + "' was cancelled.",
-                Truncation.KEEP_HEAD);
-    }
-
-    private static ToolResult cancelled(ToolCall call) {
-        return ToolResult.withoutEffects(call, ToolStatus.CANCELLED, "Tool call '" + call.name() + "' was cancelled.");
-    }
-
-    private ToolResult finish(ToolCall call, long start, ToolStatus status, String content, Truncation truncation) {
-        Truncator.Cut cut = Truncator.cut(content, outputBudgetBytes, truncation);
-        return new ToolResult(call.id(), call.name(), cut.content(), status,
-                Duration.ofNanos(System.nanoTime() - start), cut.truncated(), cut.originalBytes(), Set.of(), Optional.empty());
     }
 
     /** Configures a {@link ToolExecutor}; every setter validates at once. */

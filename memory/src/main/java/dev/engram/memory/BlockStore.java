@@ -134,7 +134,7 @@ public final class BlockStore {
         Checks.notNull(update, "update");
         return store.write(rows -> {
             Block b = require(rows, scope, label);
-            MemoryErrors.checkVersion(b.label(), expectedVersion, b.version());
+            checkVersion(b.label(), expectedVersion, b.version());
             if (update.limit() != b.limit()) {
                 store.limits().checkBlockLimit(b.label(), update.limit());
             }
@@ -155,7 +155,7 @@ public final class BlockStore {
         Checks.notNull(label, "label");
         store.write(rows -> {
             Block b = require(rows, scope, label);
-            MemoryErrors.checkVersion(label, expectedVersion, b.version());
+            checkVersion(label, expectedVersion, b.version());
             remove(rows, scope, b);
             return null;
         });
@@ -177,7 +177,7 @@ public final class BlockStore {
         Checks.id(to, "new label");
         return store.write(rows -> {
             Block b = requireOwn(rows, scope, from);
-            MemoryErrors.checkVersion(from, expectedVersion, b.version());
+            checkVersion(from, expectedVersion, b.version());
             if (from.equals(to)) {
                 return b;
             }
@@ -346,8 +346,15 @@ public final class BlockStore {
         return block;
     }
 
+    /** Refuses a write that expected another version than the block's (unless it expected {@link #ANY_VERSION}). */
+    private static void checkVersion(String label, long expected, long actual) {
+        if (expected != ANY_VERSION && expected != actual) {
+            throw new VersionConflictException(label, expected, actual);
+        }
+    }
+
     private Block update(Rows rows, Scope viewer, Block b, String value, long expectedVersion, String operation) {
-        MemoryErrors.checkVersion(b.label(), expectedVersion, b.version());
+        checkVersion(b.label(), expectedVersion, b.version());
         MemoryErrors.checkLimit(b.label(), value, b.limit(), b.size());
         store.checkQuota(rows, viewer.userId(), new UserUsage(0, 0, 0, 0, StoreCore.utf8Bytes(value) - StoreCore.utf8Bytes(b.value())));
         Instant now = store.now();

@@ -68,12 +68,6 @@ final class MemoryErrors {
         return new MemoryException("The memory store is closed.");
     }
 
-    static void checkVersion(String label, long expected, long actual) {
-        if (expected != BlockStore.ANY_VERSION && expected != actual) {
-            throw new VersionConflictException(label, expected, actual);
-        }
-    }
-
     static void checkLimit(String label, String newValue, int limit, int currentSize) {
         int size = Checks.size(newValue);
         if (size > limit) {
