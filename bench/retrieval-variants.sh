@@ -22,9 +22,10 @@ run sfbcs scifact --feedback 5,0.5 --complete-scores
 run sb37 scifact --fusion 'weighted:0.3,0.7;conversations:0.6,0.4'
 run scs37 scifact --complete-scores --fusion 'weighted:0.3,0.7;conversations:0.6,0.4'
 run scs2575 scifact --complete-scores --fusion 'weighted:0.25,0.75;conversations:0.6,0.4'
+run scs28 scifact --complete-scores --fusion 'weighted:0.2,0.8;conversations:0.6,0.4'
 run lbase locomo
 run lcs locomo --complete-scores
 run lfb locomo --feedback 5,0.5
 run lcs55 locomo --complete-scores --fusion 'weighted:0.4,0.6;conversations:0.5,0.5'
-python3 bench/retrieval-folds.py scifact "$WORK" sbase scs sfb sfbcs sb37 scs37 scs2575
+python3 bench/retrieval-folds.py scifact "$WORK" sbase scs sfb sfbcs sb37 scs37 scs2575 scs28
 python3 bench/retrieval-folds.py locomo "$WORK" lbase lcs lfb lcs55
