@@ -11,11 +11,14 @@ import dev.engram.bench.eval.EvalSetup;
 import dev.engram.bench.eval.EvalTables;
 import dev.engram.bench.eval.LoCoMoEval;
 import dev.engram.bench.eval.SciFactEval;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * Retrieval quality on SciFact and LoCoMo, BM25, vector and hybrid side by side for each embedding
@@ -24,8 +27,14 @@ import java.util.List;
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.engram.bench.RetrievalQuality [scifact|locomo|all]
  *      [--data DIR] [--models minilm,bge-small] [--fusion rrf[:K]|weighted:BM25,VECTOR] [--candidates N]
- *      [--turns text|caption] [--context BEFORE,AFTER] [--embedding-cache DIR]
+ *      [--turns text|caption] [--context BEFORE,AFTER] [--embedding-cache DIR] [--complete-scores]
+ *      [--feedback DOCS,WEIGHT] [--dump FILE]
  * </pre>
+ *
+ * <p>{@code --complete-scores} and {@code --feedback} turn on the index's
+ * {@link LuceneMemorySearch.Builder#completeFusionScores} and {@link LuceneMemorySearch.Builder#vectorFeedback};
+ * {@code --dump FILE} writes each question's figure (model, mode, conversation or query id, category, recall@10 or
+ * nDCG@10) as tab-separated lines, for choosing settings on folds.
  *
  * Without options it measures the library's defaults ({@link EvalSetup#defaults}) for every model. With
  * {@code --embedding-cache DIR} every vector computed is kept in DIR and read back by later runs, so that settings that
@@ -45,10 +54,21 @@ public final class RetrievalQuality {
         int after = LuceneMemorySearch.DEFAULT_CONTEXT_AFTER;
         LoCoMoEval.TurnFormat turns = LoCoMoEval.TurnFormat.SPEAKER_TEXT_CAPTION;
         Path cache = null;
+        Path dump = null;
+        boolean complete = false;
+        int feedbackDocs = 0;
+        double feedbackWeight = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
                 case "--embedding-cache" -> cache = Path.of(args[++i]);
+                case "--dump" -> dump = Path.of(args[++i]);
+                case "--complete-scores" -> complete = true;
+                case "--feedback" -> {
+                    String[] f = args[++i].split(",");
+                    feedbackDocs = Integer.parseInt(f[0]);
+                    feedbackWeight = Double.parseDouble(f[1]);
+                }
                 case "--models" -> models = List.of(args[++i].split(",")).stream().map(EmbeddingModel::byName).toList();
                 case "--fusion" -> fusion = Fusion.parse(args[++i]);
                 case "--candidates" -> candidates = Integer.parseInt(args[++i]);
@@ -66,11 +86,20 @@ public final class RetrievalQuality {
         Path locomo = data.resolve("locomo/locomo-dev.json");
         List<String> headlines = new ArrayList<>();
         Path vectors = cache;
+        boolean completeScores = complete;
+        int fbDocs = feedbackDocs;
+        double fbWeight = feedbackWeight;
+        UnaryOperator<LuceneMemorySearch.Builder> options = b -> b.completeFusionScores(completeScores).vectorFeedback(fbDocs, fbWeight);
+        List<String> perQuestion = new ArrayList<>();
         for (EmbeddingModel model : models) {
             try (Embedder embedder = vectors == null ? OnnxEmbedder.builder(model).build()
                     : CachingEmbedder.over(OnnxEmbedder.builder(model).build(), vectors)) {
-                EvalSetup setup = new EvalSetup(embedder, EnumSet.allOf(SearchMode.class), fusion, candidates, before, after);
-                System.out.println(setup.describe(model.shortName()));
+                String name = model.shortName();
+                EvalSetup setup = new EvalSetup(embedder, EnumSet.allOf(SearchMode.class), fusion, candidates, before, after,
+                        options, (mode, group, category, value) -> perQuestion.add(name + "\t" + mode + "\t" + group + "\t"
+                                + category + "\t" + value));
+                System.out.println(setup.describe(model.shortName()) + (completeScores ? ", complete scores" : "")
+                        + (fbDocs > 0 ? ", vector feedback " + fbDocs + "," + fbWeight : ""));
                 if ((which.equals("all") || which.equals("scifact")) && Files.isDirectory(scifact)) {
                     SciFactEval.Report report = SciFactEval.run(scifact, scifact.resolve("qrels/train.tsv"), setup, (d, t) -> { });
                     System.out.println(EvalTables.sciFact(model.shortName(), report));
@@ -90,5 +119,12 @@ public final class RetrievalQuality {
             System.exit(1);
         }
         headlines.forEach(System.out::println);
+        if (dump != null) {
+            try {
+                Files.write(dump, perQuestion);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write " + dump, e);
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The configurable part of a retrieval evaluation: the things a user of Engram could set.
@@ -19,10 +20,26 @@ import java.util.Set;
  * @param candidates how deep each retriever looks before fusing
  * @param contextBefore earlier messages of its session BM25 sees with each conversation message
  * @param contextAfter  later messages of its session BM25 sees with each conversation message
+ * @param options       further settings of the search index under evaluation (the builder's other options)
+ * @param perQuestion   told each question's figure, for fold selection outside the harness
  */
 public record EvalSetup(Embedder embedder, Set<SearchMode> modes, Fusion fusion, int candidates, int contextBefore,
-        int contextAfter) {
+        int contextAfter, UnaryOperator<LuceneMemorySearch.Builder> options, PerQuestion perQuestion) {
+    /** Receives one question's figure: its mode, its group (a LoCoMo conversation, a SciFact query id), category, value. */
+    @FunctionalInterface
+    public interface PerQuestion {
+        void record(SearchMode mode, String group, int category, double value);
+    }
+
+    /** A setup with the index's other options at their defaults and no per-question output. */
+    public EvalSetup(Embedder embedder, Set<SearchMode> modes, Fusion fusion, int candidates, int contextBefore,
+            int contextAfter) {
+        this(embedder, modes, fusion, candidates, contextBefore, contextAfter, b -> b, (m, g, c, v) -> { });
+    }
+
     public EvalSetup {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(perQuestion, "perQuestion");
         Objects.requireNonNull(embedder, "embedder");
         modes = Set.copyOf(modes);
         if (modes.isEmpty()) {
@@ -44,8 +61,8 @@ public record EvalSetup(Embedder embedder, Set<SearchMode> modes, Fusion fusion,
     }
 
     MemorySearch openSearch(dev.engram.memory.MemoryStore store) {
-        return LuceneMemorySearch.builder(store, embedder).candidates(candidates).backgroundInterval(Duration.ZERO)
-                .conversationContext(contextBefore, contextAfter).batchEvents(512).build();
+        return options.apply(LuceneMemorySearch.builder(store, embedder).candidates(candidates).backgroundInterval(Duration.ZERO)
+                .conversationContext(contextBefore, contextAfter).batchEvents(512)).build();
     }
 
     /** The modes in a fixed order: bm25, vector, hybrid. */

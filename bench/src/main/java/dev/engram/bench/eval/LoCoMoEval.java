@@ -87,6 +87,9 @@ public final class LoCoMoEval {
                         counts.merge(q.category(), 1, Integer::sum);
                         for (int i = 0; i < CUTOFFS.length; i++) {
                             double r = Metrics.recall(ranked, q.evidence(), CUTOFFS[i]);
+                            if (CUTOFFS[i] == COST_K) {
+                                setup.perQuestion().record(mode, q.scope().agentId(), q.category(), r);
+                            }
                             overall[i] += r;
                             cat[i] += r;
                         }

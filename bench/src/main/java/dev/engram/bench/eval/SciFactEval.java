@@ -85,7 +85,9 @@ public final class SciFactEval {
                                 .domains(SearchDomain.ARCHIVAL).k(100).mode(mode).fusion(setup.fusion()).build());
                         meter.record(hits, System.nanoTime() - began);
                         List<String> ranked = hits.stream().map(h -> docOf.get(h.id())).toList();
-                        ndcg += Metrics.ndcg(ranked, q.getValue(), 10);
+                        double one = Metrics.ndcg(ranked, q.getValue(), 10);
+                        setup.perQuestion().record(mode, q.getKey(), 0, one);
+                        ndcg += one;
                         recall += Metrics.recall(ranked, q.getValue().entrySet().stream()
                                 .filter(e -> e.getValue() > 0).map(Map.Entry::getKey).toList(), 100);
                     }

@@ -48,7 +48,8 @@ public final class LuceneMemorySearch implements MemorySearch {
         this.embedder = new EmbedderWatch(b.embedder);
         // One probe, so that a model that cannot embed shows in the health from the start, not at the first search.
         embedder.works();
-        this.retriever = new LuceneRetriever(analyzer, embedder, b.candidates, b.exactVectorSearchUpTo, b.nameWeight);
+        this.retriever = new LuceneRetriever(analyzer, embedder, b.candidates, b.exactVectorSearchUpTo, b.nameWeight,
+                new LuceneRetriever.Tuning(b.completeScores, b.feedbackDocs, b.feedbackWeight));
         this.indexer = new LuceneIndexer(b.store, embedder, new LuceneDocuments(b.store, b.contextBefore, b.contextAfter), analyzer,
                 b.directory, b.batchEvents, b.indexingBufferMb, b.graphMaxConn, b.graphBeamWidth, b.backgroundInterval);
     }
@@ -136,6 +137,9 @@ public final class LuceneMemorySearch implements MemorySearch {
         private int contextBefore = DEFAULT_CONTEXT_BEFORE;
         private int contextAfter = DEFAULT_CONTEXT_AFTER;
         private double nameWeight = DEFAULT_NAME_WEIGHT;
+        private boolean completeScores;
+        private int feedbackDocs;
+        private double feedbackWeight;
         private int graphMaxConn = 16;
         private int graphBeamWidth = 100;
         private int exactVectorSearchUpTo = 20_000;
@@ -216,6 +220,35 @@ public final class LuceneMemorySearch implements MemorySearch {
                 throw new IllegalArgumentException("name weight must be between 0 and 10, got " + weight);
             }
             this.nameWeight = weight;
+            return this;
+        }
+
+        /**
+         * Whether a weighted hybrid search reads, for each candidate only one retriever found, the other retriever's
+         * score from the index (its BM25 score, or its vector's similarity to the query's), and normalises each
+         * retriever's scores over all candidates, instead of counting a document missing from one list as scoring
+         * nothing there. Costs a few microseconds per candidate. Default off (see the module README for what it measured).
+         */
+        public Builder completeFusionScores(boolean complete) {
+            this.completeScores = complete;
+            return this;
+        }
+
+        /**
+         * Vector pseudo-relevance feedback for weighted hybrid searches: the query's vector is moved toward the mean of
+         * the stored vectors of the first pass's best {@code docs} hits, by {@code weight}, and the vector search runs
+         * again with it (no second embedding; one more k-NN search). Default off ({@code docs} 0); {@code docs} at most
+         * 100, {@code weight} between 0 and 10.
+         */
+        public Builder vectorFeedback(int docs, double weight) {
+            if (docs < 0 || docs > 100) {
+                throw new IllegalArgumentException("vector feedback documents must be between 0 and 100, got " + docs);
+            }
+            if (!(weight >= 0 && weight <= 10)) {
+                throw new IllegalArgumentException("vector feedback weight must be between 0 and 10, got " + weight);
+            }
+            this.feedbackDocs = docs;
+            this.feedbackWeight = weight;
             return this;
         }
 

@@ -60,13 +60,29 @@ final class LuceneRetriever implements AutoCloseable {
     private final int candidates;
     private final int exactVectorSearchUpTo;
     private final double nameWeight;
+    private final Tuning tuning;
     /** Runs k-NN beside BM25 in hybrid searches; as many threads as processors, so searches never queue behind indexing. */
     private final java.util.concurrent.ExecutorService knnPool = java.util.concurrent.Executors.newFixedThreadPool(
             Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().daemon().name("engram-knn-", 0).factory());
 
-    LuceneRetriever(Analyzer analyzer, EmbedderWatch embedder, int candidates, int exactVectorSearchUpTo, double nameWeight) {
+    /**
+     * How a weighted hybrid search completes its fusion.
+     *
+     * @param completeScores  whether a candidate one retriever found gets the other retriever's score read from the
+     *                        index (instead of none), each list then normalised over all candidates
+     * @param feedbackDocs    how many of the first pass's best hits move the query vector toward theirs before a
+     *                        second vector search (0: none)
+     * @param feedbackWeight  how far: the weight of those hits' mean vector beside the query's
+     */
+    record Tuning(boolean completeScores, int feedbackDocs, double feedbackWeight) {
+        static final Tuning NONE = new Tuning(false, 0, 0);
+    }
+
+    LuceneRetriever(Analyzer analyzer, EmbedderWatch embedder, int candidates, int exactVectorSearchUpTo, double nameWeight,
+            Tuning tuning) {
         this.analyzer = analyzer;
         this.nameWeight = nameWeight;
+        this.tuning = tuning;
         this.embedder = embedder;
         this.candidates = candidates;
         this.exactVectorSearchUpTo = exactVectorSearchUpTo;
@@ -80,8 +96,8 @@ final class LuceneRetriever implements AutoCloseable {
         int k = request.k();
         int depth = request.mode() == SearchMode.HYBRID ? Math.max(k, candidates) : k;
         // Hybrid: the query embedding and k-NN run on another thread while BM25 runs here.
-        java.util.concurrent.CompletableFuture<List<Ranked>> knnFuture = request.mode() == SearchMode.BM25
-                ? java.util.concurrent.CompletableFuture.completedFuture(List.of())
+        java.util.concurrent.CompletableFuture<Nearest> knnFuture = request.mode() == SearchMode.BM25
+                ? java.util.concurrent.CompletableFuture.completedFuture(new Nearest(new float[0], List.of()))
                 : java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                     try {
                         return knn(searcher, request, filter, Math.max(depth, candidates), depth);
@@ -90,13 +106,26 @@ final class LuceneRetriever implements AutoCloseable {
                     }
                 }, knnPool);
         List<Ranked> lexical = request.mode() == SearchMode.VECTOR ? List.of() : bm25(searcher, request.query(), filter, depth);
-        List<Ranked> semantic = LuceneIndexer.join(knnFuture);
-        if (semantic == null) {
+        Nearest nearest = LuceneIndexer.join(knnFuture);
+        List<Ranked> semantic;
+        if (nearest == null) {
             // The embedding model is unavailable: BM25 answers alone, a vector search included.
             semantic = List.of();
             if (request.mode() == SearchMode.VECTOR) {
                 lexical = bm25(searcher, request.query(), filter, k);
             }
+        } else {
+            semantic = nearest.ranked();
+        }
+        Fusion fusion = request.fusion();
+        boolean weighted = request.mode() == SearchMode.HYBRID && fusion.kind() == Fusion.Kind.WEIGHTED;
+        float[] queryVector = nearest == null ? null : nearest.query();
+        if (weighted && queryVector != null && tuning.feedbackDocs() > 0 && !semantic.isEmpty()) {
+            // Vector feedback: a second k-NN from the query moved toward the first pass's best hits.
+            int[] best = firstPass(searcher, request, lexical, semantic).stream().limit(tuning.feedbackDocs())
+                    .mapToInt(Integer::intValue).toArray();
+            queryVector = CandidateScores.feedback(searcher, VECTOR, queryVector, best, tuning.feedbackWeight());
+            semantic = nearestTo(searcher, request, queryVector, filter, Math.max(depth, candidates), depth);
         }
 
         Map<Integer, double[]> fused = new LinkedHashMap<>();
@@ -104,7 +133,6 @@ final class LuceneRetriever implements AutoCloseable {
         Map<Integer, SearchHit.Component> semanticRank = new HashMap<>();
         record(lexical, lexicalRank);
         record(semantic, semanticRank);
-        Fusion fusion = request.fusion();
         if (request.mode() != SearchMode.HYBRID) {
             for (Ranked r : lexical.isEmpty() ? semantic : lexical) {
                 fused.put(r.doc(), new double[] {r.score()});
@@ -116,6 +144,13 @@ final class LuceneRetriever implements AutoCloseable {
                 }
             }
         } else {
+            if (tuning.completeScores() && queryVector != null && !lexical.isEmpty() && !semantic.isEmpty()) {
+                List<Ranked> l = completed(lexical, semantic, docs -> CandidateScores.query(searcher,
+                        bm25Query(request.query(), filter), docs));
+                float[] v = queryVector;
+                semantic = completed(semantic, lexical, docs -> CandidateScores.vector(searcher, VECTOR, v, docs));
+                lexical = l;
+            }
             java.util.function.IntFunction<SearchDomain> domainOf = domains(searcher, request, lexical, semantic);
             addNormalised(lexical, doc -> fusion.ftsWeight(domainOf.apply(doc)), fused);
             addNormalised(semantic, doc -> fusion.vectorWeight(domainOf.apply(doc)), fused);
@@ -139,6 +174,45 @@ final class LuceneRetriever implements AutoCloseable {
                     Optional.ofNullable(archives.get(e.getKey()))));
         }
         return hits;
+    }
+
+    /** What a k-NN search found, and the query vector it searched with. */
+    private record Nearest(float[] query, List<Ranked> ranked) {
+    }
+
+    /** Reads scores of chosen documents (ascending) from the index. */
+    private interface ScoreReader {
+        Map<Integer, Float> read(int[] docs) throws IOException;
+    }
+
+    /**
+     * {@code list} with the candidates only {@code other} found added at the score this retriever gives them (read from
+     * the index), best first: so that normalised over all candidates, a document just below this list's cut counts
+     * for nearly as much as the list's last, not for nothing.
+     */
+    private static List<Ranked> completed(List<Ranked> list, List<Ranked> other, ScoreReader reader) throws IOException {
+        java.util.Set<Integer> have = new java.util.HashSet<>();
+        list.forEach(r -> have.add(r.doc()));
+        int[] missing = other.stream().mapToInt(Ranked::doc).filter(d -> !have.contains(d)).distinct().sorted().toArray();
+        if (missing.length == 0) {
+            return list;
+        }
+        List<Ranked> out = new ArrayList<>(list);
+        reader.read(missing).forEach((doc, score) -> out.add(new Ranked(doc, score)));
+        out.sort(Comparator.comparingDouble((Ranked r) -> -r.score()).thenComparingInt(Ranked::doc));
+        return out;
+    }
+
+    /** The documents of a first weighted fusion of the two lists, best first (for vector feedback). */
+    private static List<Integer> firstPass(IndexSearcher searcher, SearchRequest request, List<Ranked> lexical,
+            List<Ranked> semantic) throws IOException {
+        Fusion fusion = request.fusion();
+        Map<Integer, double[]> fused = new HashMap<>();
+        java.util.function.IntFunction<SearchDomain> domainOf = domains(searcher, request, lexical, semantic);
+        addNormalised(lexical, doc -> fusion.ftsWeight(domainOf.apply(doc)), fused);
+        addNormalised(semantic, doc -> fusion.vectorWeight(domainOf.apply(doc)), fused);
+        return fused.entrySet().stream().sorted(Comparator.comparingDouble((Map.Entry<Integer, double[]> e) -> -e.getValue()[0])
+                .thenComparingInt(Map.Entry::getKey)).map(Map.Entry::getKey).toList();
     }
 
     /** Whether the request covers archives beside its scope's own memory. */
@@ -259,6 +333,14 @@ final class LuceneRetriever implements AutoCloseable {
     }
 
     private List<Ranked> bm25(IndexSearcher searcher, String text, Query filter, int depth) throws IOException {
+        Query query = bm25Query(text, filter);
+        // The total hit count is never used: let block-max WAND skip from the first hit on, instead of
+        // counting the first 1,000 matches exactly as IndexSearcher.search(query, n) does.
+        return query == null ? List.of() : ranked(searcher.search(query, new TopScoreDocCollectorManager(depth, null, depth)));
+    }
+
+    /** The BM25 query of {@code text} inside {@code filter}: its terms, and the names it mentions; null if it has no term. */
+    private Query bm25Query(String text, Query filter) throws IOException {
         BooleanQuery.Builder terms = new BooleanQuery.Builder();
         int count = 0;
         try (TokenStream ts = analyzer.tokenStream(TEXT, text)) {
@@ -271,7 +353,7 @@ final class LuceneRetriever implements AutoCloseable {
             ts.end();
         }
         if (count == 0) {
-            return List.of();
+            return null;
         }
         // The entity signal: the names the query mentions, matched again against the names each passage mentions.
         String names = nameWeight > 0 ? Mentions.of(text) : "";
@@ -287,21 +369,24 @@ final class LuceneRetriever implements AutoCloseable {
                 ts.end();
             }
         }
-        Query query = new BooleanQuery.Builder().add(terms.build(), BooleanClause.Occur.MUST)
+        return new BooleanQuery.Builder().add(terms.build(), BooleanClause.Occur.MUST)
                 .add(filter, BooleanClause.Occur.FILTER).build();
-        // The total hit count is never used: let block-max WAND skip from the first hit on, instead of
-        // counting the first 1,000 matches exactly as IndexSearcher.search(query, n) does.
-        return ranked(searcher.search(query, new TopScoreDocCollectorManager(depth, null, depth)));
     }
 
-    /** The nearest documents; null when the embedding model is unavailable. */
-    private List<Ranked> knn(IndexSearcher searcher, SearchRequest request, Query filter, int beam, int depth)
+    /** The nearest documents and the query's vector; null when the embedding model is unavailable. */
+    private Nearest knn(IndexSearcher searcher, SearchRequest request, Query filter, int beam, int depth)
             throws IOException {
         java.util.Optional<float[]> embedded = embedder.embedQuery(request.query());
         if (embedded.isEmpty()) {
             return null;
         }
         float[] vector = embedded.get();
+        return new Nearest(vector, nearestTo(searcher, request, vector, filter, beam, depth));
+    }
+
+    /** The {@code depth} nearest documents to {@code vector}: scored exactly in a small scope, through the graph otherwise. */
+    private List<Ranked> nearestTo(IndexSearcher searcher, SearchRequest request, float[] vector, Query filter, int beam,
+            int depth) throws IOException {
         long scopeSize = scopeSize(searcher, request);
         org.apache.lucene.index.IndexReader reader = searcher.getIndexReader();
         if (ExactVectorSearch.cheaperThanGraph(scopeSize, reader.maxDoc(), beam, exactVectorSearchUpTo)) {
