@@ -43,9 +43,20 @@ class PostgresBackendConformanceTest extends MemoryStoreConformance {
         }
     }
 
+    /** The database of the test before, dropped when the next one opens (its store is closed by then). */
+    private static String previous;
+
+    /**
+     * A fresh store in a copy of a database the backend migrated once for the class: the migrations still run, from
+     * an empty database, on every run (here once, and in the tests below that open a new schema).
+     */
     @Override
     protected MemoryStore open(Path dir) {
-        return MemoryStore.over(PostgresBackend.open(server.jdbcUrl(server.newSchema()), "postgres", ""));
+        if (previous != null) {
+            server.dropDatabase(previous);
+        }
+        previous = server.newMigratedDatabase(url -> PostgresBackend.open(url, "postgres", ""));
+        return MemoryStore.over(PostgresBackend.open(server.databaseUrl(previous), "postgres", ""));
     }
 
     @Test

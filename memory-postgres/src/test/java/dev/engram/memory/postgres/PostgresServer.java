@@ -5,11 +5,19 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -19,11 +27,14 @@ import java.util.stream.Stream;
  * Shipped in this module's test-jar for other modules' tests.
  */
 public final class PostgresServer implements AutoCloseable {
+    private static final String TEMPLATE = "engram_template";
     private static final java.util.concurrent.atomic.AtomicInteger SCHEMAS = new java.util.concurrent.atomic.AtomicInteger();
     private final Path bin;
     private final Path dir;
     private final int port;
     private final boolean asPostgres;
+    private ExecutorService background;
+    private Future<String> next;
 
     private PostgresServer(Path bin, Path dir, int port, boolean asPostgres) {
         this.bin = bin;
@@ -80,6 +91,71 @@ public final class PostgresServer implements AutoCloseable {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?currentSchema=" + schema;
     }
 
+    /** A JDBC URL of the {@code public} schema of {@code database} (see {@link #newMigratedDatabase(Function)}). */
+    public String databaseUrl(String database) {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
+    }
+
+    /**
+     * A new database holding the schema {@code migrate} leaves in an empty database, without running it again: the
+     * first call runs {@code migrate} (given a JDBC URL) once on a template database, and every call takes a copy of
+     * that template ({@code CREATE DATABASE ... TEMPLATE}, a file copy, cheaper than a migration run). The next copy
+     * is made in the background while the caller works with this one. A copy starts with a fresh
+     * {@code store_identity}, as a newly migrated database does.
+     */
+    public synchronized String newMigratedDatabase(Function<String, AutoCloseable> migrate) {
+        try {
+            if (background == null) {
+                try (Connection c = DriverManager.getConnection(jdbcUrl("public"), "postgres", "");
+                        Statement st = c.createStatement()) {
+                    st.execute("CREATE DATABASE " + TEMPLATE);
+                }
+                migrate.apply(databaseUrl(TEMPLATE)).close();
+                background = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("pg-template-copies").factory());
+                next = background.submit(this::copyTemplate);
+            }
+            String database = next.get();
+            next = background.submit(this::copyTemplate);
+            return database;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot copy the migrated template database: " + e.getMessage(), e);
+        }
+    }
+
+    private String copyTemplate() throws SQLException {
+        String database = "d" + SCHEMAS.incrementAndGet();
+        try (Connection c = DriverManager.getConnection(jdbcUrl("public"), "postgres", "");
+                Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + database + " TEMPLATE " + TEMPLATE + " STRATEGY FILE_COPY");
+        }
+        try (Connection copy = DriverManager.getConnection(databaseUrl(database), "postgres", "");
+                Statement update = copy.createStatement()) {
+            update.execute("UPDATE store_identity SET id = md5(random()::text || clock_timestamp()::text)");
+        }
+        return database;
+    }
+
+    /**
+     * Drops {@code database}, ending its open sessions: in the background after {@link #newMigratedDatabase(Function)}
+     * (the server stops on {@link #close()} whether or not it is done), at once otherwise.
+     */
+    public synchronized void dropDatabase(String database) {
+        if (background != null) {
+            background.execute(() -> drop(database));
+        } else {
+            drop(database);
+        }
+    }
+
+    private void drop(String database) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl("public"), "postgres", "");
+                Statement st = c.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot drop database " + database + ": " + e.getMessage(), e);
+        }
+    }
+
     /** A new, empty schema; a JDBC URL of it is {@link #jdbcUrl(String)}. */
     public String newSchema() {
         String schema = "t" + SCHEMAS.incrementAndGet();
@@ -110,6 +186,12 @@ public final class PostgresServer implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
+        synchronized (this) {
+            if (background != null) {
+                background.shutdownNow();
+                background.awaitTermination(30, TimeUnit.SECONDS);
+            }
+        }
         try {
             pg(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m", "immediate", "stop"));
         } finally {

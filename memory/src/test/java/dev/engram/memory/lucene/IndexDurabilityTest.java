@@ -50,8 +50,10 @@ class IndexDurabilityTest {
         try (Embedder embedder = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).threads(1).build()) {
             for (int run = 0; run < KILLS; run++) {
                 List<String> lines = Collections.synchronizedList(new ArrayList<>());
-                Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
-                        "--add-modules", "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"),
+                // A child that starts quickly (C1 only, serial GC): how it is compiled or collected does not change
+                // what a SIGKILL leaves in the store and the index.
+                Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
+                        "-XX:+UseSerialGC", "--add-modules", "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"),
                         IndexDurabilityChild.class.getName(), dir.toString(), "r" + run)
                         .redirectError(ProcessBuilder.Redirect.DISCARD).start();
                 CountDownLatch firstWrite = new CountDownLatch(1);

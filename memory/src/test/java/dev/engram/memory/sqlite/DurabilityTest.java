@@ -38,7 +38,10 @@ class DurabilityTest {
         int totalAcked = 0;
         for (int run = 0; run < KILLS; run++) {
             acked.clear();
-            Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+            // A child that starts quickly (C1 only, serial GC): how it is compiled or collected does not change
+            // what a SIGKILL leaves on disk.
+            Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
+                    "-XX:+UseSerialGC", "-cp",
                     System.getProperty("java.class.path"), DurabilityChild.class.getName(), file.toString(), "r" + run)
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             CountDownLatch firstAck = new CountDownLatch(1);
