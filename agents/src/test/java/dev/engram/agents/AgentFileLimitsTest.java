@@ -141,9 +141,9 @@ class AgentFileLimitsTest {
     @Test
     void theLimitsAreKeptWithTheAgentAndByBothAgentFilesAndUnsetOnesFollowTheContextWindow() {
         fx = new AgentFixture(dir).open(b -> { });
-        AgentDefinition set = AgentDefinition.builder("ana").id("set").model("m").maxFilesOpen(2)
+        AgentDefinition set = AgentDefinition.builder("ana").id("set").model("openai:gpt-4o-mini").maxFilesOpen(2)
                 .perFileViewWindowCharLimit(700).build();
-        AgentDefinition unset = AgentDefinition.builder("ana").id("unset").model("m").contextWindowTokens(8_000).build();
+        AgentDefinition unset = AgentDefinition.builder("ana").id("unset").model("openai:gpt-4o-mini").contextWindowTokens(8_000).build();
         fx.runtime.create(set);
         fx.runtime.create(unset);
         assertThat(set.fileLimits()).isEqualTo(new FileLimits(2, 700));
@@ -170,7 +170,7 @@ class AgentFileLimitsTest {
 
     @Test
     void badLimitsAreRefusedWithTheFieldsNameAndAnAgentFileWithThemStoresNothing() {
-        AgentDefinition.Builder b = AgentDefinition.builder("ana").id("bad").model("m");
+        AgentDefinition.Builder b = AgentDefinition.builder("ana").id("bad").model("openai:gpt-4o-mini");
         assertThatThrownBy(() -> b.maxFilesOpen(0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("max_files_open must be between 1 and 1000");
         assertThatThrownBy(() -> b.maxFilesOpen(-3)).isInstanceOf(IllegalArgumentException.class);
@@ -181,7 +181,7 @@ class AgentFileLimitsTest {
         assertThat(b.build().maxFilesOpen()).as("the builder kept nothing of the refused values").isEmpty();
 
         fx = new AgentFixture(dir).open(x -> { });
-        fx.runtime.create(AgentDefinition.builder("ana").id("good").model("m").maxFilesOpen(3).build());
+        fx.runtime.create(AgentDefinition.builder("ana").id("good").model("openai:gpt-4o-mini").maxFilesOpen(3).build());
         ObjectNode letta = (ObjectNode) Heartbeats.JSON.readTree(fx.runtime.exportLettaAgentFile("ana", List.of("good")));
         ((ObjectNode) letta.path("agents").path(0)).put("max_files_open", 0).put("name", "other");
         assertThatThrownBy(() -> fx.runtime.importLettaAgentFile(AgentImport.json(letta.toString(), "bad.af").user("ben")))
