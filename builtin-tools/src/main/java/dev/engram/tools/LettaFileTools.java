@@ -98,7 +98,7 @@ final class LettaFileTools {
             throw new ToolException("Cannot open " + requests.size() + " files: exceeds configured maximum limit of "
                     + limits.maxFilesOpen() + " files");
         }
-        List<AgentFile> attached = folders.view(agent);
+        List<AgentFile> attached = folders.named(agent);
         List<AgentFile> targets = new ArrayList<>();
         for (FileOpenRequest r : requests) {
             AgentFile f = folders.byName(agent, r.fileName()).orElseThrow(() -> new ToolException(r.fileName()
@@ -150,9 +150,8 @@ final class LettaFileTools {
 
     /** Greps the agent's files, reading the text of only the files it searches, and none once it has all it collects. */
     private static String grep(MemoryStore store, Scope agent, GrepFiles in) {
-        return grep(store.folders().agents().view(agent), f -> f.open() ? f.lines()
-                : store.folders().file(agent.userId(), f.file().id()).map(t -> t.text().isEmpty() ? List.<String>of()
-                        : t.text().lines().toList()).orElse(List.of()), in);
+        return grep(store.folders().agents().named(agent), f -> store.folders().file(agent.userId(), f.file().id())
+                .map(t -> t.text().isEmpty() ? List.<String>of() : t.text().lines().toList()).orElse(List.of()), in);
     }
 
     /** {@code files} named, each one's lines from {@code linesOf}. */
@@ -244,7 +243,7 @@ final class LettaFileTools {
         List<SearchHit> hits = search.search(SearchRequest.builder(agent, in.query()).domains(SearchDomain.FILES)
                 .folders(attached.stream().map(Folder::id).toList()).k(limit).build());
         Map<String, String> names = new LinkedHashMap<>();
-        store.folders().agents().view(agent).forEach(f -> names.put(f.file().id(), f.name()));
+        store.folders().agents().named(agent).forEach(f -> names.put(f.file().id(), f.name()));
         Map<String, List<String>> byFile = new LinkedHashMap<>();
         int total = 0;
         for (SearchHit h : hits) {

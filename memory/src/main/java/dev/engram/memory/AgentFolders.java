@@ -137,6 +137,22 @@ public final class AgentFolders {
     }
 
     /**
+     * Every file of the folders attached to the agent, in the order of {@link #files}, open or closed, none with its text
+     * (each {@link FolderFile#text()} empty): what names the files without reading any; empty over a backend that keeps
+     * no folders.
+     */
+    public List<AgentFile> named(Scope agent) {
+        Checks.notNull(agent, "agent");
+        return store.read(rows -> {
+            try {
+                return heads(rows, agent);
+            } catch (UnsupportedOperationException noFolders) {
+                return List.<AgentFile>of();
+            }
+        });
+    }
+
+    /**
      * The attached file the agent knows by that name ({@code folder/file}), or by its bare file name when only one has
      * it, with its text (the other files' texts are not read).
      */

@@ -143,7 +143,7 @@ public abstract class AgentFolderConformance {
     }
 
     @Test
-    void theViewReadsTheTextOfOpenFilesOnlyAndByNameReadsTheOneFileNamed() {
+    void theViewReadsTheTextOfOpenFilesOnlyNamedReadsNoneAndByNameReadsTheOneFileNamed() {
         Folder docs = store().folders().create("ana", "docs", "", "", Metadata.empty());
         FolderFile a = file("ana", docs, "a.txt", "alpha");
         FolderFile b = file("ana", docs, "b.txt", "beta");
@@ -160,6 +160,8 @@ public abstract class AgentFolderConformance {
                 .isEqualTo(agents.files(ANA).stream().map(f -> f.visibleContent(1_000)).toList());
         assertThat(agents.files(ANA)).extracting(f -> f.file().text()).containsExactly("alpha", "beta");
         assertThat(agents.byName(ANA, "docs/a.txt")).hasValueSatisfying(f -> assertThat(f.file().text()).isEqualTo("alpha"));
+        assertThat(agents.named(ANA)).extracting(f -> f.file().text()).as("nothing read").containsExactly("", "");
+        assertThat(agents.named(ANA)).extracting(AgentFile::open).containsExactly(false, true);
         assertThat(agents.view(BEN)).isEmpty();
     }
 
