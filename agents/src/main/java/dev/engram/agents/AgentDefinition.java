@@ -2,6 +2,7 @@ package dev.engram.agents;
 
 import dev.engram.framework.ApprovalMode;
 import dev.engram.framework.ToolPolicy;
+import dev.engram.memory.FileLimits;
 import dev.engram.memory.NewBlock;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -93,6 +94,8 @@ public final class AgentDefinition {
     private final Optional<String> description;
     private final String metadata;
     private final Optional<ZoneId> timezone;
+    private final Optional<Integer> maxFilesOpen;
+    private final Optional<Integer> perFileViewWindowCharLimit;
 
     private AgentDefinition(Builder b, String id) {
         this.id = id;
@@ -120,6 +123,8 @@ public final class AgentDefinition {
         this.description = Optional.ofNullable(b.description);
         this.metadata = b.metadata;
         this.timezone = Optional.ofNullable(b.timezone);
+        this.maxFilesOpen = Optional.ofNullable(b.maxFilesOpen);
+        this.perFileViewWindowCharLimit = Optional.ofNullable(b.perFileViewWindowCharLimit);
         DefinitionChecks.check(id, name, blocks, tools, toolRules, declaredTools, sharedBlocks);
         ContextWindows.check(name, model, contextWindowTokens);
     }
@@ -249,6 +254,29 @@ public final class AgentDefinition {
         return timezone;
     }
 
+    /** The most files the agent keeps open, as set for it (Letta's {@code max_files_open}); empty: see {@link #fileLimits}. */
+    public Optional<Integer> maxFilesOpen() {
+        return maxFilesOpen;
+    }
+
+    /**
+     * The most characters of one open file its prompt shows, as set for it (Letta's
+     * {@code per_file_view_window_char_limit}); empty: see {@link #fileLimits}.
+     */
+    public Optional<Integer> perFileViewWindowCharLimit() {
+        return perFileViewWindowCharLimit;
+    }
+
+    /**
+     * The file limits the agent works under: each one set for it, else Letta's default for its context window
+     * ({@link FileLimits#forContextWindow}).
+     */
+    public FileLimits fileLimits() {
+        FileLimits defaults = FileLimits.forContextWindow(contextWindowTokens);
+        return new FileLimits(maxFilesOpen.orElse(defaults.maxFilesOpen()),
+                perFileViewWindowCharLimit.orElse(defaults.viewWindowChars()));
+    }
+
     /** The agent's scope in the memory store. */
     public dev.engram.memory.Scope scope() {
         return dev.engram.memory.Scope.of(userId, id);
@@ -293,6 +321,8 @@ public final class AgentDefinition {
         b.description = description.orElse(null);
         b.metadata = metadata;
         b.timezone = timezone.orElse(null);
+        b.maxFilesOpen = maxFilesOpen.orElse(null);
+        b.perFileViewWindowCharLimit = perFileViewWindowCharLimit.orElse(null);
         blocks.forEach(b::block);
         b.allowTools.addAll(allowTools);
         b.denyTools.addAll(denyTools);
@@ -303,7 +333,8 @@ public final class AgentDefinition {
     private List<Object> parts() {
         return Arrays.asList(id, userId, name, systemPrompt, model, modelSettings, agentType, blocks, tools, allowTools,
                 denyTools, approvalMode, contextWindowTokens, maxSteps, parentAgentId, toolRules, tags, declaredTools,
-                sharedBlocks, sleeptime, actsFor, toolAccess, description, metadata, timezone);
+                sharedBlocks, sleeptime, actsFor, toolAccess, description, metadata, timezone, maxFilesOpen,
+                perFileViewWindowCharLimit);
     }
 
     @Override
@@ -365,6 +396,8 @@ public final class AgentDefinition {
         private String description;
         private String metadata = "{}";
         private ZoneId timezone;
+        private Integer maxFilesOpen;
+        private Integer perFileViewWindowCharLimit;
 
         private Builder(String userId) {
             this.userId = checkText(userId, "user id");
@@ -575,6 +608,30 @@ public final class AgentDefinition {
         /** Takes the time zone away (the host's is used). */
         public Builder noTimezone() {
             this.timezone = null;
+            return this;
+        }
+
+        /**
+         * The most files the agent keeps open at once (Letta's {@code max_files_open}); default: Letta's for the
+         * context window.
+         *
+         * @throws IllegalArgumentException if not between 1 and {@link FileLimits#MAX_FILES_OPEN}
+         */
+        public Builder maxFilesOpen(int files) {
+            new FileLimits(files, 1); // checks the bounds, with the field's name
+            this.maxFilesOpen = files;
+            return this;
+        }
+
+        /**
+         * The most characters of one open file the prompt shows (Letta's {@code per_file_view_window_char_limit});
+         * default: Letta's for the context window.
+         *
+         * @throws IllegalArgumentException if not between 1 and {@link FileLimits#MAX_VIEW_WINDOW_CHARS}
+         */
+        public Builder perFileViewWindowCharLimit(int chars) {
+            new FileLimits(1, chars);
+            this.perFileViewWindowCharLimit = chars;
             return this;
         }
 

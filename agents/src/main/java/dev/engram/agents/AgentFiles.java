@@ -64,6 +64,8 @@ final class AgentFiles {
         strings(o.putArray("deny_tools"), d.denyTools());
         o.put("approval_mode", d.approvalMode().name().toLowerCase(Locale.ROOT));
         o.put("context_window_tokens", d.contextWindowTokens());
+        d.maxFilesOpen().ifPresent(n -> o.put("max_files_open", n));
+        d.perFileViewWindowCharLimit().ifPresent(n -> o.put("per_file_view_window_char_limit", n));
         o.put("max_steps", d.maxSteps());
         d.parentAgentId().ifPresent(p -> o.put("parent_agent_id", p));
         if (!d.toolRules().isEmpty()) {
@@ -126,6 +128,12 @@ final class AgentFiles {
             }
             if (o.hasNonNull("timezone")) {
                 b.timezone(timezone(o.get("timezone").asString()));
+            }
+            if (o.hasNonNull("max_files_open")) {
+                b.maxFilesOpen(o.get("max_files_open").asInt());
+            }
+            if (o.hasNonNull("per_file_view_window_char_limit")) {
+                b.perFileViewWindowCharLimit(o.get("per_file_view_window_char_limit").asInt());
             }
             List<DeclaredTool> declared = new ArrayList<>();
             for (JsonNode t : o.path("declared_tools")) {

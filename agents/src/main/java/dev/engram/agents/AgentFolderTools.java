@@ -1,6 +1,5 @@
 package dev.engram.agents;
 
-import dev.engram.memory.FileLimits;
 import dev.engram.memory.MemoryStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +16,7 @@ final class AgentFolderTools {
     static Agent attach(AgentRegistry agents, MemoryStore store, String userId, String agentId, String folderId) {
         Agent agent = agents.agent(userId, agentId);
         store.folders().agents().attach(agent.scope(), folderId,
-                FileLimits.forContextWindow(agent.definition().contextWindowTokens()));
+                agent.definition().fileLimits());
         List<String> tools = new ArrayList<>(agent.definition().tools());
         boolean added = false;
         for (String name : LettaTools.FILE_TOOLS) {

@@ -388,6 +388,16 @@ public final class AgentRuntime implements AutoCloseable {
     }
 
     /**
+     * The file limits of the agent of {@code scope} ({@link AgentDefinition#fileLimits}): how many files it keeps open and
+     * how much of each its prompt shows; Letta's defaults for an agent of unknown context window when there is no such
+     * agent (a folder's upload asks for each agent the folder is attached to).
+     */
+    public FileLimits fileLimits(Scope scope) {
+        checkOpen();
+        return ToolCatalog.fileLimits(agents, Objects.requireNonNull(scope, "scope must not be null"));
+    }
+
+    /**
      * Detaches the folder from the agent: its files leave the agent's prompt, and with the last folder the agent loses
      * the file tools (those no tool rule of its names).
      *

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * The {@code <directories>} section of an agent's system prompt, as Letta renders it: the folders attached to the agent,
  * each with its description and instructions, and each file of them as a read-only file block, open (its window of
- * lines, numbered, cut to the agent's per-file character limit) or closed. Nothing when no folder is attached.
+ * lines, numbered, cut to the agent's per-file character limit) or closed. Nothing when no folder is attached. Only the
+ * open files' texts are read (a closed file shows its name only).
  */
 final class FilePrompt {
     private FilePrompt() {
@@ -22,7 +23,7 @@ final class FilePrompt {
         if (folders.isEmpty()) {
             return "";
         }
-        return render(folders, store.folders().agents().files(scope), limits);
+        return render(folders, store.folders().agents().view(scope), limits);
     }
 
     static String render(List<Folder> folders, List<AgentFile> files, FileLimits limits) {

@@ -221,6 +221,7 @@ final class LettaAgentFile {
         }
         int window = a.path("llm_config").path("context_window").asInt(AgentDefinition.DEFAULT_CONTEXT_WINDOW);
         b.contextWindowTokens(ContextWindows.clamp(spec, Math.max(window, AgentDefinition.MIN_CONTEXT_WINDOW)));
+        fileLimits(a, at, b);
         if (engram.isObject()) {
             b.maxSteps(engram.path("max_steps").asInt(AgentDefinition.DEFAULT_MAX_STEPS))
                     .approvalMode(approvalMode(engram.path("approval_mode").asString("auto"), at))
@@ -504,5 +505,19 @@ final class LettaAgentFile {
         String s = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_-]+", "-").replaceAll("^-+|-+$", "");
         s = s.isEmpty() ? "agent" : s;
         return s.length() > 60 ? s.substring(0, 60) : s;
+    }
+
+    /** The agent's {@code max_files_open} and {@code per_file_view_window_char_limit}, where the file gives them. */
+    private void fileLimits(JsonNode a, String at, AgentDefinition.Builder b) {
+        try {
+            if (a.path("max_files_open").isNumber()) {
+                b.maxFilesOpen(a.get("max_files_open").asInt());
+            }
+            if (a.path("per_file_view_window_char_limit").isNumber()) {
+                b.perFileViewWindowCharLimit(a.get("per_file_view_window_char_limit").asInt());
+            }
+        } catch (IllegalArgumentException e) {
+            throw error(at, e.getMessage());
+        }
     }
 }

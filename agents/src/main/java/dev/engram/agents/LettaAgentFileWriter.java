@@ -76,6 +76,8 @@ final class LettaAgentFileWriter {
                     d.model().contains(":") ? d.model().substring(0, d.model().indexOf(':')) : ""));
             d.description().ifPresent(text -> a.put("description", text));
             d.timezone().ifPresent(zone -> a.put("timezone", zone.getId()));
+            a.put("max_files_open", d.fileLimits().maxFilesOpen())
+                    .put("per_file_view_window_char_limit", d.fileLimits().viewWindowChars());
             ObjectNode metadata = (ObjectNode) Heartbeats.JSON.readTree(d.metadata());
             a.set("metadata", metadata);
             ObjectNode engram = metadata.putObject("engram");

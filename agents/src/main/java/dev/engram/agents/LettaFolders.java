@@ -104,7 +104,7 @@ final class LettaFolders {
     /** Each file open or closed as the agent's {@code files_agents} say, with its window; the others closed. */
     private static void states(JsonNode filesAgents, Map<String, FolderFile> files, Agent agent, AgentFolders attached) {
         attached.closeAll(agent.scope(), List.of());
-        int max = FileLimits.forContextWindow(agent.definition().contextWindowTokens()).maxFilesOpen();
+        int max = agent.definition().fileLimits().maxFilesOpen();
         for (JsonNode fa : filesAgents) {
             FolderFile f = files.get(fa.path("file_id").asString(""));
             if (f == null || !fa.path("is_open").asBoolean(false)) {
@@ -149,7 +149,7 @@ final class LettaFolders {
                 }
             }
             ArrayNode states = a.putArray("files_agents");
-            FileLimits limits = FileLimits.forContextWindow(agent.definition().contextWindowTokens());
+            FileLimits limits = agent.definition().fileLimits();
             for (AgentFile f : store.folders().agents().files(agent.scope())) {
                 String fileId = fileIds.computeIfAbsent(f.file().id(), k -> {
                     String id = "file-" + fileIds.size();

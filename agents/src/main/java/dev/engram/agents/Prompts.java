@@ -8,7 +8,6 @@ import dev.engram.framework.model.Image;
 import dev.engram.memory.Archive;
 import dev.engram.memory.Block;
 import dev.engram.memory.ConversationMessage;
-import dev.engram.memory.FileLimits;
 import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageImage;
@@ -49,7 +48,7 @@ final class Prompts {
         StringBuilder statsText = new StringBuilder(256);
         renderStats(statsText, stats, agent.definition().timezone(), store.archives().attached(memory));
         String workText = WorkStatePrompt.render(store, memory, tools);
-        String fileText = FilePrompt.render(store, memory, FileLimits.forContextWindow(agent.definition().contextWindowTokens()));
+        String fileText = FilePrompt.render(store, memory, agent.definition().fileLimits());
         StringBuilder system = new StringBuilder(instructions.length() + blockText.length() + statsText.length()
                 + workText.length() + fileText.length() + 512).append(instructions).append(blockText).append(fileText)
                 .append(workText).append(statsText);

@@ -94,10 +94,10 @@ final class ToolCatalog {
         }
     }
 
-    /** The agent's file limits, from its context window as Letta chooses them; Letta's defaults for an agent not found. */
+    /** The agent's file limits (its own, else Letta's for its context window); Letta's defaults for an agent not found. */
     static FileLimits fileLimits(AgentRegistry agents, Scope scope) {
         try {
-            return FileLimits.forContextWindow(agents.agent(scope.userId(), scope.agentId()).definition().contextWindowTokens());
+            return agents.agent(scope.userId(), scope.agentId()).definition().fileLimits();
         } catch (AgentNotFoundException gone) {
             return FileLimits.forContextWindow(0);
         }

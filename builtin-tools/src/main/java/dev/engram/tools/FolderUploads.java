@@ -1,5 +1,7 @@
 package dev.engram.tools;
 
+import dev.engram.memory.AgentFolders;
+import dev.engram.memory.FileLimits;
 import dev.engram.memory.FileStatus;
 import dev.engram.memory.FolderFile;
 import dev.engram.memory.FolderStore;
@@ -9,6 +11,7 @@ import dev.engram.memory.JobStatus;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NotFoundException;
+import dev.engram.memory.Scope;
 import dev.engram.memory.TextChunker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Predicate;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -30,7 +34,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Files uploaded to a user's folder, processed in the background: {@link #upload} checks the format, records the file
  * ({@code pending}) and a job ({@link #KIND}) and returns at once; then, one file after another on the uploads' own
- * thread, the file is parsed ({@link Documents}), its text stored and chunked ({@link TextChunker}), and its passages
+ * thread, the file is parsed ({@link Documents}), its text stored and chunked ({@link TextChunker}) and the file opened
+ * in the prompt of each agent its folder is attached to (as Letta does), and its passages
  * stored, embedded and indexed batch by batch, the file's status and counts and the job's result following each step.
  * A file whose processing fails ends with status {@code error} and the reason, its job failed with the same.
  *
@@ -81,8 +86,9 @@ public final class FolderUploads implements AutoCloseable {
     private final int chunkChars;
     private final ExecutorService worker;
     private final JobLeases leases;
+    private final Function<Scope, FileLimits> limits;
 
-    private FolderUploads(MemoryStore store, MemorySearch search, int chunkChars) {
+    private FolderUploads(MemoryStore store, MemorySearch search, int chunkChars, Function<Scope, FileLimits> limits) {
         this.store = Objects.requireNonNull(store, "store must not be null");
         this.search = Objects.requireNonNull(search, "search must not be null");
         if (chunkChars < TextChunker.MIN_CHARS || chunkChars > TextChunker.MAX_CHARS) {
@@ -90,13 +96,18 @@ public final class FolderUploads implements AutoCloseable {
                     + TextChunker.MAX_CHARS + " characters, got " + chunkChars);
         }
         this.chunkChars = chunkChars;
+        this.limits = Objects.requireNonNull(limits, "limits must not be null");
         this.worker = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("engram-folder-upload").factory());
         this.leases = JobLeases.on(store);
     }
 
-    /** Uploads into {@code store}'s folders, indexed by {@code search}, in chunks of {@link TextChunker#DEFAULT_CHARS}. */
+    /**
+     * Uploads into {@code store}'s folders, indexed by {@code search}, in chunks of {@link TextChunker#DEFAULT_CHARS}; each
+     * agent the folder is attached to opens the new file under Letta's default limits for an agent of unknown context
+     * window ({@link FileLimits#forContextWindow} of 0).
+     */
     public static FolderUploads create(MemoryStore store, MemorySearch search) {
-        return new FolderUploads(store, search, TextChunker.DEFAULT_CHARS);
+        return create(store, search, TextChunker.DEFAULT_CHARS);
     }
 
     /**
@@ -106,7 +117,20 @@ public final class FolderUploads implements AutoCloseable {
      *                                  {@link TextChunker#MAX_CHARS}
      */
     public static FolderUploads create(MemoryStore store, MemorySearch search, int chunkChars) {
-        return new FolderUploads(store, search, chunkChars);
+        return create(store, search, chunkChars, agent -> FileLimits.forContextWindow(0));
+    }
+
+    /**
+     * Uploads in chunks of at most {@code chunkChars} characters; once a file's text is stored, each agent its folder is
+     * attached to opens it, as Letta does, closing its least recently used open files past the limit {@code limits} gives
+     * for that agent.
+     *
+     * @throws IllegalArgumentException if {@code chunkChars} is outside {@link TextChunker#MIN_CHARS} to
+     *                                  {@link TextChunker#MAX_CHARS}
+     */
+    public static FolderUploads create(MemoryStore store, MemorySearch search, int chunkChars,
+            Function<Scope, FileLimits> limits) {
+        return new FolderUploads(store, search, chunkChars, limits);
     }
 
     /**
@@ -265,6 +289,7 @@ public final class FolderUploads implements AutoCloseable {
                             + (parsed.format() == DocumentFormat.PDF ? " (a scanned PDF has no text layer)" : ""));
                 }
                 file = folders.text(user, fileId, parsed.text(), chunks.size());
+                openInAgents(file);
             }
             List<String> chunks = chunks(file.text(), size);
             int stored = folders.passageCount(user, fileId);
@@ -295,6 +320,22 @@ public final class FolderUploads implements AutoCloseable {
                 LOG.warn("Recording the failure of file {} of user {} failed too", fileId, user, again);
             }
             return failed.orElseGet(() -> folders.file(user, fileId).orElse(null));
+        }
+    }
+
+    /** Opens the file in the prompt of every agent its folder is attached to, as Letta inserts an upload into them. */
+    private void openInAgents(FolderFile file) {
+        AgentFolders agents = store.folders().agents();
+        for (String agentId : agents.agents(file.userId(), file.folderId())) {
+            Scope agent = Scope.of(file.userId(), agentId);
+            try {
+                List<String> closed = agents.open(agent, file.id(), 0, 0, limits.apply(agent).maxFilesOpen());
+                if (!closed.isEmpty()) {
+                    LOG.debug("Opening {} for agent {} closed {}", file.name(), agentId, closed);
+                }
+            } catch (NotFoundException detachedMeanwhile) {
+                LOG.debug("Agent {} no longer has the folder of {}", agentId, file.name());
+            }
         }
     }
 

@@ -83,7 +83,7 @@ final class LettaFileTools {
                 }),
                 LettaMemoryTools.tool("grep_files", "Searches file contents for pattern matches with surrounding context. "
                         + "Results are paginated: 20 matches per call; the answer says which offset shows the next page.",
-                        SafetyTier.READ_ONLY, GrepFiles.class, (in, ctx) -> grep(folders.files(ToolScopes.of(ctx)), in)),
+                        SafetyTier.READ_ONLY, GrepFiles.class, (in, ctx) -> grep(store, ToolScopes.of(ctx), in)),
                 LettaMemoryTools.tool("semantic_search_files", "Searches file contents using semantic meaning rather than "
                         + "exact matches: finds conceptually related passages across your files.", SafetyTier.READ_ONLY,
                         SemanticSearchFiles.class, (in, ctx) -> semantic(store, search, ToolScopes.of(ctx), in)));
@@ -98,7 +98,7 @@ final class LettaFileTools {
             throw new ToolException("Cannot open " + requests.size() + " files: exceeds configured maximum limit of "
                     + limits.maxFilesOpen() + " files");
         }
-        List<AgentFile> attached = folders.files(agent);
+        List<AgentFile> attached = folders.named(agent);
         List<AgentFile> targets = new ArrayList<>();
         for (FileOpenRequest r : requests) {
             AgentFile f = folders.byName(agent, r.fileName()).orElseThrow(() -> new ToolException(r.fileName()
@@ -148,7 +148,14 @@ final class LettaFileTools {
     private record Match(String file, int line, List<String> context) {
     }
 
-    static String grep(List<AgentFile> files, GrepFiles in) {
+    /** Greps the agent's files, reading the text of only the files it searches, and none once it has all it collects. */
+    private static String grep(MemoryStore store, Scope agent, GrepFiles in) {
+        return grep(store.folders().agents().named(agent), f -> store.folders().file(agent.userId(), f.file().id())
+                .map(t -> t.text().isEmpty() ? List.<String>of() : t.text().lines().toList()).orElse(List.of()), in);
+    }
+
+    /** {@code files} named, each one's lines from {@code linesOf}. */
+    private static String grep(List<AgentFile> files, Function<AgentFile, List<String>> linesOf, GrepFiles in) {
         Pattern pattern = pattern(in.pattern(), "pattern");
         Optional<Pattern> include = in.include().filter(s -> !s.isBlank()).map(s -> pattern(s, "include"));
         int context = Math.max(0, in.contextLines().orElse(1));
@@ -163,7 +170,10 @@ final class LettaFileTools {
         List<Match> matches = new ArrayList<>();
         Map<String, Integer> perFile = new LinkedHashMap<>();
         for (AgentFile f : searched) {
-            List<String> lines = f.lines();
+            if (matches.size() >= GREP_MAX) {
+                break;
+            }
+            List<String> lines = linesOf.apply(f);
             for (int i = 0; i < lines.size() && matches.size() < GREP_MAX; i++) {
                 if (pattern.matcher(new InterruptibleText(lines.get(i))).find()) {
                     List<String> around = new ArrayList<>();
@@ -233,7 +243,7 @@ final class LettaFileTools {
         List<SearchHit> hits = search.search(SearchRequest.builder(agent, in.query()).domains(SearchDomain.FILES)
                 .folders(attached.stream().map(Folder::id).toList()).k(limit).build());
         Map<String, String> names = new LinkedHashMap<>();
-        store.folders().agents().files(agent).forEach(f -> names.put(f.file().id(), f.name()));
+        store.folders().agents().named(agent).forEach(f -> names.put(f.file().id(), f.name()));
         Map<String, List<String>> byFile = new LinkedHashMap<>();
         int total = 0;
         for (SearchHit h : hits) {

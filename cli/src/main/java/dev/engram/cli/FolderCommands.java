@@ -102,7 +102,8 @@ final class FolderCommands extends GroupCommand {
             throw command.usage(e.getMessage());
         }
         try (Engine engine = command.root().engine();
-                FolderUploads uploads = FolderUploads.create(engine.store(), engine.search(), chunkChars)) {
+                FolderUploads uploads = FolderUploads.create(engine.store(), engine.search(), chunkChars,
+                        agent -> engine.runtime().fileLimits(agent))) {
             Folder folder = create ? engine.store().folders().byName(user, folderName).orElseGet(() ->
                     engine.store().folders().create(user, folderName, "", "", Metadata.empty()))
                     : find(command, engine, user, folderName);
@@ -199,7 +200,7 @@ final class FolderCommands extends GroupCommand {
                 Folder f = find(this, engine, owner.user, folder);
                 Scope scope = scope(engine, owner.user, agent);
                 engine.runtime().attachFolder(owner.user, scope.agentId(), f.id());
-                long open = engine.store().folders().agents().files(scope).stream().filter(AgentFile::open).count();
+                long open = engine.store().folders().agents().view(scope).stream().filter(AgentFile::open).count();
                 out().println("Attached folder '" + f.name() + "' to agent '" + agent + "' (" + open + " files open).");
             }
             return 0;

@@ -51,7 +51,7 @@ public final class AgentFolders {
                         + " folders attached; detach one first");
             }
             rows.attachFolder(agent.userId(), folderId, agent.agentId(), store.now());
-            List<FolderFile> files = new ArrayList<>(rows.listFiles(agent.userId(), folderId));
+            List<FolderFile> files = rows.listFileHeads(agent.userId(), folderId);
             List<FolderFile> newest = files.subList(Math.max(0, files.size() - limits.maxFilesOpen()), files.size());
             for (FolderFile f : newest) {
                 open(rows, agent, folder, f, 0, 0, limits.maxFilesOpen());
@@ -116,16 +116,63 @@ public final class AgentFolders {
         });
     }
 
-    /** The attached file the agent knows by that name ({@code folder/file}), or by its bare file name when only one has it. */
+    /**
+     * Every file of the folders attached to the agent as its prompt shows them, in the order of {@link #files}: the open
+     * ones with their text, the closed ones named only (their {@link FolderFile#text()} empty), so that the text of a
+     * closed file is never read; empty over a backend that keeps no folders.
+     */
+    public List<AgentFile> view(Scope agent) {
+        Checks.notNull(agent, "agent");
+        return store.read(rows -> {
+            try {
+                List<AgentFile> out = new ArrayList<>();
+                for (AgentFile f : heads(rows, agent)) {
+                    out.add(f.open() ? withText(rows, f) : f);
+                }
+                return out;
+            } catch (UnsupportedOperationException noFolders) {
+                return List.<AgentFile>of();
+            }
+        });
+    }
+
+    /**
+     * Every file of the folders attached to the agent, in the order of {@link #files}, open or closed, none with its text
+     * (each {@link FolderFile#text()} empty): what names the files without reading any; empty over a backend that keeps
+     * no folders.
+     */
+    public List<AgentFile> named(Scope agent) {
+        Checks.notNull(agent, "agent");
+        return store.read(rows -> {
+            try {
+                return heads(rows, agent);
+            } catch (UnsupportedOperationException noFolders) {
+                return List.<AgentFile>of();
+            }
+        });
+    }
+
+    /**
+     * The attached file the agent knows by that name ({@code folder/file}), or by its bare file name when only one has
+     * it, with its text (the other files' texts are not read).
+     */
     public Optional<AgentFile> byName(Scope agent, String name) {
+        Checks.notNull(agent, "agent");
         Checks.notNull(name, "file name");
-        List<AgentFile> all = files(agent);
-        Optional<AgentFile> exact = all.stream().filter(f -> f.name().equals(name)).findFirst();
-        if (exact.isPresent()) {
-            return exact;
-        }
-        List<AgentFile> bare = all.stream().filter(f -> f.file().name().equals(name)).toList();
-        return bare.size() == 1 ? Optional.of(bare.get(0)) : Optional.empty();
+        return store.read(rows -> {
+            List<AgentFile> all;
+            try {
+                all = heads(rows, agent);
+            } catch (UnsupportedOperationException noFolders) {
+                return Optional.<AgentFile>empty();
+            }
+            Optional<AgentFile> exact = all.stream().filter(f -> f.name().equals(name)).findFirst();
+            if (exact.isEmpty()) {
+                List<AgentFile> bare = all.stream().filter(f -> f.file().name().equals(name)).toList();
+                exact = bare.size() == 1 ? Optional.of(bare.get(0)) : Optional.empty();
+            }
+            return exact.map(f -> withText(rows, f));
+        });
     }
 
     /**
@@ -147,7 +194,7 @@ public final class AgentFolders {
             throw new IllegalArgumentException("the most files open must be positive, got " + maxFilesOpen);
         }
         return store.write(rows -> {
-            AgentFile f = attachedFile(rows, agent, fileId);
+            AgentFile f = withText(rows, attachedFile(rows, agent, fileId));
             int lines = f.lines().size();
             if (offset > 0 && offset >= lines) {
                 throw new IllegalArgumentException("File " + f.name() + " has only " + lines + " lines, but offset "
@@ -181,7 +228,7 @@ public final class AgentFolders {
         Checks.noNulls(keep, "names to keep");
         return store.write(rows -> {
             List<String> closed = new ArrayList<>();
-            for (AgentFile f : files(rows, agent)) {
+            for (AgentFile f : heads(rows, agent)) {
                 if (f.open() && !keep.contains(f.name())) {
                     rows.putFileState(state(agent, f).closed());
                     closed.add(f.name());
@@ -200,7 +247,7 @@ public final class AgentFolders {
         }
         store.write(rows -> {
             Instant now = store.now();
-            for (AgentFile f : files(rows, agent)) {
+            for (AgentFile f : heads(rows, agent)) {
                 if (fileIds.contains(f.file().id())) {
                     FileState s = state(agent, f);
                     rows.putFileState(new FileState(s.userId(), s.agentId(), s.fileId(), s.folderId(), s.open(), s.offset(),
@@ -219,7 +266,7 @@ public final class AgentFolders {
         // a strictly later stamp than any other, so that the order of use is total even under a clock that stands still
         Instant at = now.isAfter(latest) ? now : latest.plusNanos(1_000);
         Map<String, String> names = new HashMap<>();
-        for (AgentFile f : files(rows, agent)) {
+        for (AgentFile f : heads(rows, agent)) {
             names.put(f.file().id(), f.name());
         }
         List<FileState> others = states.stream().filter(s -> s.open() && !s.fileId().equals(file.id()))
@@ -234,11 +281,22 @@ public final class AgentFolders {
     }
 
     private static List<AgentFile> files(Rows rows, Scope agent) {
+        return files(rows, agent, false);
+    }
+
+    /** The agent's files without their texts. */
+    private static List<AgentFile> heads(Rows rows, Scope agent) {
+        return files(rows, agent, true);
+    }
+
+    private static List<AgentFile> files(Rows rows, Scope agent, boolean heads) {
         Map<String, FileState> states = new HashMap<>();
         rows.fileStates(agent).forEach(s -> states.put(s.fileId(), s));
         List<AgentFile> out = new ArrayList<>();
         for (Folder folder : rows.agentFolders(agent)) {
-            for (FolderFile f : rows.listFiles(agent.userId(), folder.id())) {
+            List<FolderFile> inFolder = heads ? rows.listFileHeads(agent.userId(), folder.id())
+                    : rows.listFiles(agent.userId(), folder.id());
+            for (FolderFile f : inFolder) {
                 FileState s = states.get(f.id());
                 out.add(s == null ? new AgentFile(folder, f, false, 0, 0, Optional.empty())
                         : new AgentFile(folder, f, s.open(), s.offset(), s.length(), Optional.of(s.lastAccessedAt())));
@@ -247,13 +305,19 @@ public final class AgentFolders {
         return out;
     }
 
+    /** The agent's file {@code f} with its text, read now. */
+    private static AgentFile withText(Rows rows, AgentFile f) {
+        FolderFile full = rows.file(f.file().userId(), f.file().id()).orElse(f.file());
+        return new AgentFile(f.folder(), full, f.open(), f.offset(), f.length(), f.lastAccessedAt());
+    }
+
     private static FileState state(Scope agent, AgentFile f) {
         return new FileState(agent.userId(), agent.agentId(), f.file().id(), f.folder().id(), f.open(), f.offset(), f.length(),
                 f.lastAccessedAt().orElse(Instant.EPOCH));
     }
 
     private static AgentFile attachedFile(Rows rows, Scope agent, String fileId) {
-        return files(rows, agent).stream().filter(f -> f.file().id().equals(fileId)).findFirst()
+        return heads(rows, agent).stream().filter(f -> f.file().id().equals(fileId)).findFirst()
                 .orElseThrow(() -> new NotFoundException("File '" + fileId + "' is not in a folder attached to agent '"
                         + agent.agentId() + "'."));
     }

@@ -11,13 +11,20 @@ package dev.engram.memory;
 public record FileLimits(int maxFilesOpen, int viewWindowChars) {
     /** The most files Letta lets an agent keep open. */
     public static final int MAX_FILES_OPEN = 1_000;
+    /** The most characters of one open file a prompt may show: a million, far past any model's context window's share. */
+    public static final int MAX_VIEW_WINDOW_CHARS = 1_000_000;
 
+    /**
+     * @throws IllegalArgumentException naming the field and its bounds, for a number of open files outside 1 to
+     *                                  {@link #MAX_FILES_OPEN} or a window outside 1 to {@link #MAX_VIEW_WINDOW_CHARS}
+     */
     public FileLimits {
         if (maxFilesOpen < 1 || maxFilesOpen > MAX_FILES_OPEN) {
             throw new IllegalArgumentException("max_files_open must be between 1 and " + MAX_FILES_OPEN + ", got " + maxFilesOpen);
         }
-        if (viewWindowChars < 1) {
-            throw new IllegalArgumentException("per_file_view_window_char_limit must be positive, got " + viewWindowChars);
+        if (viewWindowChars < 1 || viewWindowChars > MAX_VIEW_WINDOW_CHARS) {
+            throw new IllegalArgumentException("per_file_view_window_char_limit must be between 1 and " + MAX_VIEW_WINDOW_CHARS
+                    + " characters, got " + viewWindowChars);
         }
     }
 

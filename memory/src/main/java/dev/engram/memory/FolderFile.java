@@ -55,6 +55,14 @@ public record FolderFile(String id, String userId, String folderId, String name,
                 embedded, text, createdAt, at);
     }
 
+    /**
+     * This file without its text (its {@code text} empty, everything else as it is): what a listing that only names files reads.
+     */
+    public FolderFile head() {
+        return text.isEmpty() ? this : new FolderFile(id, userId, folderId, name, originalName, mediaType, sizeBytes, status,
+                error, totalChunks, chunksEmbedded, "", createdAt, updatedAt);
+    }
+
     /** This file with its text. */
     FolderFile withText(String newText, Instant at) {
         return new FolderFile(id, userId, folderId, name, originalName, mediaType, sizeBytes, status, error, totalChunks,

@@ -120,7 +120,7 @@ public final class FolderStore {
         Checks.id(name, "file name");
         return store.write(rows -> {
             own(rows, userId, folderId);
-            if (rows.listFiles(userId, folderId).stream().anyMatch(f -> f.name().equals(name))) {
+            if (rows.listFileHeads(userId, folderId).stream().anyMatch(f -> f.name().equals(name))) {
                 throw new DuplicateException("Folder '" + folderId + "' already has a file named '" + name
                         + "': upload it under another name, or delete that file first.");
             }

@@ -2,6 +2,7 @@ package dev.engram.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -139,5 +140,45 @@ public abstract class AgentFolderConformance {
         store().folders().delete("ana", docs.id());
         assertThat(agents.attached(ANA)).isEmpty();
         assertThat(agents.files(ANA)).isEmpty();
+    }
+
+    @Test
+    void theViewReadsTheTextOfOpenFilesOnlyNamedReadsNoneAndByNameReadsTheOneFileNamed() {
+        Folder docs = store().folders().create("ana", "docs", "", "", Metadata.empty());
+        FolderFile a = file("ana", docs, "a.txt", "alpha");
+        FolderFile b = file("ana", docs, "b.txt", "beta");
+        AgentFolders agents = store().folders().agents();
+        agents.attach(ANA, docs.id(), new FileLimits(1, 1_000)); // b opens
+
+        List<AgentFile> view = agents.view(ANA);
+        assertThat(view).extracting(f -> f.file().id()).containsExactly(a.id(), b.id());
+        assertThat(view).extracting(AgentFile::name).containsExactly("docs/a.txt", "docs/b.txt");
+        assertThat(view).extracting(f -> f.file().text()).as("the closed file's text is not read").containsExactly("", "beta");
+        assertThat(view.get(0).file().head()).isEqualTo(a.head());
+        assertThat(view.get(0).file().sizeBytes()).isEqualTo(a.sizeBytes());
+        assertThat(view).extracting(f -> f.visibleContent(1_000))
+                .isEqualTo(agents.files(ANA).stream().map(f -> f.visibleContent(1_000)).toList());
+        assertThat(agents.files(ANA)).extracting(f -> f.file().text()).containsExactly("alpha", "beta");
+        assertThat(agents.byName(ANA, "docs/a.txt")).hasValueSatisfying(f -> assertThat(f.file().text()).isEqualTo("alpha"));
+        assertThat(agents.named(ANA)).extracting(f -> f.file().text()).as("nothing read").containsExactly("", "");
+        assertThat(agents.named(ANA)).extracting(AgentFile::open).containsExactly(false, true);
+        assertThat(agents.view(BEN)).isEmpty();
+    }
+
+    @Test
+    void aFileAddedAfterTheFolderWasAttachedIsTheAgentsClosedUntilOpened() {
+        Folder docs = store().folders().create("ana", "docs", "", "", Metadata.empty());
+        FolderFile a = file("ana", docs, "a.txt", "alpha");
+        AgentFolders agents = store().folders().agents();
+        agents.attach(ANA, docs.id(), TWO_OPEN);
+        FolderFile late = file("ana", docs, "late.txt", "late news");
+
+        assertThat(agents.view(ANA)).extracting(f -> f.file().id(), AgentFile::open)
+                .containsExactly(tuple(a.id(), true),
+                        tuple(late.id(), false));
+        assertThat(agents.open(ANA, late.id(), 0, 0, 1)).containsExactly("docs/a.txt");
+        assertThat(agents.view(ANA).get(1).visibleContent(1_000)).isEqualTo("1: late news");
+        store().folders().deleteFile("ana", late.id());
+        assertThat(agents.view(ANA)).extracting(f -> f.file().id()).containsExactly(a.id());
     }
 }

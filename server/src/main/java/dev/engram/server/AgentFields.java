@@ -12,8 +12,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The fields of Letta's {@code CreateAgentRequest} and {@code UpdateAgent} besides name, model, prompt, blocks, tools and
- * rules: the ones Engram stores (description, metadata, timezone, model settings and their deprecated top-level forms),
- * and the ones it refuses with a 422 saying why. None is accepted and then dropped.
+ * rules: the ones Engram stores (description, metadata, timezone, file limits, model settings and their deprecated
+ * top-level forms), and the ones it refuses with a 422 saying why. None is accepted and then dropped.
  */
 final class AgentFields {
     /** Fields Engram cannot honour, and why: refused when given a value other than Letta's "nothing" (null, false, empty). */
@@ -22,10 +22,6 @@ final class AgentFields {
     static {
         REFUSED.put("include_default_source", "Engram creates no default folder; create one (POST /v1/folders) and "
                 + "give its id in folder_ids");
-        String fileLimits = "Engram chooses an agent's file limits from its context window, as Letta does when they are "
-                + "not set; set context_window_limit instead";
-        REFUSED.put("max_files_open", fileLimits);
-        REFUSED.put("per_file_view_window_char_limit", fileLimits);
         String secrets = "Engram keeps no secrets or environment variables for tools; the operator configures tools "
                 + "where the server runs";
         REFUSED.put("secrets", secrets);
@@ -77,6 +73,29 @@ final class AgentFields {
             }
         });
         b.modelSettings(modelSettings(body, current));
+        fileLimits(body, b);
+    }
+
+    /**
+     * The request's {@code max_files_open} and {@code per_file_view_window_char_limit} applied to {@code b}; a 422 naming
+     * the field and its bounds for a number out of them (unset or null: the agent keeps what it has, or Letta's
+     * default for its context window).
+     */
+    static void fileLimits(Body body, AgentDefinition.Builder b) {
+        body.integer("max_files_open").ifPresent(n -> {
+            try {
+                b.maxFilesOpen(n);
+            } catch (IllegalArgumentException e) {
+                throw body.problem("value_error", e.getMessage(), "max_files_open");
+            }
+        });
+        body.integer("per_file_view_window_char_limit").ifPresent(n -> {
+            try {
+                b.perFileViewWindowCharLimit(n);
+            } catch (IllegalArgumentException e) {
+                throw body.problem("value_error", e.getMessage(), "per_file_view_window_char_limit");
+            }
+        });
     }
 
     /** A 422 for the first field given that Engram cannot honour. */

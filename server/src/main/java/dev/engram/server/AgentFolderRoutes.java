@@ -68,13 +68,13 @@ final class AgentFolderRoutes {
         Pages asked = Pages.of(req, 20, true);
         Pages pages = new Pages(asked.before(), asked.after().or(() -> Query.string(req, "cursor")), asked.limit() + 1,
                 asked.ascending());
-        List<AgentFile> all = new ArrayList<>(api.store.folders().agents().files(agent.scope()));
+        List<AgentFile> all = new ArrayList<>(api.store.folders().agents().view(agent.scope()));
         Optional<Boolean> open = Query.string(req, "is_open").map(v -> Query.bool(req, "is_open", false));
         open.ifPresent(o -> all.removeIf(f -> f.open() != o));
         List<AgentFile> page = pages.page(all, f -> f.file().id(), "file");
         boolean more = page.size() > asked.limit();
         List<AgentFile> shown = more ? page.subList(0, asked.limit()) : page;
-        FileLimits limits = FileLimits.forContextWindow(agent.definition().contextWindowTokens());
+        FileLimits limits = agent.definition().fileLimits();
         ObjectNode out = Body.JSON.createObjectNode();
         ArrayNode files = out.putArray("files");
         for (AgentFile f : shown) {
@@ -103,7 +103,7 @@ final class AgentFolderRoutes {
 
     private void open(Agent agent, ServerRequest req, ServerResponse res) {
         String fileId = req.path().pathParameters().get("file_id");
-        FileLimits limits = FileLimits.forContextWindow(agent.definition().contextWindowTokens());
+        FileLimits limits = agent.definition().fileLimits();
         List<String> closed;
         try {
             closed = api.store.folders().agents().open(agent.scope(), fileId, 0, 0, limits.maxFilesOpen());
@@ -145,9 +145,9 @@ final class AgentFolderRoutes {
     static void fill(ObjectNode state, Api api, Agent agent) {
         ArrayNode sources = state.putArray("sources");
         api.store.folders().agents().attached(agent.scope()).forEach(f -> sources.add(FolderViews.folder(f)));
-        FileLimits limits = FileLimits.forContextWindow(agent.definition().contextWindowTokens());
+        FileLimits limits = agent.definition().fileLimits();
         ArrayNode blocks = Body.JSON.createArrayNode();
-        for (AgentFile f : api.store.folders().agents().files(agent.scope())) {
+        for (AgentFile f : api.store.folders().agents().view(agent.scope())) {
             blocks.addObject().put("label", f.name()).put("value", f.visibleContent(limits.viewWindowChars()))
                     .put("limit", limits.viewWindowChars()).put("read_only", true).put("file_id", f.file().id())
                     .put("source_id", f.folder().id()).put("is_open", f.open())

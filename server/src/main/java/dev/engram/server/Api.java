@@ -14,6 +14,7 @@ import dev.engram.framework.ToolDefinition;
 import dev.engram.memory.AgentRecord;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
+import dev.engram.memory.TextChunker;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerRequest;
@@ -69,7 +70,7 @@ final class Api {
         this.runs = runs;
         this.memory = MemoryManager.builder(store).models(scope -> runtime.model(scope.agentId()
                 .map(a -> runtime.current(scope.userId(), a).definition().model()).orElse(settings.defaultModel()))).build();
-        this.uploads = FolderUploads.create(store, runtime.search());
+        this.uploads = FolderUploads.create(store, runtime.search(), TextChunker.DEFAULT_CHARS, runtime::fileLimits);
     }
 
     /** What one message may hold: the store's longest text, the server's image limits. */

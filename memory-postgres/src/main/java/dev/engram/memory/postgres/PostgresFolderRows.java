@@ -100,6 +100,13 @@ interface PostgresFolderRows extends Rows {
     }
 
     @Override
+    default List<FolderFile> listFileHeads(String userId, String folderId) {
+        return query("SELECT id, user_id, folder_id, name, original_name, media_type, size_bytes, status, error, total_chunks, "
+                + "chunks_embedded, '' AS text, created_at, updated_at FROM files WHERE user_id = ? AND folder_id = ? "
+                + "ORDER BY created_at, id", (rs, c) -> file(rs), userId, folderId);
+    }
+
+    @Override
     default boolean deleteFile(String userId, String id) {
         exec("DELETE FROM agent_files WHERE file_id = ? AND user_id = ?", id, userId);
         exec("DELETE FROM file_passages WHERE file_id = ? AND user_id = ?", id, userId);

@@ -116,4 +116,13 @@ public interface FolderRows {
         return new UnsupportedOperationException("this memory backend keeps no folders (it does not implement the folder "
                 + "methods of Rows)");
     }
+
+    /**
+     * The files of the user's folder as {@link #listFiles} lists them, each without its text ({@link FolderFile#head()}):
+     * what names the files of a folder without reading them. The default reads the files and drops their text; a backend
+     * that stores text in a column overrides it with a query that leaves the column out.
+     */
+    default List<FolderFile> listFileHeads(String userId, String folderId) {
+        return listFiles(userId, folderId).stream().map(FolderFile::head).toList();
+    }
 }

@@ -98,6 +98,14 @@ interface SqliteFolderRows extends Rows {
     }
 
     @Override
+    default List<FolderFile> listFileHeads(String userId, String folderId) {
+        return handle().createQuery("SELECT id, user_id, folder_id, name, original_name, media_type, size_bytes, status, "
+                        + "error, total_chunks, chunks_embedded, '' AS text, created_at, updated_at FROM files "
+                        + "WHERE user_id = ? AND folder_id = ? ORDER BY created_at, id")
+                .bind(0, userId).bind(1, folderId).map((rs, ctx) -> file(rs)).list();
+    }
+
+    @Override
     default boolean deleteFile(String userId, String id) {
         handle().createUpdate("DELETE FROM agent_files WHERE file_id = ? AND user_id = ?").bind(0, id).bind(1, userId).execute();
         handle().createUpdate("DELETE FROM file_passages WHERE file_id = ? AND user_id = ?").bind(0, id).bind(1, userId)
