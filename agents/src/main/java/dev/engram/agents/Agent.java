@@ -79,6 +79,8 @@ public final class Agent {
     private volatile AgentTools tools;
     /** Token counts of what goes into this agent's prompts. */
     final PromptTokens tokens;
+    /** The parts of its system prompt as last rendered. */
+    final PromptParts parts;
     private final ReentrantLock lock = new ReentrantLock(true);
     /** Sessions whose context the agent asked to swap (trigger_hot_swap): compacted before the session's next model call. */
     private final Set<String> hotSwaps = ConcurrentHashMap.newKeySet();
@@ -90,6 +92,7 @@ public final class Agent {
         this.scope = definition.scope();
         this.context = new InContextMessages(settings.store(), scope, MAX_IN_CONTEXT);
         this.tokens = new PromptTokens(tokens);
+        this.parts = new PromptParts(this.tokens);
         this.tools = AgentTools.of(definition, settings, executor, this.tokens);
     }
 
@@ -469,29 +472,24 @@ public final class Agent {
                     return turn.response(AgentStopReason.CANCELLED, steps, allResults, inTokens, outTokens, "");
                 }
                 ChatMessage.Assistant assistant = response.message();
-                Optional<AgentStopReason> stop;
-                String finalText = "";
-                if (assistant.toolCalls().isEmpty()) {
-                    if (!assistant.text().isBlank()) {
-                        settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), List.of(),
-                                Reasonings.stored(assistant.reasoning())));
-                    }
-                    stop = Optional.of(AgentStopReason.END_TURN);
-                    finalText = assistant.text();
-                } else {
-                    AgentTools now = tools;
-                    ToolStep.Outcome outcome = now.step().run(turn, steps, assistant, now.names());
-                    allResults.addAll(outcome.results);
-                    stop = outcome.stop(definition.agentType().loop(), turn.token.isCancelled(), failingSteps,
-                            settings.maxCorrections());
-                    failingSteps = outcome.anyFailed ? failingSteps + 1 : 0;
+                String finalText = assistant.toolCalls().isEmpty() ? assistant.text() : "";
+                AgentTools now = tools;
+                // Calls are recorded and run first (their record commits before any side effect)
+                ToolStep.Outcome ran = assistant.toolCalls().isEmpty() ? null
+                        : now.step().run(turn, steps, assistant, now.names());
+                int step = steps;
+                int failingBefore = failingSteps;
+                // The step's last writes and its record ({@link AgentEvent.StepTaken}, which a listener may store)
+                // are one transaction: a step whose results are stored has its record stored too.
+                StepEnd end = settings.store().inTransaction(tx -> endStep(turn, step, assistant, now, ran, failingBefore));
+                if (end.outcome() != null) {
+                    allResults.addAll(end.outcome().results);
+                    failingSteps = end.outcome().anyFailed ? failingSteps + 1 : 0;
+                    end.outcome().returns.forEach(turn::emit);
                 }
-                if (stop.isPresent()) {
-                    stop = checkExit(turn, stop.get(), steps);
-                }
-                finishStep(turn, steps, stop);
-                if (stop.isPresent()) {
-                    return turn.response(stop.get(), steps, allResults, inTokens, outTokens, finalText);
+                turn.emit(new AgentStreamEvent.StepFinished(steps, end.stop()));
+                if (end.stop().isPresent()) {
+                    return turn.response(end.stop().get(), steps, allResults, inTokens, outTokens, finalText);
                 }
             }
         } finally {
@@ -501,6 +499,39 @@ public final class Agent {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** How a step that the model answered ended: its tool calls' outcome (none for an answer without calls), and the stop. */
+    private record StepEnd(ToolStep.Outcome outcome, Optional<AgentStopReason> stop) {
+    }
+
+    /**
+     * The end of a step the model answered, in the caller's transaction: the answer without calls, or the results of
+     * the calls that ran, stored; the stop decided (a note of the runtime's when the turn may not end yet); the step's
+     * events, its record among them. The turn's stream hears of it after the commit.
+     */
+    private StepEnd endStep(Turn turn, int step, ChatMessage.Assistant assistant, AgentTools now, ToolStep.Outcome ran,
+            int failingBefore) {
+        Optional<AgentStopReason> stop;
+        ToolStep.Outcome outcome = null;
+        if (ran == null) {
+            if (!assistant.text().isBlank()) {
+                settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), List.of(),
+                        Reasonings.stored(assistant.reasoning())));
+            }
+            stop = Optional.of(AgentStopReason.END_TURN);
+        } else {
+            outcome = now.step().store(turn, step, ran);
+            stop = outcome.stop(definition.agentType().loop(), turn.token.isCancelled(), failingBefore,
+                    settings.maxCorrections());
+        }
+        if (stop.isPresent()) {
+            stop = checkExit(turn, stop.get(), step);
+        }
+        settings.events().accept(new AgentEvent.StepFinished(scope, step, stop));
+        settings.events().accept(turn.record.taken(scope, turn.session, step, definition.model(), stop,
+                stop.filter(AgentStopReason.CANCELLED::equals).isPresent() ? "cancelled" : "success"));
+        return new StepEnd(outcome, stop);
     }
 
     private void finishStep(Turn turn, int step, Optional<AgentStopReason> stop) {

@@ -13,10 +13,12 @@ import java.util.List;
 /**
  * An agent's in-context messages, read whole once and then, at each step, only what was added since: every step
  * compiles its prompt from them, and a context of hundreds of messages read and decoded row by row each time was
- * the larger part of a step's cost. What was read is kept only while it is provably still the context: the oldest
- * in-context message is the same (messages leave the context oldest first: compaction, a reset) and the store's
- * in-context count is what was read plus what was added; anything else (another process compacted, a reset, an
- * import) reads the whole context again. A stored message changes only by a correction ({@code MessageStore.edit}),
+ * the larger part of a step's cost. What was read is kept only while it is provably still the context: a message never
+ * comes back into the context once it left, so the context now is the kept messages still in it plus those added;
+ * when the store's in-context count is what was read plus what was added, none left, and when it is fewer, the
+ * oldest kept ones left (compaction, a trim: messages leave the context oldest first) if the oldest message in the
+ * context now is the first kept one after them; anything else (a message evicted from the middle, an import) reads
+ * the whole context again. A stored message changes only by a correction ({@code MessageStore.edit}),
  * which the change log records: a change to one of the kept messages since they were read (by this process or
  * another sharing the storage) reads the whole context again too.
  *
@@ -26,6 +28,8 @@ import java.util.List;
  * but not each other's messages.
  */
 final class InContextMessages {
+    /** The most change-log events looked through at a read; more count as a change (the whole context is read again). */
+    private static final int MAX_EVENTS = 1_000;
     private final MemoryStore store;
     private final Scope scope;
     private final int max;
@@ -66,28 +70,33 @@ final class InContextMessages {
     Read read() {
         List<ConversationMessage> known = last;
         long seqBefore = lastSeq;
-        // Read before the messages: a correction made while they are read is seen by the next read.
-        long seqNow = store.changes().lastSeq();
-        if (!known.isEmpty() && !corrected(known, seqBefore)) {
+        // The change log is read before the messages: a correction made while they are read is seen by the next read.
+        List<ChangeEvent> events = known.isEmpty() ? List.of() : store.changes().since(seqBefore, MAX_EVENTS);
+        if (!known.isEmpty() && !corrected(known, events)) {
+            long seqNow = events.isEmpty() ? seqBefore : events.getLast().seq();
             List<ConversationMessage> added = store.messages().list(scope,
                     MessageQuery.inContext().withIdRange(known.getLast().id(), Long.MAX_VALUE).withLimit(max));
-            List<ConversationMessage> oldest = store.messages().list(scope, MessageQuery.inContext().withLimit(1));
+            // Read after the messages: a message stored meanwhile makes the count larger than what was read.
             MemoryStats stats = store.stats(scope);
             long count = stats.messagesInContext();
-            if (!oldest.isEmpty() && oldest.getFirst().id() == known.getFirst().id() && known.size() + added.size() == count
-                    && count <= max) {
+            // Messages only leave the context (none comes back), so the context now is the kept ones still in it and
+            // the added ones; as many as the count, the evicted ones are the oldest kept: those before the oldest
+            // message in the context now, read only when some left.
+            long evicted = known.size() + added.size() - count;
+            if (evicted >= 0 && evicted <= known.size() && count <= max && stillFirst(known, (int) evicted)) {
                 lastSeq = seqNow;
-                if (added.isEmpty()) {
+                if (added.isEmpty() && evicted == 0) {
                     return new Read(known, stats);
                 }
-                List<ConversationMessage> all = new ArrayList<>(known.size() + added.size());
-                all.addAll(known);
+                List<ConversationMessage> all = new ArrayList<>((int) count);
+                all.addAll(known.subList((int) evicted, known.size()));
                 all.addAll(added);
                 List<ConversationMessage> now = List.copyOf(all);
                 last = now;
                 return new Read(now, stats);
             }
         }
+        long seqNow = store.changes().lastSeq();
         List<ConversationMessage> all = List.copyOf(store.messages().list(scope, MessageQuery.inContext().newest(max)));
         last = all;
         lastSeq = seqNow;
@@ -95,13 +104,26 @@ final class InContextMessages {
     }
 
     /**
-     * Whether one of the kept messages (any of the scope's up to the newest kept) changed after change {@code seq}:
-     * a new message's event names a newer id. Too many events to look through count as a change.
+     * Whether the kept messages from {@code from} on are the ones still in the context, {@code from} being how many
+     * left by the count: all when none left, none when all left (the added ones are then the whole count), otherwise
+     * when the kept message at {@code from} is the oldest in the context now (those before it left, and as many as left
+     * by the count: so exactly those).
      */
-    private boolean corrected(List<ConversationMessage> known, long seq) {
-        int most = 1_000;
-        List<ChangeEvent> events = store.changes().since(seq, most);
-        if (events.size() == most) {
+    private boolean stillFirst(List<ConversationMessage> known, int from) {
+        if (from == 0 || from == known.size()) {
+            return true;
+        }
+        List<ConversationMessage> oldest = store.messages().list(scope, MessageQuery.inContext().withLimit(1));
+        return !oldest.isEmpty() && oldest.getFirst().id() == known.get(from).id();
+    }
+
+    /**
+     * Whether one of the kept messages (any of the scope's up to the newest kept) changed in these events of the change
+     * log since they were read: a new message's event names a newer id. Too many events to look through count as a
+     * change.
+     */
+    private boolean corrected(List<ConversationMessage> known, List<ChangeEvent> events) {
+        if (events.size() == MAX_EVENTS) {
             return true;
         }
         long newest = known.getLast().id();

@@ -41,21 +41,19 @@ final class Prompts {
             List<ToolDefinition> tools, int toolTokens, double pressureThreshold) {
         dev.engram.memory.Scope memory = agent.definition().memoryScope();
         List<Block> blocks = store.blocks().list(memory);
-        String instructions = agent.definition().systemPrompt().strip() + "\n\n"
-                + ToolRuleSolver.describe(agent.definition().toolRules());
-        StringBuilder blockText = new StringBuilder(4096);
-        renderBlocks(blockText, blocks, memory.agentId());
+        // Instructions and blocks rarely change between steps: rendered and counted again only when they do.
+        PromptParts.Part instructions = agent.parts.instructions(agent.definition());
+        PromptParts.Part blockText = agent.parts.blocks(blocks, memory.agentId());
         StringBuilder statsText = new StringBuilder(256);
         renderStats(statsText, stats, agent.definition().timezone(), store.archives().attached(memory));
         String workText = WorkStatePrompt.render(store, memory, tools);
         String fileText = FilePrompt.render(store, memory, agent.definition().fileLimits());
-        StringBuilder system = new StringBuilder(instructions.length() + blockText.length() + statsText.length()
-                + workText.length() + fileText.length() + 512).append(instructions).append(blockText).append(fileText)
-                .append(workText).append(statsText);
-        // Instructions and blocks rarely change between steps: their counts are cached by text. The
-        // statistics change every step but are short (about 80 tokens): one token per 3 characters
+        StringBuilder system = new StringBuilder(instructions.text().length() + blockText.text().length()
+                + statsText.length() + workText.length() + fileText.length() + 512).append(instructions.text())
+                .append(blockText.text()).append(fileText).append(workText).append(statsText);
+        // The statistics change every step but are short (about 80 tokens): one token per 3 characters
         // over-counts them slightly and saves encoding them each time.
-        int systemTokens = agent.tokens.cached(instructions) + agent.tokens.cached(blockText.toString())
+        int systemTokens = instructions.tokens() + blockText.tokens()
                 + (workText.isEmpty() ? 0 : agent.tokens.cached(workText))
                 + (fileText.isEmpty() ? 0 : agent.tokens.cached(fileText)) + (statsText.length() + 2) / 3;
 

@@ -50,6 +50,12 @@ final class ToolStep {
         boolean breakerTripped;
         boolean terminal;
         boolean continued;
+        /** The calls' results as they ran, in the model's order, until {@link #store} records them. */
+        private ToolResult[] ran = new ToolResult[0];
+        private boolean[] broken = new boolean[0];
+        private Set<String> ranByClient = Set.of();
+        /** The stream events of the stored results, for the turn's listener once the step's transaction committed. */
+        final List<AgentStreamEvent> returns = new ArrayList<>();
 
         /**
          * Whether the turn stops after these calls, and why; empty to take another step. In both loops a message that
@@ -94,6 +100,10 @@ final class ToolStep {
         this.scope = agent.scope();
     }
 
+    /**
+     * Admits, records and runs the step's calls; their results are recorded by {@link #store}, which the loop calls in
+     * the step's last transaction (with the step's record).
+     */
     Outcome run(Turn turn, int step, ChatMessage.Assistant assistant, Set<String> available) {
         Outcome o = new Outcome();
         List<ToolCall> calls = assistant.toolCalls();
@@ -160,7 +170,22 @@ final class ToolStep {
             }
         }
         turn.rules.endStep();
+        o.ran = results;
+        o.broken = broken;
+        o.ranByClient = ranByClient;
+        return o;
+    }
 
+    /**
+     * Records the results of the calls {@link #run} ran (and the calls their programs made) and completes the outcome;
+     * the stream events of the results wait in {@link Outcome#returns} for the caller to deliver once its transaction
+     * committed (a slow listener never holds the store's write lock).
+     */
+    Outcome store(Turn turn, int step, Outcome o) {
+        ToolResult[] results = o.ran;
+        boolean[] broken = o.broken;
+        Set<String> ranByClient = o.ranByClient;
+        int n = results.length;
         List<NewMessage> batch = new ArrayList<>(n);
         for (ToolResult r : results) {
             batch.add(NewMessage.tool(turn.session, r.callId(), contentForModel(r), outcome(r)));
@@ -172,7 +197,7 @@ final class ToolStep {
             ToolResult r = results[i];
             o.results.add(r);
             settings.events().accept(new AgentEvent.ToolCallFinished(scope, r));
-            turn.emit(new AgentStreamEvent.ToolReturn(step, r));
+            o.returns.add(new AgentStreamEvent.ToolReturn(step, r));
             // What a call did, it did, even when a rule then rejected its output.
             r.userMessage().ifPresent(text -> {
                 o.messagedUser = true;

@@ -314,6 +314,24 @@ class AgentLoopTest {
     }
 
     @Test
+    void aStepIsTakenInsideTheTransactionOfItsLastWritesSoThatAListenerCanStoreItsRecordWithThem() {
+        Agent agent = agent(script("""
+                {"turns": [{"tool_calls": [{"name": "block", "arguments": {"operation": "append", "label": "human", "text": "Ana"}}]},
+                           {"text": "Noted."}]}"""), 10);
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        fx.runtime.addListener(e -> {
+            if (e instanceof AgentEvent.StepTaken t) {
+                // in the step's unit: what the listener writes commits (or rolls back) with the step's messages
+                seen.add(t.step() + ":" + fx.store.isInTransaction() + ":" + fx.messages(ANA).size());
+            }
+        });
+        agent.send("Hello");
+        // step 1 stored the user message, the call and its result; step 2 its answer
+        assertThat(seen).containsExactly("1:true:3", "2:true:4");
+        assertThat(fx.store.isInTransaction()).isFalse();
+    }
+
+    @Test
     void aStepWhoseModelFailedIsTakenAsFailed() {
         Agent agent = agent(script("{\"turns\": []}"), 10);
         assertThatThrownBy(() -> agent.send("Hi")).isInstanceOf(AgentException.class);

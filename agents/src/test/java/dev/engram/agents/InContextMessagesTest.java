@@ -52,6 +52,35 @@ class InContextMessagesTest {
     }
 
     @Test
+    void theOldestLeavingIsFollowedWithoutReadingTheRestAgainAndOneLeavingFromTheMiddleIsNot() {
+        for (String text : List.of("one", "two", "three", "four")) {
+            store.messages().append(scope, NewMessage.user("default", text));
+        }
+        List<ConversationMessage> before = context.messages();
+        List<Long> ids = before.stream().map(ConversationMessage::id).toList();
+        // a trim (as each step of a full window compacts): the two oldest leave, one arrives, the count drops by one
+        store.messages().markOutOfContext(scope, ids.subList(0, 2));
+        store.messages().append(scope, NewMessage.user("default", "five"));
+        List<ConversationMessage> after = context.messages();
+        assertThat(after).extracting(ConversationMessage::content).containsExactly("three", "four", "five")
+                .isEqualTo(stored());
+        // the kept messages are the ones read before, not read again
+        assertThat(after.get(0)).isSameAs(before.get(2));
+        assertThat(after.get(1)).isSameAs(before.get(3));
+
+        // one from the middle leaves as the oldest would by the count (one out, one in): read again
+        store.messages().markOutOfContext(scope, List.of(after.get(1).id()));
+        store.messages().append(scope, NewMessage.user("default", "six"));
+        assertThat(contents()).containsExactly("three", "five", "six").isEqualTo(stored());
+        // every kept one leaves and as many arrive
+        store.messages().markOutOfContext(scope, context.messages().stream().map(ConversationMessage::id).toList());
+        for (String text : List.of("seven", "eight", "nine")) {
+            store.messages().append(scope, NewMessage.user("default", text));
+        }
+        assertThat(contents()).containsExactly("seven", "eight", "nine").isEqualTo(stored());
+    }
+
+    @Test
     void aCorrectedMessageIsReadAgainAndOtherAgentsCorrectionsAreNot() {
         ConversationMessage one = store.messages().append(scope, NewMessage.user("default", "one"));
         store.messages().append(scope, NewMessage.user("default", "two"));

@@ -7,9 +7,11 @@ import dev.engram.agents.AgentRuntime;
 import dev.engram.agents.AgentStopReason;
 import dev.engram.agents.AgentStreamEvent;
 import dev.engram.agents.AgentStreamListener;
+import dev.engram.agents.CompiledPrompt;
 import dev.engram.framework.ToolCall;
 import dev.engram.framework.model.ChatMessage;
 import dev.engram.framework.model.ChatModel;
+import dev.engram.framework.model.ChatOptions;
 import dev.engram.framework.model.ChatRequest;
 import dev.engram.framework.model.ChatResponse;
 import dev.engram.framework.model.StreamListener;
@@ -22,6 +24,7 @@ import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.NewMessage;
+import dev.engram.memory.ToolOutcome;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,6 +59,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * the same answer in provider-sized fragments (its text in 6 pieces, the call's id and name, then its
  * arguments in 8-character pieces) and a listener counts the events, so the difference between the two
  * is what streaming adds to a step.
+ *
+ * <p>Beside them, the limits of a step in the same run (issue 34, item 7): {@link #modelCall} is the raw call of the
+ * instant model on the step's compiled prompt (what "the model excluded" leaves out), and {@link #stepWrites} the
+ * store's part that no step can skip: the step's three writes (the user message; the assistant's call, recorded before
+ * the tool runs; the call's result), each its own transaction as the loop makes them, through the same store.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -74,6 +82,8 @@ public class AgentStepBenchmark {
     private AgentRuntime runtime;
     private Agent agent;
     private int n;
+    private InstantModel model;
+    private ChatRequest request;
 
     /** Answers at once with one read-only tool call and no heartbeat. */
     static final class InstantModel implements ChatModel {
@@ -128,7 +138,8 @@ public class AgentStepBenchmark {
         embedder = Embedder.onnxDefault();
         search = LuceneMemorySearch.builder(store, embedder).directory(dir.resolve("index"))
                 .backgroundInterval(Duration.ZERO).build();
-        runtime = AgentRuntime.builder(store, search).model("bench:instant", new InstantModel()).build();
+        model = new InstantModel();
+        runtime = AgentRuntime.builder(store, search).model("bench:instant", model).build();
         AgentDefinition.Builder b = AgentDefinition.builder("bench-user").id("bench-agent").model("bench:instant")
                 .contextWindowTokens(128_000);
         String[] labels = {"human", "persona", "project", "preferences", "scratchpad"};
@@ -151,6 +162,8 @@ public class AgentStepBenchmark {
             throw new IllegalStateException("unexpected stop: " + warm);
         }
         trim();
+        CompiledPrompt prompt = agent.compilePrompt("s");
+        request = new ChatRequest(prompt.messages(), prompt.tools(), ChatOptions.defaults());
     }
 
     /** Back to exactly 100 in-context messages, oldest evicted first (a user message first, never a lone result). */
@@ -171,6 +184,23 @@ public class AgentStepBenchmark {
     @Benchmark
     public AgentResponse streamedStep() {
         return agent.stream("s", "What do you remember about me? (" + (n++) + ")", listener);
+    }
+
+    /** The limit beside {@link #step}: the instant model's own call on the step's prompt. */
+    @Benchmark
+    public ChatResponse modelCall() {
+        return model.chat(request);
+    }
+
+    /** The store's part of a step: its three writes, each a transaction, as the loop makes them. */
+    @Benchmark
+    public List<ConversationMessage> stepWrites() {
+        int i = n++;
+        store.messages().append(agent.scope(), NewMessage.user("s", "What do you remember about me? (" + i + ")"));
+        store.messages().append(agent.scope(), NewMessage.assistant("s", "Let me check what I know.", List.of(
+                new MessageToolCall("w" + i, "block", "{\"operation\":\"view\",\"label\":\"human\"}"))));
+        return store.messages().appendAll(agent.scope(), List.of(NewMessage.tool("s", "w" + i,
+                "Some facts about human.", ToolOutcome.of(ToolOutcome.Status.OK))));
     }
 
     @TearDown(Level.Trial)

@@ -111,6 +111,33 @@ public final class RunStore {
     }
 
     /**
+     * Stores steps of the user's run as they are taken, whatever the run's status (a cancel may have ended it first), in
+     * the caller's {@linkplain MemoryStore#inTransaction unit of work} when one is open: a server writes each step's
+     * record with that step's own messages, one transaction, no commit of its own. A run that is not there (deleted
+     * meanwhile) takes nothing and this returns {@code false}, so that it never spoils the caller's unit; a step
+     * written again (by its id) is stored once.
+     *
+     * @throws IllegalArgumentException if a step is not of this run and user (nothing is stored)
+     */
+    public boolean addSteps(String userId, String runId, List<Step> steps) {
+        Checks.notNull(userId, "user id");
+        Checks.notNull(runId, "run id");
+        Checks.noNulls(steps, "steps");
+        if (steps.isEmpty()) {
+            return true;
+        }
+        return store.write(rows -> {
+            Optional<Run> run = rows.run(runId).filter(r -> r.userId().equals(userId));
+            if (run.isEmpty()) {
+                return false;
+            }
+            checkSteps(run.get(), steps);
+            rows.putSteps(steps);
+            return true;
+        });
+    }
+
+    /**
      * Notes that the user's running run is still alive (its server is working on it), without an event.
      *
      * @throws NotFoundException if the user has no run of that id

@@ -66,6 +66,43 @@ public abstract class StepConformance {
     }
 
     @Test
+    void stepsAreAddedAsTakenInTheCallersUnitAlsoToAnEndedRunAndAMissingRunTakesNone() {
+        Run run = runsStore.runs().start(Scope.of("ana", "helper"), "default", false);
+        Step first = step(run, 1);
+        Block block = runsStore.inTransaction(tx -> {
+            Block b = tx.blocks().create(Scope.of("ana", "helper"), NewBlock.builder("human").value("Ana").build());
+            assertThat(tx.runs().addSteps("ana", run.id(), List.of(first))).isTrue();
+            return b;
+        });
+        assertThat(runsStore.runs().steps("ana", run.id())).containsExactly(first);
+        assertThat(runsStore.runs().get("ana", run.id()).orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
+        // a unit that rolls back takes its step with it
+        Step lost = step(run, 2);
+        assertThatThrownBy(() -> runsStore.useTransaction(tx -> {
+            tx.runs().addSteps("ana", run.id(), List.of(lost));
+            throw new IllegalStateException("the step failed");
+        })).isInstanceOf(IllegalStateException.class);
+        assertThat(runsStore.runs().steps("ana", run.id())).containsExactly(first);
+        // after a cancel ended the run, a step still taken is kept; written twice, it is stored once
+        runsStore.runs().finish("ana", run.id(), RunStatus.CANCELLED, "cancelled");
+        Step last = step(run, 3);
+        assertThat(runsStore.runs().addSteps("ana", run.id(), List.of(last))).isTrue();
+        runsStore.runs().finish("ana", run.id(), RunStatus.COMPLETED, "end_turn", List.of(last));
+        assertThat(runsStore.runs().steps("ana", run.id())).containsExactly(first, last);
+        // another user's run, or none: nothing stored, and the caller's unit is not spoiled
+        Step other = step(run, 4);
+        boolean added = runsStore.inTransaction(tx -> tx.runs().addSteps("bob", run.id(), List.of(other))
+                | tx.runs().addSteps("ana", "run-missing", List.of(other)));
+        assertThat(added).isFalse();
+        assertThat(runsStore.runs().steps("ana", run.id())).containsExactly(first, last);
+        assertThat(runsStore.blocks().get(Scope.of("ana", "helper"), "human")).contains(block);
+        Run another = runsStore.runs().start(Scope.of("ana", "helper"), "default", false);
+        assertThatThrownBy(() -> runsStore.runs().addSteps("ana", another.id(), List.of(step(run, 5))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not of run '" + another.id() + "'");
+        assertThat(runsStore.runs().steps("ana", another.id())).isEmpty();
+    }
+
+    @Test
     void aStepOfAnotherRunIsRejectedAndNothingIsStored() {
         Run run = runsStore.runs().start(Scope.of("ana", "helper"), "default", false);
         Run other = runsStore.runs().start(Scope.of("ana", "helper"), "default", false);

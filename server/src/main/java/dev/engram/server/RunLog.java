@@ -24,8 +24,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The runs of the server's turns (Letta's runs), kept in the store: every request that starts or resumes a turn is a
- * run (and every scheduled message's turn), with its steps ({@link RunSteps}: written with the run's event batches or
- * its end, never in a transaction of their own), and a streamed run in the background ({@code background: true}) keeps its events ({@link Recorder}) while it
+ * run (and every scheduled message's turn), with its steps ({@link RunSteps}: each written in the transaction of the
+ * step's own messages, else with the run's event batches or its end, never in a transaction of their own), and a streamed run in the background ({@code background: true}) keeps its events ({@link Recorder}) while it
  * runs and for the retention after it ends, so that {@code POST /v1/runs/{id}/stream} can pick it up, on this server
  * or another on the same database. Events are written in batches, about every {@link #FLUSH_EVERY}, and at the end;
  * a running run's record is touched at least every {@link #HEARTBEAT}, so that a run whose server went away is known
@@ -52,7 +52,7 @@ final class RunLog {
 
     RunLog(MemoryStore store, Duration retention, int maxEvents, Turns turns) {
         this.store = store;
-        this.steps = new RunSteps(scope -> turns.running(scope).map(r -> r.runId));
+        this.steps = new RunSteps(store, scope -> turns.running(scope).map(r -> r.runId));
         this.retention = retention;
         this.maxEvents = maxEvents;
     }

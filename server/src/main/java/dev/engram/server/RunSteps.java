@@ -3,6 +3,7 @@ package dev.engram.server;
 import dev.engram.agents.AgentEvent;
 import dev.engram.agents.AgentListener;
 import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Run;
 import dev.engram.memory.Scope;
 import dev.engram.memory.Step;
@@ -13,8 +14,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * The steps of the runs in progress on this server, as the agents take them ({@link AgentEvent.StepTaken}), held until
- * {@link RunLog} writes them with the run's events or its end (never a transaction per step). A step is the run's whose
+ * The steps of the runs in progress on this server, as the agents take them ({@link AgentEvent.StepTaken}). A step
+ * the runtime reports inside the transaction of the step's own last writes (a step the model answered) is written
+ * there at once, so that a turn cut off later (a crash, a failure) keeps the record of every step whose messages are
+ * stored, with no transaction of its own; any other (a failed or cancelled step) is held until {@link RunLog} writes it
+ * with the run's events or its end (never a transaction per step). A step is the run's whose
  * request the agent's running turn works for ({@code Turns.Running.runId}): a turn holds its agent's lock, so what its
  * scope does meanwhile is the turn's, and a request waiting for the lock takes nothing. The messages a scope stores
  * between a step's start and its end are the step's ({@link Step#messageIds()}).
@@ -24,8 +28,10 @@ final class RunSteps implements AgentListener {
     private final ConcurrentHashMap<String, Collector> live = new ConcurrentHashMap<>();
     /** The id of the run the scope's running turn works for, if a turn runs. */
     private final Function<Scope, Optional<String>> current;
+    private final MemoryStore store;
 
-    RunSteps(Function<Scope, Optional<String>> current) {
+    RunSteps(MemoryStore store, Function<Scope, Optional<String>> current) {
+        this.store = store;
         this.current = current;
     }
 
@@ -87,8 +93,12 @@ final class RunSteps implements AgentListener {
                 case AgentEvent.StepStarted s -> c.stepMessages.clear();
                 case AgentEvent.MessagesStored m -> m.messages().stream().map(ConversationMessage::id).forEach(c.stepMessages::add);
                 case AgentEvent.StepTaken t -> {
-                    c.pending.add(step(c.run, t, c.stepMessages));
+                    Step step = step(c.run, t, c.stepMessages);
                     c.stepMessages.clear();
+                    // in the step's own transaction: written with its messages (a run deleted meanwhile takes none)
+                    if (!store.isInTransaction() || !store.runs().addSteps(c.run.userId(), c.run.id(), List.of(step))) {
+                        c.pending.add(step);
+                    }
                 }
                 default -> {
                 }
