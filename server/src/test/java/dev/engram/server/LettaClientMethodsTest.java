@@ -113,6 +113,7 @@ class LettaClientMethodsTest {
         assertThat(count.find()).as(out).isTrue();
         Set<String> passing = PASS.matcher(out).results().map(r -> r.group(1)).collect(Collectors.toSet());
         assertThat(Integer.parseInt(count.group(1))).isEqualTo(passing.size());
+        assertThat(out).as("what the methods need is created").doesNotContainPattern("(?m)^setup .* failed");
         assertThat(out).as("no method fails").doesNotContainPattern("(?m)^fail ");
         assertThat(Integer.parseInt(count.group(1))).as(out).isEqualTo(Integer.parseInt(count.group(2)));
         assertThat(passing).as("every method passes:%n%s", out).containsExactlyInAnyOrderElementsOf(EXPECTED_PASS);
