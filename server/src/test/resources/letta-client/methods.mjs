@@ -1,10 +1,12 @@
 // Letta's official TypeScript client (@letta-ai/letta-client 1.12.1), method by method, against an Engram server.
 // Environment: ENGRAM_URL, KEY_A (a user's key), KEY_ADMIN (an admin key: MCP servers at 127.0.0.1 are an admin's),
-// CONTRACT (Letta's openapi.json).
+// CONTRACT (Letta's openapi.json), MCP_URL and MCP_TOKEN (a live MCP server on 127.0.0.1 with a tool `add` of numbers
+// a and b, wanting `Authorization: Bearer MCP_TOKEN`).
 // 1. Walks the client's resource classes and lists every method; 2. calls each once against a recording fetch to learn
 // the HTTP method and path it calls, and matches that to the contract (self-hosted: not tagged with one of Letta Cloud's
 // tags or _internal_); 3. calls each self-hosted method against the live server with valid arguments (creating what it
-// needs first) and checks the answer's JSON against the contract's response schema (required fields and types).
+// needs first) and checks the answer's JSON against the contract's response schema (required fields and types), and,
+// for the methods of VALUES, what it says.
 // Prints "pass NAME", "fail NAME: why" and "cloud NAME" lines, then "client methods passing X of M self-hosted".
 import Letta, { toFile } from '@letta-ai/letta-client';
 import fs from 'node:fs';
@@ -112,7 +114,11 @@ ctx.schedule = (await attempt('schedule', () => client.agents.schedule.create(ct
 ctx.group = (await attempt('group', () => client.groups?.create?.({ agent_ids: [ctx.agent], description: 'methods' })))?.id ?? 'group-x';
 const admin = new Letta({ apiKey: process.env.KEY_ADMIN, baseURL, maxRetries: 0, fetch: client.fetch });
 ctx.mcpServer = (await attempt('MCP server', () => admin.mcpServers.create({ server_name: 'methods-mcp',
-  config: { mcp_server_type: 'streamable_http', server_url: 'http://127.0.0.1:9/mcp' } })))?.id ?? 'mcp-x';
+  config: { mcp_server_type: 'streamable_http', server_url: process.env.MCP_URL, auth_token: process.env.MCP_TOKEN } })))?.id ?? 'mcp-x';
+ctx.mcpTool = (await attempt('MCP tool', async () => {
+  const tools = await admin.mcpServers.tools.list(ctx.mcpServer);
+  return (tools.items ?? tools).find((t) => t.name.endsWith('add'));
+}))?.id ?? 'tool-add';
 // A background run, whose stream can be resumed.
 ctx.backgroundRun = await attempt('background run', async () => {
   let run;
@@ -210,6 +216,8 @@ const ARGS = {
   'conversations.cancel': async () => [await backgroundTurn(5000), {}],
   'mcpServers.create': () => [{ server_name: 'methods-mcp-2', config: { mcp_server_type: 'streamable_http', server_url: 'http://127.0.0.1:9/other' } }],
   'mcpServers.update': () => [ctx.mcpServer, { server_name: 'methods-mcp' }],
+  'mcpServers.tools.retrieve': () => [ctx.mcpTool, { mcp_server_id: ctx.mcpServer }],
+  'mcpServers.tools.run': () => [ctx.mcpTool, { mcp_server_id: ctx.mcpServer, args: { a: 2, b: 3 } }],
   'mcpServers.delete': async () => [(await admin.mcpServers.create({ server_name: 'doomed-mcp', config: { mcp_server_type: 'streamable_http', server_url: 'http://127.0.0.1:9/gone' } })).id],
   'messages.search': () => [{ query: 'hello' }],
   'passages.search': () => [{ query: 'tea' }],
@@ -221,6 +229,17 @@ const ARGS = {
 const SCHEMA_AS_LETTA_ANSWERS = {
   // The contract declares a string; Letta's server answers the agent file itself, a JSON object, as Engram does.
   'agents.exportFile': true,
+};
+// What some answers must say, beyond their shape: a problem, or null. The MCP server's tool is its `add`.
+const mcpAdd = (tool) => (tool && tool.name?.endsWith('add') && tool.id === ctx.mcpTool
+  && tool.json_schema?.parameters?.properties?.a?.type === 'number' ? null : `not the MCP server's tool add: ${JSON.stringify(tool)?.slice(0, 200)}`);
+const VALUES = {
+  'mcpServers.tools.list': (tools) => mcpAdd(tools.find?.((t) => t.id === ctx.mcpTool)),
+  'mcpServers.tools.retrieve': mcpAdd,
+  'mcpServers.tools.run': (r) => (r.status === 'success' && String(r.func_return).includes('5') ? null
+    : `add(2, 3) answered ${JSON.stringify(r).slice(0, 200)}`),
+  'mcpServers.refresh': (r) => (Array.isArray(r.tools) && r.tools.some((t) => String(t).endsWith('add')) ? null
+    : `the refresh lists no tool add: ${JSON.stringify(r).slice(0, 200)}`),
 };
 // Methods that remove or stop what others use run last; closing a file first, while its folder is still attached.
 const LAST = /\.(delete|detach|cancel|reset|closeAll|close)$/;
@@ -287,6 +306,8 @@ async function callLive(m) {
   if (!res) return 'no request reached the server';
   if (res.status >= 300) return `answered ${res.status}: ${res.text.slice(0, 200)}`;
   const schema = responseSchema(m.operation);
+  const value = VALUES[m.name] && VALUES[m.name](res.type.includes('json') ? JSON.parse(res.text) : {});
+  if (value) return value;
   if (!schema || !res.type.includes('json') || SCHEMA_AS_LETTA_ANSWERS[m.name]) return null;
   const found = problems(schema, JSON.parse(res.text), 'response');
   return found.length ? found.slice(0, 3).join('; ') : null;

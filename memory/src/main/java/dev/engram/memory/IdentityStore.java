@@ -35,6 +35,26 @@ public final class IdentityStore {
     }
 
     /**
+     * Stores the user's identity with its name, type and properties in one write (its creation time stays when it
+     * exists): what a client that sets an identity's fields and properties together asks, all or nothing.
+     *
+     * @throws IllegalArgumentException if the user id, name or type is blank, too long or has control characters, or the
+     *                                  properties are longer than {@link Identity#MAX_PROPERTIES} or not text
+     */
+    public Identity put(String userId, String name, String type, String properties) {
+        Checks.id(userId, "user id");
+        Checks.id(name, "identity name");
+        Checks.id(type, "identity type");
+        Checks.notNull(properties, "properties");
+        return store.write(rows -> {
+            Optional<Identity> old = rows.identity(userId);
+            Identity identity = new Identity(userId, name, type, old.map(Identity::createdAt).orElse(store.now()), properties);
+            rows.putIdentity(identity);
+            return identity;
+        });
+    }
+
+    /**
      * Replaces the properties of the user's identity (see {@link Identity#properties()}).
      *
      * @throws NotFoundException        if the user has no identity

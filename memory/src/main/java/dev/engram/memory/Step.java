@@ -21,7 +21,8 @@ import java.util.Set;
  * @param request          what the model was asked, as a compact JSON reference: the ids of the stored messages in its
  *                         prompt, the tools offered and the prompt's size ({@code {}} when unknown)
  * @param response         what it answered, as JSON: its text and tool calls ({@code {}} when it failed)
- * @param messageIds       the ids of the messages the step stored (the model's answer, the tools' results), in order
+ * @param messageIds       the ids of the messages the step stored (the model's answer, the tools' results; a run's
+ *                         first step also the turn's input, as Letta stores it), in order
  * @param stopReason       Letta's stop reason of the step: the turn's where the turn stopped after it, else
  *                         {@code tool_call}
  * @param status           {@code success}, {@code failed} or {@code cancelled} (Letta's {@code StepStatus})

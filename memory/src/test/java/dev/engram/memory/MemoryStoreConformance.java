@@ -1350,6 +1350,20 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
+        void anIdentitysFieldsAndPropertiesAreStoredTogetherOrNotAtAll() {
+            Identity ana = store.identities().put("ana", "Ana", "user");
+            String props = "[{\"key\": \"plan\", \"value\": \"pro\", \"type\": \"string\"}]";
+            Identity changed = store.identities().put("ana", "Ana L.", "other", props);
+            assertThat(changed.createdAt()).isEqualTo(ana.createdAt());
+            assertThat(store.identities().get("ana")).contains(changed);
+            assertThat(store.identities().put("acme", "Acme", "org", props).properties()).isEqualTo(props);
+            assertThatThrownBy(() -> store.identities().put("ana", "Ana X", "user", "x".repeat(Identity.MAX_PROPERTIES + 1)))
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> store.identities().put("ana", " ", "user", "[]")).isInstanceOf(IllegalArgumentException.class);
+            assertThat(store.identities().get("ana")).contains(changed);
+        }
+
+        @Test
         void deletingAnIdentityKeepsTheUsersMemory() {
             human(ANA, "likes tea", 100);
             store.identities().put("ana", "Ana", "user");

@@ -22,7 +22,9 @@ import tools.jackson.databind.node.ObjectNode;
  * alias {@code system-prompt/recompile} (the system prompt its next step compiles), {@code core-memory} (Letta's
  * {@code Memory}) and its template {@code variables}, the POST form of {@code export}, and identities attached to an
  * agent or a block. An identity is an Engram user ({@link Identities}): an agent or a block belongs to exactly its user's
- * identity, so attaching that one changes nothing and any other is refused with what to do instead.
+ * identity, so attaching that one changes nothing and any other is refused with what to do instead; a detach, as in
+ * Letta, never fails for an identity and an agent or block the caller sees, and changes nothing (the user's identity
+ * stays, since no call moves an agent or a block away from its user).
  */
 final class AgentOpsRoutes {
     private final Api api;
@@ -137,47 +139,34 @@ final class AgentOpsRoutes {
 
     /**
      * Attaching an agent's own identity (its user's) changes nothing and answers the agent; any other identity of the
-     * caller's is refused with a 409 (an agent is one user's, and moves to another only through export and import);
-     * detaching its own identity is refused the same way, and one it never had is a 404.
+     * caller's is refused with a 409 (an agent is one user's, and moves to another only through export and import).
+     * Detaching answers the agent as it is, as Letta answers a detach with nothing to remove: an identity it never had
+     * is not attached, and its own identity is its user, which stays (the agent's owner changes only through export and
+     * import; delete the agent to end it). An identity the caller does not see is a 404 either way.
      */
     private void agentIdentity(Agent agent, ServerRequest req, ServerResponse res, boolean attach) {
         String identityId = req.path().pathParameters().get("identity_id");
         String user = identityUser(Authentication.caller(req), agent.userId(), identityId);
         String own = Identities.id(agent.userId());
-        if (!user.equals(agent.userId())) {
-            if (!attach) {
-                throw ApiException.notFound("Identity '" + identityId + "' is not attached to agent '" + agent.id()
-                        + "' (its identity is '" + own + "').");
-            }
+        if (attach && !user.equals(agent.userId())) {
             throw ApiException.conflict("Agent '" + agent.id() + "' belongs to identity '" + own + "', its user's; an "
                     + "Engram agent has exactly one identity. To give the agent to '" + identityId + "', export it "
                     + "(GET /v1/agents/" + agent.id() + "/export) and import the file with that identity's key.");
         }
-        if (!attach) {
-            throw ApiException.conflict("Identity '" + own + "' is agent '" + agent.id() + "''s user; an Engram agent always "
-                    + "has its user's identity. Delete the agent instead, or move it to another user by export and import.");
-        }
         Api.json(res, api.agentState(agent));
     }
 
-    /** As {@link #agentIdentity} for a block: a block is its user's, and carries that identity only. */
+    /** As {@link #agentIdentity} for a block: a block is its user's, and carries that identity only; a detach changes nothing. */
     private void blockIdentity(Caller caller, ServerRequest req, ServerResponse res, boolean attach) {
         String blockId = req.path().pathParameters().get("block_id");
         String owner = api.userOfBlock(caller, blockId);
         Block block = api.block(owner, blockId);
         String identityId = req.path().pathParameters().get("identity_id");
         String user = identityUser(caller, owner, identityId);
-        if (!user.equals(owner)) {
-            if (!attach) {
-                throw ApiException.notFound("Identity '" + identityId + "' is not attached to block '" + blockId + "'.");
-            }
+        if (attach && !user.equals(owner)) {
             throw ApiException.conflict("Block '" + blockId + "' belongs to identity '" + Identities.id(owner) + "', its "
                     + "user's; an Engram block has exactly one identity. Create the block with '" + identityId
                     + "''s key instead.");
-        }
-        if (!attach) {
-            throw ApiException.conflict("Identity '" + identityId + "' is block '" + blockId + "''s user; an Engram block "
-                    + "always has its user's identity. Delete the block instead.");
         }
         ObjectNode view = LettaViews.block(block);
         ArrayNode ids = view.putArray("identity_ids");

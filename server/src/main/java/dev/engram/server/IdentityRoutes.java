@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -24,6 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * {@code /v1/identities}: an identity is an Engram user ({@code identifier_key} is the user's id) with a
  * display name and kind; its {@code block_ids} are the user's standalone blocks ({@code POST /v1/blocks/}). A user's key sees and manages only its own identity; an admin key, every one.
+ * Its {@code properties} ({@link IdentityProperties}) are set by create and upsert (replaced whole) and by {@code PATCH}
+ * (merged by key, as Letta merges them), stored with the other fields in one write.
  */
 final class IdentityRoutes {
     private static final Set<String> TYPES = Set.of("user", "org", "other");
@@ -66,12 +67,7 @@ final class IdentityRoutes {
 
     /** An identity's properties as stored: the server stores a JSON list; anything else (a store written by hand) is none. */
     private static JsonNode properties(Identity identity) {
-        try {
-            JsonNode list = Body.JSON.readTree(identity.properties());
-            return list != null && list.isArray() ? list : Body.JSON.createArrayNode();
-        } catch (JacksonException e) {
-            return Body.JSON.createArrayNode();
-        }
+        return IdentityProperties.list(identity.properties());
     }
 
     /** The caller's identity of that id; a 404 when it does not exist or belongs to another user. */
@@ -97,6 +93,7 @@ final class IdentityRoutes {
         String user = body.requiredString("identifier_key");
         String name = body.requiredString("name");
         String type = type(body, body.requiredString("identity_type"));
+        Optional<String> properties = properties(body);
         if (!caller.sees(user)) {
             throw ApiException.forbidden("A user's key creates only its own identity (identifier_key '"
                     + caller.user().orElseThrow() + "'); an admin key creates the others.");
@@ -105,13 +102,19 @@ final class IdentityRoutes {
             throw ApiException.conflict("An identity with identifier_key '" + user + "' exists; update it with PATCH "
                     + "/v1/identities/" + Identities.id(user) + " or PUT /v1/identities/.");
         }
-        Identity identity = put(body, user, name, type);
-        Api.json(res, view(identity));
+        Optional<Identity> old = api.store.identities().get(user);
+        String stored = properties.orElse(old.map(Identity::properties).orElse("[]"));
+        Api.json(res, view(put(body, user, name, type, stored)));
     }
 
-    private Identity put(Body body, String user, String name, String type) {
+    /** The body's {@code properties}, checked, as stored text; empty when the body names none. */
+    private static Optional<String> properties(Body body) {
+        return body.raw("properties").map(list -> IdentityProperties.checked(list, body.location("properties")));
+    }
+
+    private Identity put(Body body, String user, String name, String type, String properties) {
         try {
-            return api.store.identities().put(user, name, type);
+            return api.store.identities().put(user, name, type, properties);
         } catch (IllegalArgumentException e) {
             throw body.problem("value_error", Incidents.clientText(e, "an identity"), "body");
         }
@@ -136,7 +139,9 @@ final class IdentityRoutes {
         }
         String name = body.string("name").orElse(identity.name());
         String type = body.string("identity_type").map(t -> type(body, t)).orElse(identity.type());
-        Api.json(res, view(put(body, identity.userId(), name, type)));
+        String properties = properties(body).map(p -> IdentityProperties.merged(identity.properties(), p))
+                .orElse(identity.properties());
+        Api.json(res, view(put(body, identity.userId(), name, type, properties)));
     }
 
     private void delete(Caller caller, ServerRequest req, ServerResponse res) {

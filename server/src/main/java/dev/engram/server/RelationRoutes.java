@@ -131,39 +131,9 @@ final class RelationRoutes {
         } catch (JacksonException e) {
             throw ApiException.invalid("json_invalid", "The body is a JSON list of properties", "body");
         }
-        if (list == null || !list.isArray()) {
-            throw ApiException.invalid("list_type", "Input should be a valid list of {key, value, type}", "body");
-        }
-        Set<String> keys = new java.util.HashSet<>();
-        for (int i = 0; i < list.size(); i++) {
-            Body item = Body.of(list.get(i), List.of("body", String.valueOf(i)));
-            Set<String> fields = new java.util.HashSet<>();
-            item.node().propertyNames().forEach(fields::add);
-            fields.removeAll(Set.of("key", "value", "type"));
-            if (!fields.isEmpty()) {
-                throw item.problem("extra_forbidden", "Extra inputs are not permitted", fields.iterator().next());
-            }
-            String key = item.requiredString("key");
-            if (key.isBlank() || !keys.add(key)) {
-                throw item.problem("value_error", key.isBlank() ? "A key must not be blank" : "Key '" + key + "' is given twice",
-                        "key");
-            }
-            String type = item.requiredString("type");
-            JsonNode value = item.raw("value").orElseThrow(() -> item.problem("missing", "Field required", "value"));
-            boolean fits = switch (type) {
-                case "string" -> value.isString();
-                case "number" -> value.isNumber();
-                case "boolean" -> value.isBoolean();
-                case "json" -> value.isObject();
-                default -> throw item.problem("enum", "Input should be 'string', 'number', 'boolean' or 'json'", "type");
-            };
-            if (!fits) {
-                throw item.problem("value_error", "The value is not of type '" + type + "'", "value");
-            }
-        }
         try {
             Api.json(res, identities.view(api.store.identities().putProperties(identity.userId(),
-                    Body.JSON.writeValueAsString(list))));
+                    IdentityProperties.checked(list, List.of("body")))));
         } catch (IllegalArgumentException e) {
             throw ApiException.invalid("value_error", Incidents.clientText(e, "an identity's properties"), "body");
         }

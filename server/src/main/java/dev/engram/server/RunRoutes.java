@@ -149,13 +149,18 @@ final class RunRoutes {
         Api.json(res, view(last));
     }
 
-    /** The messages the run's steps stored, as Letta's messages. */
+    /**
+     * The run's messages as Letta's, each with the run's id: the input that started it (the user's message, an approval's
+     * answer: its first step's, as Letta stores a turn's input with its first step), then what its steps stored.
+     */
     private void messages(Caller caller, ServerRequest req, ServerResponse res) {
         Pages pages = Pages.of(req, 100, true);
         orderBy(req);
         Run run = run(caller, req);
         List<Long> ids = api.store.runs().steps(run.userId(), run.id()).stream().flatMap(s -> s.messageIds().stream()).toList();
-        Api.json(res, pages.page(messages(api, run.scope(), ids), m -> m.path("id").asString(), "Message"));
+        List<ObjectNode> views = messages(api, run.scope(), ids);
+        views.forEach(m -> m.put("run_id", run.id()));
+        Api.json(res, pages.page(views, m -> m.path("id").asString(), "Message"));
     }
 
     /** Stored messages of the scope, by id, as Letta's messages (with their run's id where the caller adds it). */

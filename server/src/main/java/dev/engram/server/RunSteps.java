@@ -21,7 +21,9 @@ import java.util.function.Function;
  * with the run's events or its end (never a transaction per step). A step is the run's whose
  * request the agent's running turn works for ({@code Turns.Running.runId}): a turn holds its agent's lock, so what its
  * scope does meanwhile is the turn's, and a request waiting for the lock takes nothing. The messages a scope stores
- * between a step's start and its end are the step's ({@link Step#messageIds()}).
+ * between a step's start and its end are the step's ({@link Step#messageIds()}); those it stores before the run's first
+ * step (the input that started the turn: the user's message, an approval's answer) are the first step's too, as Letta
+ * stores a turn's input with its first step, so that a run's messages begin with what started it.
  */
 final class RunSteps implements AgentListener {
     /** The collectors of the runs in progress, by run id. */
@@ -40,6 +42,8 @@ final class RunSteps implements AgentListener {
         final Run run;
         final List<Step> pending = new ArrayList<>();
         final List<Long> stepMessages = new ArrayList<>();
+        /** Whether the run's first step has started: until then, what the scope stores is the turn's input. */
+        boolean stepped;
 
         Collector(Run run) {
             this.run = run;
@@ -90,7 +94,12 @@ final class RunSteps implements AgentListener {
         }
         synchronized (c) {
             switch (event) {
-                case AgentEvent.StepStarted s -> c.stepMessages.clear();
+                case AgentEvent.StepStarted s -> {
+                    if (c.stepped) {
+                        c.stepMessages.clear();
+                    }
+                    c.stepped = true;
+                }
                 case AgentEvent.MessagesStored m -> m.messages().stream().map(ConversationMessage::id).forEach(c.stepMessages::add);
                 case AgentEvent.StepTaken t -> {
                     Step step = step(c.run, t, c.stepMessages);

@@ -178,11 +178,18 @@ class AgentOpsEndpointsTest {
         assertThat(other.status()).isEqualTo(409);
         assertThat(other.detail()).contains("export");
         assertThat(fx.patch(fx.admin, "/v1/blocks/" + block + "/identities/attach/identity-ben", null).status()).isEqualTo(409);
+        // A detach, as in Letta, never fails for what the caller sees, and changes nothing: the user's identity stays.
         ServerFixture.Response leave = fx.patch(fx.ana, "/v1/agents/" + agent + "/identities/detach/identity-ana", null);
-        assertThat(leave.status()).isEqualTo(409);
-        assertThat(leave.detail()).contains("always");
-        assertThat(fx.patch(fx.ana, "/v1/blocks/" + block + "/identities/detach/identity-ana", null).status()).isEqualTo(409);
-        assertThat(fx.patch(fx.admin, "/v1/agents/" + agent + "/identities/detach/identity-ben", null).status()).isEqualTo(404);
+        assertThat(leave.status()).as(leave.text()).isEqualTo(200);
+        assertThat(leave.json().path("identity_ids").valueStream().map(JsonNode::asString).toList()).containsExactly("identity-ana");
+        ServerFixture.Response leaveBlock = fx.patch(fx.ana, "/v1/blocks/" + block + "/identities/detach/identity-ana", null);
+        assertThat(leaveBlock.status()).as(leaveBlock.text()).isEqualTo(200);
+        assertThat(leaveBlock.json().path("identity_ids").path(0).asString()).isEqualTo("identity-ana");
+        ServerFixture.Response never = fx.patch(fx.admin, "/v1/agents/" + agent + "/identities/detach/identity-ben", null);
+        assertThat(never.status()).as(never.text()).isEqualTo(200);
+        assertThat(never.json().path("identity_ids").valueStream().map(JsonNode::asString).toList()).containsExactly("identity-ana");
+        assertThat(fx.patch(fx.admin, "/v1/blocks/" + block + "/identities/detach/identity-ben", null).status()).isEqualTo(200);
+        assertThat(fx.patch(fx.ana, "/v1/agents/" + agent + "/identities/detach/identity-ben", null).status()).isEqualTo(404);
         // ana's key does not see ben's identity at all.
         assertThat(fx.patch(fx.ana, "/v1/agents/" + agent + "/identities/attach/identity-ben", null).status()).isEqualTo(404);
         assertThat(fx.patch(fx.ana, "/v1/blocks/" + block + "/identities/attach/identity-ben", null).status()).isEqualTo(404);
