@@ -67,12 +67,25 @@ final class GroupCommit {
     }
 
     /**
-     * Runs {@code work} in the open transaction (or a new one) and returns its result once that transaction committed.
+     * Runs {@code work}, a store operation that only reads and writes rows, in the open transaction (or a new one) and
+     * returns its result once that transaction committed.
      *
      * @throws IllegalStateException if called from inside a write on the same thread (that write's transaction could
      *                               not end before this one; join it through the store's unit of work instead)
      */
     <T> T write(Function<Handle, T> work) {
+        return write(work, false);
+    }
+
+    /**
+     * {@link #write(Function)} for a unit of work, which runs its caller's own code: it never joins a transaction with
+     * writes in it (they would wait for that code, which may wait for them), but writes queued behind it may join its.
+     */
+    <T> T writeAlone(Function<Handle, T> work) {
+        return write(work, true);
+    }
+
+    private <T> T write(Function<Handle, T> work, boolean alone) {
         if (turn.isHeldByCurrentThread()) {
             throw new IllegalStateException("a PostgreSQL write cannot start inside another write on the same thread; "
                     + "run it inside the store's unit of work (MemoryStore.inTransaction) instead");
@@ -83,6 +96,10 @@ final class GroupCommit {
         turn.lock();
         try {
             batch = open;
+            if (batch != null && alone && batch.writes > 0) {
+                commit(batch); // its writes end now rather than wait for this unit's code
+                batch = null;
+            }
             if (batch == null) {
                 batch = begin();
                 open = batch;

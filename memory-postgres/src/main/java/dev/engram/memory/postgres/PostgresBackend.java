@@ -146,6 +146,16 @@ public final class PostgresBackend implements MemoryBackend {
         }
     }
 
+    /** A unit of work never joins a transaction other writes are in, since they would wait for its caller's code. */
+    @Override
+    public <T> T writeUnit(Function<Rows, T> work) {
+        try {
+            return writes.writeAlone(h -> work.apply(new PostgresRows(h)));
+        } catch (RuntimeException e) {
+            throw PostgresFailures.translate(e, jdbcUrl);
+        }
+    }
+
     /** Writes of this process waiting for their turn now (for tests). */
     int queuedWrites() {
         return writes.queued();

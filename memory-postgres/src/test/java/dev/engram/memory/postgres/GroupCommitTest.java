@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,10 +65,7 @@ class GroupCommitTest {
         try (PostgresBackend backend = open(url, "CREATE TABLE numbers (n INT)");
                 ExecutorService pool = Executors.newCachedThreadPool()) {
             CountDownLatch release = new CountDownLatch(1);
-            Future<Long> first = pool.submit(() -> backend.write(rows -> {
-                await(release);
-                return insert(0).apply(rows);
-            }));
+            Future<Long> first = running(pool, backend, release, 0);
             List<Future<Long>> queued = new ArrayList<>();
             for (int i = 1; i <= 8; i++) {
                 int n = i;
@@ -93,10 +91,7 @@ class GroupCommitTest {
         try (PostgresBackend backend = open(url, "CREATE TABLE numbers (n INT)");
                 ExecutorService pool = Executors.newCachedThreadPool()) {
             CountDownLatch release = new CountDownLatch(1);
-            Future<Long> first = pool.submit(() -> backend.write(rows -> {
-                await(release);
-                return insert(0).apply(rows);
-            }));
+            Future<Long> first = running(pool, backend, release, 0);
             Future<Long> kept = pool.submit(() -> backend.write(insert(1)));
             awaitQueued(backend, 1);
             Future<Long> throwing = pool.submit(() -> backend.write(rows -> {
@@ -124,16 +119,35 @@ class GroupCommitTest {
     }
 
     @Test
+    void aUnitOfWorkNeverJoinsATransactionWithWritesInItButLaterWritesMayJoinIts() throws Exception {
+        String url = server.jdbcUrl(server.newSchema());
+        try (PostgresBackend backend = open(url, "CREATE TABLE numbers (n INT)");
+                ExecutorService pool = Executors.newCachedThreadPool()) {
+            CountDownLatch release = new CountDownLatch(1);
+            Future<Long> first = running(pool, backend, release, 0);
+            Future<Long> joined = pool.submit(() -> backend.write(insert(1)));
+            awaitQueued(backend, 1);
+            Future<Long> unit = pool.submit(() -> backend.writeUnit(insert(2)));
+            awaitQueued(backend, 2);
+            Future<Long> afterUnit = pool.submit(() -> backend.write(insert(3)));
+            awaitQueued(backend, 3);
+            release.countDown();
+
+            assertThat(joined.get()).isEqualTo(first.get());
+            assertThat(unit.get()).isNotEqualTo(first.get());
+            assertThat(afterUnit.get()).isEqualTo(unit.get());
+            assertThat(numbers(url)).containsExactlyInAnyOrder(0, 1, 2, 3);
+        }
+    }
+
+    @Test
     void whenTheSharedCommitFailsEveryWriteInItFailsAndNothingIsStored() throws Exception {
         // a deferred unique constraint is checked at commit: the two writes of 7 make the commit fail
         String url = server.jdbcUrl(server.newSchema());
         try (PostgresBackend backend = open(url, "CREATE TABLE numbers (n INT UNIQUE DEFERRABLE INITIALLY DEFERRED)");
                 ExecutorService pool = Executors.newCachedThreadPool()) {
             CountDownLatch release = new CountDownLatch(1);
-            Future<Long> first = pool.submit(() -> backend.write(rows -> {
-                await(release);
-                return insert(7).apply(rows);
-            }));
+            Future<Long> first = running(pool, backend, release, 7);
             Future<Long> other = pool.submit(() -> backend.write(insert(1)));
             awaitQueued(backend, 1);
             Future<Long> duplicate = pool.submit(() -> backend.write(insert(7)));
@@ -184,6 +198,19 @@ class GroupCommitTest {
         return out;
     }
 
+    /** A write of {@code n} that runs (the others queue behind it) until {@code release}. */
+    private static Future<Long> running(ExecutorService pool, PostgresBackend backend, CountDownLatch release, int n)
+            throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(1);
+        Future<Long> write = pool.submit(() -> backend.write(rows -> {
+            started.countDown();
+            await(release);
+            return insert(n).apply(rows);
+        }));
+        started.await();
+        return write;
+    }
+
     /** Waits until {@code n} writes wait for their turn (the order they will run in). */
     private static void awaitQueued(PostgresBackend backend, int n) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -195,9 +222,12 @@ class GroupCommitTest {
         }
     }
 
+    /** Waits for the test to release the write, at most a minute (a failed test then fails rather than hangs). */
     private static void await(CountDownLatch latch) {
         try {
-            latch.await();
+            if (!latch.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never released the write");
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
