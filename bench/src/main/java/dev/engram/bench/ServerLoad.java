@@ -298,7 +298,8 @@ public final class ServerLoad {
         Arrays.sort(agentGet);
         System.out.printf(Locale.ROOT, "%-34s %10.3f %10.3f%n", "HTTP GET /v1/health/ (no work)", ms(health, 0.50), ms(health, 0.99));
         System.out.printf(Locale.ROOT, "%-34s %10.3f %10.3f%n", "HTTP POST .../messages/cancel", ms(agentGet, 0.50), ms(agentGet, 0.99));
-        Optional<PostgresLimits> limits = s.postgres.map(url -> new PostgresLimits(inSchema(url, schema)));
+        Optional<PostgresLimits> limits = s.postgres.isPresent()
+                ? Optional.of(new PostgresLimits(inSchema(s.postgres.get(), schema))) : Optional.empty();
         if (limits.isPresent()) {
             limits.get().printBareInserts(s.clients);
         }
