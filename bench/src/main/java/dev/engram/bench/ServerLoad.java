@@ -58,7 +58,7 @@ import tools.jackson.databind.json.JsonMapper;
  *       reply echoes its own message, and no user's key lists or reads another user's agent.</li>
  * </ol>
  *
- * With {@code --postgres URL} the store is PostgreSQL, the clients alternate between two servers on it (each with
+ * With {@code --postgres URL} the store is PostgreSQL, the clients alternate between the servers on it (each with
  * its own index and the database turn lock), and search freshness across them is measured: a passage written
  * through one server, searched through the other. Background indexing is off during the load, as in
  * {@code AgentStepBenchmark} (embedding every message at this rate needs more CPU than 2 cores have; the index
@@ -66,8 +66,14 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.engram.bench.ServerLoad [--agents 64] [--users 8] [--clients 64]
- *      [--seconds 20] [--rate 300] [--postgres jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres]
+ *      [--seconds 20] [--rate 300] [--solo 1000] [--postgres jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres
+ *      [--instances 2]]
  * </pre>
+ *
+ * {@code --solo} is the number of messages of each one-client measurement; {@code --instances} the number of servers on
+ * the PostgreSQL database (2 by default). On PostgreSQL the run also prints the database's limits beside the figures
+ * ({@link PostgresLimits}): a bare {@code INSERT}'s round trip and commit, one client and all clients at once, and the
+ * commits and WAL flushes per message of the closed loop.
  */
 public final class ServerLoad {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -108,7 +114,7 @@ public final class ServerLoad {
         }
     }
 
-    record Settings(int agents, int users, int clients, int seconds, double rate, Optional<String> postgres) {
+    record Settings(int agents, int users, int clients, int seconds, double rate, Optional<String> postgres, int instances, int solo) {
         static Settings parse(String[] args) {
             Map<String, String> a = new HashMap<>();
             for (int i = 0; i + 1 < args.length; i += 2) {
@@ -122,9 +128,14 @@ public final class ServerLoad {
             }
             Settings s = new Settings(Integer.parseInt(a.getOrDefault("agents", "64")), Integer.parseInt(a.getOrDefault("users", "8")),
                     Integer.parseInt(a.getOrDefault("clients", "64")), Integer.parseInt(a.getOrDefault("seconds", "20")),
-                    Double.parseDouble(a.getOrDefault("rate", "300")), Optional.ofNullable(a.get("postgres")));
-            if (s.agents < s.users || s.users < 1 || s.clients < 1 || s.seconds < 1 || !(s.rate > 0)) {
-                throw new IllegalArgumentException("need agents >= users >= 1, clients >= 1, seconds >= 1, rate > 0");
+                    Double.parseDouble(a.getOrDefault("rate", "300")), Optional.ofNullable(a.get("postgres")),
+                    Integer.parseInt(a.getOrDefault("instances", a.containsKey("postgres") ? "2" : "1")),
+                    Integer.parseInt(a.getOrDefault("solo", "1000")));
+            if (s.agents < s.users || s.users < 1 || s.clients < 1 || s.seconds < 1 || !(s.rate > 0) || s.solo < 20) {
+                throw new IllegalArgumentException("need agents >= users >= 1, clients >= 1, seconds >= 1, rate > 0, solo >= 20");
+            }
+            if (s.instances < 1 || (s.postgres.isEmpty() && s.instances != 1)) {
+                throw new IllegalArgumentException("--instances is 1 on SQLite and at least 1 with --postgres, got " + s.instances);
             }
             return s;
         }
@@ -150,12 +161,11 @@ public final class ServerLoad {
         Path dir = Files.createTempDirectory("engram-server-load");
         String schema = "load_" + Long.toHexString(System.nanoTime());
         List<Instance> instances = new ArrayList<>();
-        instances.add(open(s, dir.resolve("a"), schema));
-        if (s.postgres.isPresent()) {
-            instances.add(open(s, dir.resolve("b"), schema));
+        for (int i = 0; i < s.instances; i++) {
+            instances.add(open(s, dir.resolve("server" + i), schema));
         }
         try {
-            run(s, instances);
+            run(s, instances, schema);
         } finally {
             instances.forEach(Instance::close);
             EMBEDDER.close();
@@ -186,10 +196,14 @@ public final class ServerLoad {
         try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.Statement st = c.createStatement()) {
             st.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
         }
+        return inSchema(url, schema);
+    }
+
+    private static String inSchema(String url, String schema) {
         return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
     }
 
-    private static void run(Settings s, List<Instance> instances) throws Exception {
+    private static void run(Settings s, List<Instance> instances, String schema) throws Exception {
         Instance first = instances.getFirst();
         MemoryStore store = first.store();
         List<String> keys = new ArrayList<>();
@@ -232,11 +246,11 @@ public final class ServerLoad {
                 .path("id").asString();
         Agent solo = runtime.current("user0", soloId);
         String soloPath = "/v1/agents/" + soloId + "/messages";
-        long[] inProcess = new long[1000];
-        long[] overHttp = new long[1000];
-        long[] overRaw = new long[1000];
+        long[] inProcess = new long[s.solo / 20 * 20];
+        long[] overHttp = new long[inProcess.length];
+        long[] overRaw = new long[inProcess.length];
         try (RawHttpClient raw = new RawHttpClient(first.server().port())) {
-            for (int i = 0; i < 300; i++) { // warm-up of all three paths
+            for (int i = 0; i < inProcess.length * 3 / 10; i++) { // warm-up of all three paths
                 solo.send("warm " + i);
                 post(http, first.url(soloPath), keys.get(0), message("warm " + i));
                 raw.post(soloPath, keys.get(0), message("warm " + i).toString());
@@ -284,6 +298,11 @@ public final class ServerLoad {
         Arrays.sort(agentGet);
         System.out.printf(Locale.ROOT, "%-34s %10.3f %10.3f%n", "HTTP GET /v1/health/ (no work)", ms(health, 0.50), ms(health, 0.99));
         System.out.printf(Locale.ROOT, "%-34s %10.3f %10.3f%n", "HTTP POST .../messages/cancel", ms(agentGet, 0.50), ms(agentGet, 0.99));
+        Optional<PostgresLimits> limits = s.postgres.isPresent()
+                ? Optional.of(new PostgresLimits(inSchema(s.postgres.get(), schema))) : Optional.empty();
+        if (limits.isPresent()) {
+            limits.get().printBareInserts(s.clients);
+        }
 
         // 3. M concurrent clients: as fast as they are answered (capacity), then paced at the offered rate (latency)
         // Each client on a kept-alive connection of its own, with the minimal client (the JDK's would take a
@@ -300,7 +319,9 @@ public final class ServerLoad {
             }
         };
         Duration length = Duration.ofSeconds(s.seconds);
+        Optional<PostgresLimits.Counts> before = limits.map(PostgresLimits::counts);
         LoadClients.Result closed = LoadClients.run(s.clients, agentsOf, length, Optional.empty(), "c", send);
+        Optional<PostgresLimits.Counts> after = limits.map(PostgresLimits::counts);
         LoadClients.Result paced = LoadClients.run(s.clients, agentsOf, length, Optional.of(s.rate), "p", send);
         for (RawHttpClient c : connections) {
             c.close();
@@ -309,6 +330,12 @@ public final class ServerLoad {
                 "max ms", "errors");
         report("closed loop (capacity)", closed);
         report(String.format(Locale.ROOT, "paced, %.0f msgs/s offered", s.rate), paced);
+        if (before.isPresent() && after.isPresent()) {
+            PostgresLimits.Counts d = after.get().minus(before.get());
+            double n = closed.latencyNanos().length;
+            System.out.printf(Locale.ROOT, "closed loop, per message: %.2f commits (reads included), %.2f WAL flushes (pg_stat_database, "
+                    + "pg_stat_wal; PostgreSQL's counts, flushed about once a second)%n", d.commits() / n, d.walSyncs() / n);
+        }
         Map<String, Set<String>> acknowledged = new HashMap<>();
         for (LoadClients.Result r : List.of(closed, paced)) {
             r.acknowledged().forEach((agent, texts) -> acknowledged.computeIfAbsent(agent, a -> new HashSet<>()).addAll(texts));

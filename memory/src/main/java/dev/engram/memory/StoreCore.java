@@ -154,7 +154,7 @@ final class StoreCore {
             }
         }
         try {
-            return backend.write(rows -> {
+            return backend.writeUnit(rows -> {
                 Unit open = new Unit(rows);
                 unit.set(open);
                 try {

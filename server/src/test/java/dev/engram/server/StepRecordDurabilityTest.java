@@ -79,9 +79,10 @@ class StepRecordDurabilityTest {
             assertThat(step.agentId()).isEqualTo(agent);
             assertThat(step.status()).isEqualTo("success");
             assertThat(step.response()).contains("\"name\":\"block\"");
-            // the step's own messages: the call and its result, stored in the same transaction as the record
+            // the step's own messages: the user's input (a run's first step carries it, as Letta files it), the call and
+            // its result, stored in the same transaction as the record
             List<ConversationMessage> stored = fx.store.messages().list(Scope.of("ana", agent), MessageQuery.all());
-            assertThat(step.messageIds()).hasSize(2);
+            assertThat(step.messageIds()).hasSize(3);
             assertThat(stored.stream().map(ConversationMessage::id).toList()).containsAll(step.messageIds());
         });
         String run = model.storedAtSecondCall.getFirst().runId();

@@ -21,9 +21,11 @@ import org.jdbi.v3.core.Jdbi;
  * {@link Rows} (plain row operations); {@link MemoryStore#over(MemoryBackend)} adds every rule, and the
  * result passes the same conformance suite as the embedded SQLite store.
  *
- * <p>Every write is one transaction that first takes a transaction-scoped advisory lock, so writes from
+ * <p>Every write runs in a transaction that first takes a transaction-scoped advisory lock, so writes from
  * any number of processes are serialised and the change log's sequence numbers commit in order (a
- * search index following the log never skips an event). Reads run concurrently. The schema is created
+ * search index following the log never skips an event). Writes of this process that arrive while one runs
+ * join its transaction and commit with it ({@link GroupCommit}: one WAL flush for all of them, each still
+ * rolled back alone if it fails, none returning before the commit is durable). Reads run concurrently. The schema is created
  * and migrated with Flyway at open (history in {@value SchemaMigrations#HISTORY_TABLE}), in the
  * connection's current schema; a database written by a newer Engram is refused unchanged.
  *
@@ -47,11 +49,13 @@ public final class PostgresBackend implements MemoryBackend {
     private final HikariDataSource dataSource;
     private final Jdbi jdbi;
     private final String jdbcUrl;
+    private final GroupCommit writes;
 
     private PostgresBackend(HikariDataSource dataSource) {
         this.dataSource = dataSource;
         this.jdbcUrl = dataSource.getJdbcUrl();
         this.jdbi = Jdbi.create(dataSource);
+        this.writes = new GroupCommit(jdbi, WRITE_LOCK, GroupCommit.MAX_WRITES, e -> PostgresFailures.translate(e, jdbcUrl));
         SchemaMigrations.migrate(dataSource, MIGRATIONS, PostgresBackend.class.getClassLoader(), dataSource.getJdbcUrl(),
                 SCHEMA_VERSION);
     }
@@ -136,13 +140,25 @@ public final class PostgresBackend implements MemoryBackend {
     @Override
     public <T> T write(Function<Rows, T> work) {
         try {
-            return jdbi.inTransaction(h -> {
-                h.execute("SELECT pg_advisory_xact_lock(?)", WRITE_LOCK);
-                return work.apply(new PostgresRows(h));
-            });
+            return writes.write(h -> work.apply(new PostgresRows(h)));
         } catch (RuntimeException e) {
             throw PostgresFailures.translate(e, jdbcUrl);
         }
+    }
+
+    /** A unit of work never joins a transaction other writes are in, since they would wait for its caller's code. */
+    @Override
+    public <T> T writeUnit(Function<Rows, T> work) {
+        try {
+            return writes.writeAlone(h -> work.apply(new PostgresRows(h)));
+        } catch (RuntimeException e) {
+            throw PostgresFailures.translate(e, jdbcUrl);
+        }
+    }
+
+    /** Writes of this process waiting for their turn now (for tests). */
+    int queuedWrites() {
+        return writes.queued();
     }
 
     /**

@@ -37,6 +37,16 @@ public interface MemoryBackend extends AutoCloseable {
     <T> T write(Function<Rows, T> work);
 
     /**
+     * Runs a {@linkplain dev.engram.memory.MemoryStore#inTransaction unit of work} as one write transaction: like
+     * {@link #write}, but {@code work} runs its caller's own code, which may take locks or wait for other threads. A
+     * backend that lets concurrent writes share a transaction (group commit) must therefore never make another write's
+     * commit wait for this one's work. The default is {@link #write}.
+     */
+    default <T> T writeUnit(Function<Rows, T> work) {
+        return write(work);
+    }
+
+    /**
      * Runs read-only {@code work}; it may run while a write is in progress and must see every
      * committed write. The default runs it as a write.
      */
