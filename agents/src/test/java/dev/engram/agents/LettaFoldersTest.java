@@ -109,8 +109,9 @@ class LettaFoldersTest {
 
     @Test
     void evieKeepsItsFilesWhenTheSharedAgentFileIsThere() throws Exception {
-        Path evie = Path.of("/work/shared/data/agent-files/evie.af");
-        assumeTrue(Files.exists(evie), "evie.af is not in the shared data");
+        Path evie = Path.of(System.getProperty("engram.shared.data", "../../shared/data"), "agent-files", "evie.af");
+        assumeTrue(Files.exists(evie), "evie.af (Letta's published agent file with folders) is not in ../shared/data/"
+                + "agent-files; sourcesFilesAndFileStatesComeAlong... covers the same parts with a file of its own");
         JsonNode root = Heartbeats.JSON.readTree(Files.readString(evie));
         fx = new AgentFixture(dir).open(b -> { });
         AgentFileImport imported = fx.runtime.importLettaAgentFile(AgentImport.json(Files.readString(evie), "evie.af")
