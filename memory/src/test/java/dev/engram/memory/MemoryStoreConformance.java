@@ -1335,6 +1335,25 @@ public abstract class MemoryStoreConformance {
         }
 
         @Test
+        void createRefusesAnExistingIdentityAndUpdateChangesTheStoredOneInOneWrite() {
+            Identity ana = store.identities().create("ana", "Ana", "user", "[1]");
+            assertThatThrownBy(() -> store.identities().create("ana", "Other", "org", "[]"))
+                    .isInstanceOf(DuplicateException.class).hasMessageContaining("ana");
+            assertThat(store.identities().get("ana")).contains(ana);
+            Identity changed = store.identities().update("ana", i -> new Identity(i.userId(), "Ana L.", i.type(),
+                    i.createdAt(), i.properties().replace("]", ",2]")));
+            assertThat(changed.properties()).isEqualTo("[1,2]");
+            assertThat(changed.createdAt()).isEqualTo(ana.createdAt());
+            assertThat(store.identities().get("ana")).contains(changed);
+            assertThatThrownBy(() -> store.identities().update("ana", i -> {
+                throw new IllegalArgumentException("refused");
+            })).hasMessage("refused");
+            assertThat(store.identities().get("ana")).contains(changed);
+            assertThatThrownBy(() -> store.identities().update("nobody", i -> i)).isInstanceOf(NotFoundException.class);
+            assertThat(store.identities().get("nobody")).isEmpty();
+        }
+
+        @Test
         void anIdentitysPropertiesAreReplacedWholeAndKeptThroughARename() {
             store.identities().put("ana", "Ana", "user");
             assertThat(store.identities().get("ana").orElseThrow().properties()).isEqualTo("[]");

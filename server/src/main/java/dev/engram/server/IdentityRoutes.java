@@ -7,6 +7,7 @@ import static io.helidon.http.Method.POST;
 import static io.helidon.http.Method.PUT;
 
 import dev.engram.memory.AgentRecord;
+import dev.engram.memory.DuplicateException;
 import dev.engram.memory.Identity;
 import dev.engram.memory.Scope;
 import io.helidon.http.Status;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -98,13 +100,20 @@ final class IdentityRoutes {
             throw ApiException.forbidden("A user's key creates only its own identity (identifier_key '"
                     + caller.user().orElseThrow() + "'); an admin key creates the others.");
         }
-        if (!replace && api.store.identities().get(user).isPresent()) {
-            throw ApiException.conflict("An identity with identifier_key '" + user + "' exists; update it with PATCH "
-                    + "/v1/identities/" + Identities.id(user) + " or PUT /v1/identities/.");
+        Identity stored;
+        if (!replace) {
+            try {
+                stored = checked(body, () -> api.store.identities().create(user, name, type, properties.orElse("[]")));
+            } catch (DuplicateException e) {
+                throw ApiException.conflict("An identity with identifier_key '" + user + "' exists; update it with PATCH "
+                        + "/v1/identities/" + Identities.id(user) + " or PUT /v1/identities/.");
+            }
+        } else {
+            // Without properties in the body, an upsert keeps the stored ones: the store reads and writes them together.
+            stored = checked(body, () -> properties.isPresent() ? api.store.identities().put(user, name, type, properties.get())
+                    : api.store.identities().put(user, name, type));
         }
-        Optional<Identity> old = api.store.identities().get(user);
-        String stored = properties.orElse(old.map(Identity::properties).orElse("[]"));
-        Api.json(res, view(put(body, user, name, type, stored)));
+        Api.json(res, view(stored));
     }
 
     /** The body's {@code properties}, checked, as stored text; empty when the body names none. */
@@ -112,9 +121,10 @@ final class IdentityRoutes {
         return body.raw("properties").map(list -> IdentityProperties.checked(list, body.location("properties")));
     }
 
-    private Identity put(Body body, String user, String name, String type, String properties) {
+    /** Runs a store call, answering the store's refusal of a value as a 422 about the body. */
+    private static Identity checked(Body body, Supplier<Identity> write) {
         try {
-            return api.store.identities().put(user, name, type, properties);
+            return write.get();
         } catch (IllegalArgumentException e) {
             throw body.problem("value_error", Incidents.clientText(e, "an identity"), "body");
         }
@@ -137,11 +147,13 @@ final class IdentityRoutes {
         if (body.string("identifier_key").filter(k -> !k.equals(identity.userId())).isPresent()) {
             throw body.problem("value_error", "An identity's identifier_key is its user's id and does not change", "identifier_key");
         }
-        String name = body.string("name").orElse(identity.name());
-        String type = body.string("identity_type").map(t -> type(body, t)).orElse(identity.type());
-        String properties = properties(body).map(p -> IdentityProperties.merged(identity.properties(), p))
-                .orElse(identity.properties());
-        Api.json(res, view(put(body, identity.userId(), name, type, properties)));
+        Optional<String> name = body.string("name");
+        Optional<String> type = body.string("identity_type").map(t -> type(body, t));
+        Optional<String> properties = properties(body);
+        // The merge reads the properties stored at the moment of the write, so that two PATCHes at once both land.
+        Api.json(res, view(checked(body, () -> api.store.identities().update(identity.userId(), current -> new Identity(
+                current.userId(), name.orElse(current.name()), type.orElse(current.type()), current.createdAt(),
+                properties.map(p -> IdentityProperties.merged(current.properties(), p)).orElse(current.properties()))))));
     }
 
     private void delete(Caller caller, ServerRequest req, ServerResponse res) {

@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.memory.Identity;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,6 +72,39 @@ class IdentityPropertiesEndpointsTest {
         assertThat(upserted.status()).as(upserted.text()).isEqualTo(200);
         assertThat(upserted.json().path("properties").findValuesAsString("key")).containsExactly("team");
         assertThat(stored().properties()).contains("\"team\"").doesNotContain("plan");
+    }
+
+    @Test
+    void concurrentCreatesMakeOneIdentityAndConcurrentPatchesAllLand() throws Exception {
+        int clients = 8;
+        List<Integer> statuses;
+        try (ExecutorService pool = Executors.newFixedThreadPool(clients)) {
+            List<Future<Integer>> creates = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                String name = "Ana " + i;
+                creates.add(pool.submit(() -> fx.post(fx.ana, "/v1/identities/", obj("identifier_key", "ana", "name", name,
+                        "identity_type", "user")).status()));
+            }
+            statuses = new ArrayList<>();
+            for (Future<Integer> f : creates) {
+                statuses.add(f.get());
+            }
+            assertThat(statuses).as("one create wins, the others are told it exists").containsOnly(200, 409)
+                    .filteredOn(s -> s == 200).hasSize(1);
+
+            List<Future<Integer>> patches = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                String key = "k" + i;
+                patches.add(pool.submit(() -> fx.patch(fx.ana, ID, obj("properties", List.of(prop(key, 1, "number"))))
+                        .status()));
+            }
+            for (Future<Integer> f : patches) {
+                assertThat(f.get()).isEqualTo(200);
+            }
+        }
+        assertThat(fx.get(fx.ana, ID).json().path("properties").findValuesAsString("key"))
+                .as("each PATCH merged into what the one before it wrote").hasSize(clients)
+                .containsExactlyInAnyOrder("k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7");
     }
 
     @Test
