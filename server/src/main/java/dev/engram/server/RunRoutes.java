@@ -15,7 +15,9 @@ import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -157,9 +159,15 @@ final class RunRoutes {
         Pages pages = Pages.of(req, 100, true);
         orderBy(req);
         Run run = run(caller, req);
-        List<Long> ids = api.store.runs().steps(run.userId(), run.id()).stream().flatMap(s -> s.messageIds().stream()).toList();
+        Map<String, String> stepOf = new HashMap<>();
+        List<Long> ids = new ArrayList<>();
+        for (Step step : api.store.runs().steps(run.userId(), run.id())) {
+            step.messageIds().forEach(id -> stepOf.putIfAbsent(Ids.message(id), step.id()));
+            ids.addAll(step.messageIds());
+        }
         List<ObjectNode> views = messages(api, run.scope(), ids);
-        views.forEach(m -> m.put("run_id", run.id()));
+        // Each view of a stored message (reasoning, call, return) carries the id of the step that stored it, as Letta's.
+        views.forEach(m -> m.put("run_id", run.id()).put("step_id", stepOf.get(m.path("id").asString())));
         Api.json(res, pages.page(views, m -> m.path("id").asString(), "Message"));
     }
 

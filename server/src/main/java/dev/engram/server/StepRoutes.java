@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code /v1/steps} and {@code /v1/telemetry}: the steps of the caller's runs, one per call to an agent's model, as
@@ -108,8 +109,9 @@ final class StepRoutes {
         Pages pages = Pages.of(req, 100, true);
         RunRoutes.orderBy(req);
         Step step = step(caller, req);
-        Api.json(res, pages.page(RunRoutes.messages(api, Scope.of(step.userId(), step.agentId()),
-                step.messageIds()), m -> m.path("id").asString(), "Message"));
+        List<ObjectNode> views = RunRoutes.messages(api, Scope.of(step.userId(), step.agentId()), step.messageIds());
+        views.forEach(m -> m.put("run_id", step.runId()).put("step_id", step.id()));
+        Api.json(res, pages.page(views, m -> m.path("id").asString(), "Message"));
     }
 
     /**

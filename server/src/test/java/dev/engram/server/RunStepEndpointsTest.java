@@ -77,9 +77,19 @@ class RunStepEndpointsTest {
         assertThat(metrics.path("step_ns").asLong()).isGreaterThanOrEqualTo(metrics.path("llm_request_ns").asLong());
         JsonNode messages = fx.get(fx.ana, "/v1/steps/" + step + "/messages").json();
         assertThat(messages.findValuesAsString("message_type")).contains("tool_call_message", "tool_return_message");
+        assertThat(messages.findValuesAsString("step_id")).as("each message names its step").containsOnly(step)
+                .hasSize(messages.size());
 
         JsonNode runMessages = fx.get(fx.ana, "/v1/runs/" + run + "/messages").json();
         assertThat(runMessages.size()).isGreaterThanOrEqualTo(messages.size());
+        for (JsonNode m : runMessages) {
+            String storedBy = stored.stream().filter(s -> s.messageIds().contains(Long.parseLong(m.path("id").asString()
+                    .substring("message-".length())))).findFirst().orElseThrow().id();
+            assertThat(m.path("step_id").asString()).as("the step that stored %s", m.path("id")).isEqualTo(storedBy);
+            assertThat(m.path("run_id").asString()).isEqualTo(run);
+        }
+        assertThat(runMessages.findValuesAsString("step_id")).as("the run's steps, each its own messages")
+                .containsAll(stored.stream().map(Step::id).toList());
         JsonNode usage = fx.get(fx.ana, "/v1/runs/" + run + "/usage").json();
         assertThat(usage.path("prompt_tokens").asInt()).isEqualTo(stored.stream().mapToInt(Step::promptTokens).sum());
         JsonNode runMetrics = fx.get(fx.ana, "/v1/runs/" + run + "/metrics").json();
