@@ -7,6 +7,7 @@ import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.onnx.OnnxEmbedder;
 import dev.engram.memory.SearchMode;
 import dev.engram.bench.eval.CachingEmbedder;
+import dev.engram.bench.eval.CandidateDump;
 import dev.engram.bench.eval.EvalSetup;
 import dev.engram.bench.eval.EvalTables;
 import dev.engram.bench.eval.LoCoMoEval;
@@ -28,13 +29,16 @@ import java.util.function.UnaryOperator;
  * java -cp bench/target/benchmarks.jar dev.engram.bench.RetrievalQuality [scifact|locomo|all]
  *      [--data DIR] [--models minilm,bge-small] [--fusion rrf[:K]|weighted:BM25,VECTOR] [--candidates N]
  *      [--turns text|caption] [--context BEFORE,AFTER] [--embedding-cache DIR] [--complete-scores]
- *      [--feedback DOCS,WEIGHT] [--dump FILE]
+ *      [--feedback DOCS,WEIGHT] [--lexical-feedback DOCS,TERMS,WEIGHT] [--dump FILE] [--dump-candidates PREFIX]
  * </pre>
  *
- * <p>{@code --complete-scores} and {@code --feedback} turn on the index's
- * {@link LuceneMemorySearch.Builder#completeFusionScores} and {@link LuceneMemorySearch.Builder#vectorFeedback};
+ * <p>{@code --complete-scores}, {@code --feedback} and {@code --lexical-feedback} turn on the index's
+ * {@link LuceneMemorySearch.Builder#completeFusionScores}, {@link LuceneMemorySearch.Builder#vectorFeedback} and
+ * {@link LuceneMemorySearch.Builder#lexicalFeedback};
  * {@code --dump FILE} writes each question's figure (model, mode, conversation or query id, category, recall@10 or
- * nDCG@10) as tab-separated lines, for choosing settings on folds.
+ * nDCG@10) as tab-separated lines, for choosing settings on folds; {@code --dump-candidates PREFIX} measures nothing and
+ * writes each question's BM25 and vector lists instead ({@link CandidateDump}, PREFIX-MODEL-SET.tsv), from which
+ * {@code bench/retrieval-fusion.py} computes fusions.
  *
  * Without options it measures the library's defaults ({@link EvalSetup#defaults}) for every model. With
  * {@code --embedding-cache DIR} every vector computed is kept in DIR and read back by later runs, so that settings that
@@ -55,19 +59,26 @@ public final class RetrievalQuality {
         LoCoMoEval.TurnFormat turns = LoCoMoEval.TurnFormat.SPEAKER_TEXT_CAPTION;
         Path cache = null;
         Path dump = null;
+        Path candidatesDump = null;
         boolean complete = false;
         int feedbackDocs = 0;
         double feedbackWeight = 0;
+        double[] lexical = {0, 10, 0};
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
                 case "--embedding-cache" -> cache = Path.of(args[++i]);
                 case "--dump" -> dump = Path.of(args[++i]);
+                case "--dump-candidates" -> candidatesDump = Path.of(args[++i]);
                 case "--complete-scores" -> complete = true;
                 case "--feedback" -> {
                     String[] f = args[++i].split(",");
                     feedbackDocs = Integer.parseInt(f[0]);
                     feedbackWeight = Double.parseDouble(f[1]);
+                }
+                case "--lexical-feedback" -> {
+                    String[] f = args[++i].split(",");
+                    lexical = new double[] {Integer.parseInt(f[0]), Integer.parseInt(f[1]), Double.parseDouble(f[2])};
                 }
                 case "--models" -> models = List.of(args[++i].split(",")).stream().map(EmbeddingModel::byName).toList();
                 case "--fusion" -> fusion = Fusion.parse(args[++i]);
@@ -89,7 +100,9 @@ public final class RetrievalQuality {
         boolean completeScores = complete;
         int fbDocs = feedbackDocs;
         double fbWeight = feedbackWeight;
-        UnaryOperator<LuceneMemorySearch.Builder> options = b -> b.completeFusionScores(completeScores).vectorFeedback(fbDocs, fbWeight);
+        double[] rm3 = lexical;
+        UnaryOperator<LuceneMemorySearch.Builder> options = b -> b.completeFusionScores(completeScores).vectorFeedback(fbDocs, fbWeight)
+                .lexicalFeedback((int) rm3[0], (int) rm3[1], rm3[2]);
         List<String> perQuestion = new ArrayList<>();
         for (EmbeddingModel model : models) {
             try (Embedder embedder = vectors == null ? OnnxEmbedder.builder(model).build()
@@ -99,7 +112,19 @@ public final class RetrievalQuality {
                         options, (mode, group, category, value) -> perQuestion.add(name + "\t" + mode + "\t" + group + "\t"
                                 + category + "\t" + value));
                 System.out.println(setup.describe(model.shortName()) + (completeScores ? ", complete scores" : "")
-                        + (fbDocs > 0 ? ", vector feedback " + fbDocs + "," + fbWeight : ""));
+                        + (fbDocs > 0 ? ", vector feedback " + fbDocs + "," + fbWeight : "")
+                        + (rm3[0] > 0 ? ", lexical feedback " + (int) rm3[0] + "," + (int) rm3[1] + "," + rm3[2] : ""));
+                if (candidatesDump != null) {
+                    String prefix = candidatesDump.toString() + "-" + model.shortName();
+                    if ((which.equals("all") || which.equals("scifact")) && Files.isDirectory(scifact)) {
+                        CandidateDump.sciFact(scifact, scifact.resolve("qrels/train.tsv"), setup, Path.of(prefix + "-scifact.tsv"));
+                    }
+                    if ((which.equals("all") || which.equals("locomo")) && Files.isRegularFile(locomo)) {
+                        CandidateDump.loCoMo(locomo, setup, turns, Path.of(prefix + "-locomo.tsv"));
+                    }
+                    headlines.add("candidates written to " + prefix + "-*.tsv");
+                    continue;
+                }
                 if ((which.equals("all") || which.equals("scifact")) && Files.isDirectory(scifact)) {
                     SciFactEval.Report report = SciFactEval.run(scifact, scifact.resolve("qrels/train.tsv"), setup, (d, t) -> { });
                     System.out.println(EvalTables.sciFact(model.shortName(), report));

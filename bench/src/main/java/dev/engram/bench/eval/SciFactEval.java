@@ -32,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class SciFactEval {
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
-    private static final Scope SCOPE = Scope.of("beir", "corpus");
+    static final Scope SCOPE = Scope.of("beir", "corpus");
 
     /** One mode's figures; its cost counts the tokens of the 10 hits nDCG@10 reads. */
     public record Result(SearchMode mode, int queries, double ndcgAt10, double recallAt100, RetrievalCost cost) {
@@ -52,6 +52,45 @@ public final class SciFactEval {
      * @param qrels   a qrels TSV ({@code query-id, corpus-id, score} with a header line)
      */
     public static Report run(Path dataset, Path qrels, EvalSetup setup, MemorySearch.ProgressListener progress) {
+        Loaded loaded = load(dataset, qrels);
+        Map<String, Map<String, Integer>> judged = loaded.judged();
+        long start = System.nanoTime();
+        return withIndex(loaded, setup, progress, (search, docOf) -> {
+            double indexSeconds = (System.nanoTime() - start) / 1e9;
+            List<Result> results = new ArrayList<>();
+            for (SearchMode mode : setup.orderedModes()) {
+                double ndcg = 0;
+                double recall = 0;
+                RetrievalCost.Meter meter = new RetrievalCost.Meter(10, 100);
+                for (Map.Entry<String, Map<String, Integer>> q : judged.entrySet()) {
+                    long began = System.nanoTime();
+                    List<SearchHit> hits = search.search(SearchRequest.builder(SCOPE, loaded.queries().get(q.getKey()))
+                            .domains(SearchDomain.ARCHIVAL).k(100).mode(mode).fusion(setup.fusion()).build());
+                    meter.record(hits, System.nanoTime() - began);
+                    List<String> ranked = hits.stream().map(h -> docOf.get(h.id())).toList();
+                    double one = Metrics.ndcg(ranked, q.getValue(), 10);
+                    setup.perQuestion().record(mode, q.getKey(), 0, one);
+                    ndcg += one;
+                    recall += Metrics.recall(ranked, q.getValue().entrySet().stream()
+                            .filter(e -> e.getValue() > 0).map(Map.Entry::getKey).toList(), 100);
+                }
+                results.add(new Result(mode, judged.size(), ndcg / judged.size(), recall / judged.size(), meter.result()));
+            }
+            return new Report(loaded.corpus().size(), judged.size(), indexSeconds, results);
+        });
+    }
+
+    /** A BEIR set read: the corpus (id to "title\ntext"), the queries, and the judged queries' graded documents. */
+    record Loaded(Map<String, String> corpus, Map<String, String> queries, Map<String, Map<String, Integer>> judged) {
+    }
+
+    /** What runs against the indexed corpus: the search, and each archival entry's corpus id by entry id. */
+    @FunctionalInterface
+    interface Indexed<T> {
+        T run(MemorySearch search, Map<String, String> docOf) throws IOException;
+    }
+
+    static Loaded load(Path dataset, Path qrels) {
         Map<String, String> corpus = readCorpus(dataset.resolve("corpus.jsonl"));
         Map<String, String> queries = readQueries(dataset.resolve("queries.jsonl"));
         Map<String, Map<String, Integer>> judged = readQrels(qrels);
@@ -59,9 +98,14 @@ public final class SciFactEval {
         if (judged.isEmpty()) {
             throw new IllegalArgumentException("no query of " + qrels + " is in " + dataset.resolve("queries.jsonl"));
         }
+        return new Loaded(corpus, queries, judged);
+    }
+
+    /** Inserts the corpus as archival entries of {@link #SCOPE} in a new in-memory store, indexes it, and runs {@code body}. */
+    static <T> T withIndex(Loaded loaded, EvalSetup setup, MemorySearch.ProgressListener progress, Indexed<T> body) {
         try (MemoryStore store = MemoryStore.inMemory()) {
             Map<String, String> docOf = new HashMap<>();
-            List<Map.Entry<String, String>> docs = new ArrayList<>(corpus.entrySet());
+            List<Map.Entry<String, String>> docs = new ArrayList<>(loaded.corpus().entrySet());
             for (int from = 0; from < docs.size(); from += 1_000) {
                 List<Map.Entry<String, String>> slice = docs.subList(from, Math.min(docs.size(), from + 1_000));
                 List<ArchivalEntry> inserted = store.archival().insertAll(SCOPE, slice.stream()
@@ -70,30 +114,11 @@ public final class SciFactEval {
                     docOf.put(inserted.get(i).id(), slice.get(i).getKey());
                 }
             }
-            long start = System.nanoTime();
             try (MemorySearch search = setup.openSearch(store)) {
                 search.reindex(progress);
-                double indexSeconds = (System.nanoTime() - start) / 1e9;
-                List<Result> results = new ArrayList<>();
-                for (SearchMode mode : setup.orderedModes()) {
-                    double ndcg = 0;
-                    double recall = 0;
-                    RetrievalCost.Meter meter = new RetrievalCost.Meter(10, 100);
-                    for (Map.Entry<String, Map<String, Integer>> q : judged.entrySet()) {
-                        long began = System.nanoTime();
-                        List<SearchHit> hits = search.search(SearchRequest.builder(SCOPE, queries.get(q.getKey()))
-                                .domains(SearchDomain.ARCHIVAL).k(100).mode(mode).fusion(setup.fusion()).build());
-                        meter.record(hits, System.nanoTime() - began);
-                        List<String> ranked = hits.stream().map(h -> docOf.get(h.id())).toList();
-                        double one = Metrics.ndcg(ranked, q.getValue(), 10);
-                        setup.perQuestion().record(mode, q.getKey(), 0, one);
-                        ndcg += one;
-                        recall += Metrics.recall(ranked, q.getValue().entrySet().stream()
-                                .filter(e -> e.getValue() > 0).map(Map.Entry::getKey).toList(), 100);
-                    }
-                    results.add(new Result(mode, judged.size(), ndcg / judged.size(), recall / judged.size(), meter.result()));
-                }
-                return new Report(corpus.size(), judged.size(), indexSeconds, results);
+                return body.run(search, docOf);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
     }

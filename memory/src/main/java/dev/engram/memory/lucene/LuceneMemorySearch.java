@@ -49,7 +49,8 @@ public final class LuceneMemorySearch implements MemorySearch {
         // One probe, so that a model that cannot embed shows in the health from the start, not at the first search.
         embedder.works();
         this.retriever = new LuceneRetriever(analyzer, embedder, b.candidates, b.exactVectorSearchUpTo, b.nameWeight,
-                new LuceneRetriever.Tuning(b.completeScores, b.feedbackDocs, b.feedbackWeight));
+                new LuceneRetriever.Tuning(b.completeScores, b.feedbackDocs, b.feedbackWeight, b.lexicalDocs,
+                        b.lexicalTerms, b.lexicalWeight));
         this.indexer = new LuceneIndexer(b.store, embedder, new LuceneDocuments(b.store, b.contextBefore, b.contextAfter), analyzer,
                 b.directory, b.batchEvents, b.indexingBufferMb, b.graphMaxConn, b.graphBeamWidth, b.backgroundInterval);
     }
@@ -140,6 +141,9 @@ public final class LuceneMemorySearch implements MemorySearch {
         private boolean completeScores;
         private int feedbackDocs;
         private double feedbackWeight;
+        private int lexicalDocs;
+        private int lexicalTerms;
+        private double lexicalWeight;
         private int graphMaxConn = 16;
         private int graphBeamWidth = 100;
         private int exactVectorSearchUpTo = 20_000;
@@ -249,6 +253,29 @@ public final class LuceneMemorySearch implements MemorySearch {
             }
             this.feedbackDocs = docs;
             this.feedbackWeight = weight;
+            return this;
+        }
+
+        /**
+         * RM3 query expansion for BM25 (pseudo-relevance feedback): the terms of the first BM25 pass's best {@code docs}
+         * hits, weighted by how much of each hit they make up and by the hit's score, are mixed with the query's own terms
+         * ({@code weight} theirs, {@code 1 - weight} the query's), and the best {@code terms} of them search again (one
+         * more BM25 search; no embedding). Default off ({@code docs} 0); {@code docs} at most 100, {@code terms} between 1
+         * and 100, {@code weight} between 0 and 1.
+         */
+        public Builder lexicalFeedback(int docs, int terms, double weight) {
+            if (docs < 0 || docs > 100) {
+                throw new IllegalArgumentException("lexical feedback documents must be between 0 and 100, got " + docs);
+            }
+            if (terms < 1 || terms > 100) {
+                throw new IllegalArgumentException("lexical feedback terms must be between 1 and 100, got " + terms);
+            }
+            if (!(weight >= 0 && weight <= 1)) {
+                throw new IllegalArgumentException("lexical feedback weight must be between 0 and 1, got " + weight);
+            }
+            this.lexicalDocs = docs;
+            this.lexicalTerms = terms;
+            this.lexicalWeight = weight;
             return this;
         }
 

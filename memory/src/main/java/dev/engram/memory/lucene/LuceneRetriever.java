@@ -31,8 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
@@ -73,9 +71,13 @@ final class LuceneRetriever implements AutoCloseable {
      * @param feedbackDocs    how many of the first pass's best hits move the query vector toward theirs before a
      *                        second vector search (0: none)
      * @param feedbackWeight  how far: the weight of those hits' mean vector beside the query's
+     * @param lexicalDocs     how many of the first BM25 pass's best hits expand its query ({@link LexicalFeedback}; 0: none)
+     * @param lexicalTerms    how many of their terms the expanded query takes
+     * @param lexicalWeight   the weight of those terms beside the query's own (0 to 1)
      */
-    record Tuning(boolean completeScores, int feedbackDocs, double feedbackWeight) {
-        static final Tuning NONE = new Tuning(false, 0, 0);
+    record Tuning(boolean completeScores, int feedbackDocs, double feedbackWeight, int lexicalDocs, int lexicalTerms,
+            double lexicalWeight) {
+        static final Tuning NONE = new Tuning(false, 0, 0, 0, 0, 0);
     }
 
     LuceneRetriever(Analyzer analyzer, EmbedderWatch embedder, int candidates, int exactVectorSearchUpTo, double nameWeight,
@@ -105,14 +107,15 @@ final class LuceneRetriever implements AutoCloseable {
                         throw new UncheckedIOException(e);
                     }
                 }, knnPool);
-        List<Ranked> lexical = request.mode() == SearchMode.VECTOR ? List.of() : bm25(searcher, request.query(), filter, depth);
+        Lexical bm25 = request.mode() == SearchMode.VECTOR ? Lexical.NONE : bm25(searcher, request.query(), filter, depth);
+        List<Ranked> lexical = bm25.ranked();
         Nearest nearest = LuceneIndexer.join(knnFuture);
         List<Ranked> semantic;
         if (nearest == null) {
             // The embedding model is unavailable: BM25 answers alone, a vector search included.
             semantic = List.of();
             if (request.mode() == SearchMode.VECTOR) {
-                lexical = bm25(searcher, request.query(), filter, k);
+                lexical = bm25(searcher, request.query(), filter, k).ranked();
             }
         } else {
             semantic = nearest.ranked();
@@ -145,8 +148,8 @@ final class LuceneRetriever implements AutoCloseable {
             }
         } else {
             if (tuning.completeScores() && queryVector != null && !lexical.isEmpty() && !semantic.isEmpty()) {
-                List<Ranked> l = completed(lexical, semantic, docs -> CandidateScores.query(searcher,
-                        bm25Query(request.query(), filter), docs));
+                Query lexicalQuery = bm25.query();
+                List<Ranked> l = completed(lexical, semantic, docs -> CandidateScores.query(searcher, lexicalQuery, docs));
                 float[] v = queryVector;
                 semantic = completed(semantic, lexical, docs -> CandidateScores.vector(searcher, VECTOR, v, docs));
                 lexical = l;
@@ -332,41 +335,63 @@ final class LuceneRetriever implements AutoCloseable {
         return doc -> out.getOrDefault(doc, SearchDomain.ARCHIVAL);
     }
 
-    private List<Ranked> bm25(IndexSearcher searcher, String text, Query filter, int depth) throws IOException {
-        Query query = bm25Query(text, filter);
-        // The total hit count is never used: let block-max WAND skip from the first hit on, instead of
-        // counting the first 1,000 matches exactly as IndexSearcher.search(query, n) does.
-        return query == null ? List.of() : ranked(searcher.search(query, new TopScoreDocCollectorManager(depth, null, depth)));
+    /** What BM25 found, and the query it searched with (null when the text has no term). */
+    private record Lexical(Query query, List<Ranked> ranked) {
+        static final Lexical NONE = new Lexical(null, List.of());
     }
 
-    /** The BM25 query of {@code text} inside {@code filter}: its terms, and the names it mentions; null if it has no term. */
-    private Query bm25Query(String text, Query filter) throws IOException {
+    /** BM25 over the text (and the names), expanded by the first pass's best hits when {@link Tuning#lexicalDocs} is set. */
+    private Lexical bm25(IndexSearcher searcher, String text, Query filter, int depth) throws IOException {
+        List<String> queryTerms = LexicalFeedback.analyse(analyzer, TEXT, text);
+        if (queryTerms.isEmpty()) {
+            return Lexical.NONE;
+        }
         BooleanQuery.Builder terms = new BooleanQuery.Builder();
-        int count = 0;
-        try (TokenStream ts = analyzer.tokenStream(TEXT, text)) {
-            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-            ts.reset();
-            while (ts.incrementToken() && count < IndexSearcher.getMaxClauseCount() - 1) {
-                terms.add(new TermQuery(new Term(TEXT, term.toString())), BooleanClause.Occur.SHOULD);
-                count++;
-            }
-            ts.end();
+        int max = IndexSearcher.getMaxClauseCount() - 1;
+        for (String t : queryTerms.subList(0, Math.min(max, queryTerms.size()))) {
+            terms.add(new TermQuery(new Term(TEXT, t)), BooleanClause.Occur.SHOULD);
         }
-        if (count == 0) {
-            return null;
+        Query query = withNames(terms, text, nameWeight, max - Math.min(max, queryTerms.size()), filter);
+        List<Ranked> first = top(searcher, query, depth);
+        if (tuning.lexicalDocs() == 0 || first.isEmpty()) {
+            return new Lexical(query, first);
         }
-        // The entity signal: the names the query mentions, matched again against the names each passage mentions.
+        int n = Math.min(tuning.lexicalDocs(), first.size());
+        int[] best = new int[n];
+        float[] scores = new float[n];
+        for (int i = 0; i < n; i++) {
+            best[i] = first.get(i).doc();
+            scores[i] = (float) first.get(i).score();
+        }
+        List<LexicalFeedback.Weighted> expanded = LexicalFeedback.expand(searcher, analyzer, TEXT, CONTENT, queryTerms, best,
+                scores, tuning.lexicalTerms(), tuning.lexicalWeight());
+        BooleanQuery.Builder weighted = new BooleanQuery.Builder();
+        List<LexicalFeedback.Weighted> kept = expanded.subList(0, Math.min(max, expanded.size()));
+        for (LexicalFeedback.Weighted w : kept) {
+            weighted.add(new BoostQuery(new TermQuery(new Term(TEXT, w.term())), (float) w.weight()), BooleanClause.Occur.SHOULD);
+        }
+        // The names keep their weight relative to the query's own terms, which now weigh (1 - weight) / |q| each.
+        Query second = withNames(weighted, text, nameWeight * (1 - tuning.lexicalWeight()) / queryTerms.size(),
+                max - kept.size(), filter);
+        return new Lexical(second, top(searcher, second, depth));
+    }
+
+    private static List<Ranked> top(IndexSearcher searcher, Query query, int depth) throws IOException {
+        // The total hit count is never used: let block-max WAND skip from the first hit on, instead of
+        // counting the first 1,000 matches exactly as IndexSearcher.search(query, n) does.
+        return ranked(searcher.search(query, new TopScoreDocCollectorManager(depth, null, depth)));
+    }
+
+    /**
+     * {@code terms} with the entity signal (the names {@code text} mentions, matched against the names each passage
+     * mentions, each clause boosted by {@code boost}; at most {@code room} of them), inside {@code filter}.
+     */
+    private Query withNames(BooleanQuery.Builder terms, String text, double boost, int room, Query filter) throws IOException {
         String names = nameWeight > 0 ? Mentions.of(text) : "";
         if (!names.isEmpty()) {
-            try (TokenStream ts = analyzer.tokenStream(NAMES, names)) {
-                CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-                ts.reset();
-                while (ts.incrementToken() && count < IndexSearcher.getMaxClauseCount() - 1) {
-                    terms.add(new BoostQuery(new TermQuery(new Term(NAMES, term.toString())), (float) nameWeight),
-                            BooleanClause.Occur.SHOULD);
-                    count++;
-                }
-                ts.end();
+            List<String> nameTerms = LexicalFeedback.analyse(analyzer, NAMES, names);
+            for (String t : nameTerms.subList(0, Math.min(room, nameTerms.size()))) {
+                terms.add(new BoostQuery(new TermQuery(new Term(NAMES, t)), (float) boost), BooleanClause.Occur.SHOULD);
             }
         }
         return new BooleanQuery.Builder().add(terms.build(), BooleanClause.Occur.MUST)
