@@ -131,6 +131,21 @@ final class Engine implements AutoCloseable {
      * succeeded; a second call starts nothing and returns the first call's stage.
      */
     synchronized CompletableFuture<Void> warmUp(Runnable also) {
+        return startWarmUp(true, also);
+    }
+
+    /**
+     * Opens the search (the embedding model, then the index caught up with the store) on a background thread and runs
+     * no query: a one-shot command such as {@code engram search} calls it first, so that loading the model overlaps
+     * with its other work (opening the store, finding the agent), and its own search then finds the search open or
+     * waits for it. A failure here is left for that search to report. The same thread as {@link #warmUp()}'s (a later
+     * call of either starts nothing); the engine's close waits for it.
+     */
+    synchronized CompletableFuture<Void> openSearchInBackground() {
+        return startWarmUp(false, () -> { });
+    }
+
+    private synchronized CompletableFuture<Void> startWarmUp(boolean queries, Runnable also) {
         if (closed) {
             warmedUp.complete(null);
         }
@@ -140,6 +155,9 @@ final class Engine implements AutoCloseable {
         warmUp = Thread.ofPlatform().daemon().name("engram-warm-up").start(() -> {
             try {
                 MemorySearch s = search();
+                if (!queries) {
+                    return;
+                }
                 Embedder e = embedder();
                 // Inference at a few sequence lengths: the runtime plans each new input shape on its first run.
                 for (String query : WARM_UP_QUERIES) {

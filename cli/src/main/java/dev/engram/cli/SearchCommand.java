@@ -102,6 +102,7 @@ final class SearchCommand extends BaseCommand {
             }
         }
         try (Engine engine = root().engine()) {
+            engine.openSearchInBackground(); // the embedding model loads while the store opens and the agent is found
             dev.engram.memory.Scope s = agent == null ? dev.engram.memory.Scope.of(user, ANY_AGENT) : scope(engine, user, agent);
             // An agent's archival search covers the archives attached to it, each hit naming its archive.
             Map<String, Archive> archives = new LinkedHashMap<>();

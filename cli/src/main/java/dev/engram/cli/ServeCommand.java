@@ -150,11 +150,13 @@ final class ServeCommand extends BaseCommand {
                         maxTurns);
                 b.turnLock(TurnLock.byName(locks::acquire));
             }
-            b.readyAfter(warmedUp);
+            // Ready once listening (a turn and a search are answered correctly; a search that comes while the
+            // embedding model loads waits for it); /readyz says "warm": false until the warm-up below ends.
+            b.warmUpAfterReady(warmedUp);
             server = b.start();
             // Once listening: the first search costs what later ones cost (the index, the embedding model, the server's
-            // own search path, and the token counter of the default model, which every request that opens an agent
-            // needs); ready when that is done.
+            // own search path, a real agent's first request, and the token counter of the default model, which every
+            // request that opens an agent needs).
             String counterModel = TokenCounter.modelName(model);
             EngramServer started = server;
             engine.warmUp(() -> {
@@ -215,6 +217,20 @@ final class ServeCommand extends BaseCommand {
             lines.forEach(err()::println);
         }
         err().flush();
+        // After the start lines (the warm-up takes seconds, but may have ended already): when it ended, for operators
+        warmedUp.thenRun(() -> {
+            String done = String.format(Locale.ROOT, "Warm-up done in %d ms (search index, embedding model, first requests)",
+                    Duration.ofNanos(System.nanoTime() - start).toMillis());
+            if (stopping.get()) {
+                return;
+            }
+            if (LogLines.format() == LogLines.Format.JSON) {
+                LogLines.write(Level.INFO, "dev.engram.serve", done, null);
+            } else {
+                err().println(done);
+                err().flush();
+            }
+        });
         server.awaitShutdown();
         closed.await();
         return signals.exitStatus();

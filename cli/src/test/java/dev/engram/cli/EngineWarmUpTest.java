@@ -36,6 +36,20 @@ class EngineWarmUpTest {
     }
 
     @Test
+    void openingTheSearchInTheBackgroundOpensTheIndexAndModelAndTheSearchThatFollowsFindsIt() throws Exception {
+        try (Engine engine = new Engine(home)) {
+            engine.store().archival().insert(Scope.of("ana", "helper"), NewArchivalEntry.of("Maya studies octopus migration"));
+            assertThat(engine.openSearchInBackground()).as("the same stage as the warm-up's").isSameAs(engine.warmUp(() -> { }));
+            engine.awaitWarmUp();
+            assertThat(home.resolve("index")).isDirectory();
+            List<SearchHit> hits = engine.search().search(SearchRequest.builder(Scope.of("ana", "helper"), "octopus")
+                    .domains(SearchDomain.ARCHIVAL).build());
+            assertThat(hits).extracting(SearchHit::text).containsExactly("Maya studies octopus migration");
+            assertThat(hits.getFirst().vector()).as("the embedding model answered").isPresent();
+        }
+    }
+
+    @Test
     void closingWhileTheWarmUpRunsReleasesTheIndexForTheNextProcess() {
         Engine engine = new Engine(home);
         engine.store();

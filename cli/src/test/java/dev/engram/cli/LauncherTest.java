@@ -268,6 +268,43 @@ class LauncherTest {
     }
 
     @Test
+    void onceItsCacheIsWrittenAStartRunsNoProgramButStatBeforeTheJvm() throws Exception {
+        assumeTrue(Files.isRegularFile(LAUNCHER), "skipped: no launcher at " + LAUNCHER);
+        // bash, stat, and sed (which filters the JVM's standard error as it runs): no readlink, dirname, head, cksum, cut
+        // or mkdir, each of which was a process started on every start
+        Path bin = Files.createDirectories(dir.resolve("few-programs"));
+        for (String program : List.of("bash", "stat", "sed")) {
+            Path found = Stream.of(System.getenv("PATH").split(":")).map(d -> Path.of(d, program))
+                    .filter(Files::isExecutable).findFirst().orElseThrow();
+            Files.createSymbolicLink(bin.resolve(program), found.toRealPath());
+        }
+        Path java = fakeJdkWithRelease("jdk25", 25);
+        // a java that needs no other program either: it writes its arguments and the cache it is asked to record
+        Files.writeString(java, "#!" + bin.resolve("bash") + "\necho \"$@\" > " + java.getParent().resolve("args.txt") + """
+
+                for a in "$@"; do case "$a" in -XX:AOTCacheOutput=*) echo cache > "${a#-XX:AOTCacheOutput=}";; esac; done
+                echo "Picked up JAVA_TOOL_OPTIONS: -Xmx1g" >&2
+                """);
+        Path jar = Files.writeString(dir.resolve("engram.jar"), "jar");
+        Path home = dir.resolve("home");
+        launch(java, jar, home, "--version"); // trains the cache
+        launch(java, jar, home, "--version"); // takes the written cache over
+
+        ProcessBuilder pb = new ProcessBuilder(bin.resolve("bash").toString(), LAUNCHER.toString(), "keys", "list");
+        pb.environment().put("PATH", bin.toString());
+        pb.environment().put("JAVA_HOME", java.getParent().getParent().toString());
+        pb.environment().put("ENGRAM_JAR", jar.toString());
+        pb.environment().put("ENGRAM_HOME", home.toString());
+        Process p = pb.redirectErrorStream(true).start();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).as("no 'command not found'").doesNotContain("not found").doesNotContain("No such file");
+        assertThat(Files.readString(java.getParent().resolve("args.txt")))
+                .contains("-XX:AOTCache=" + home.resolve("cds")).endsWith("keys list\n");
+    }
+
+    @Test
     void aCacheThatARunStillWritesIsNeitherUsedNorWrittenAgain() throws Exception {
         assumeTrue(Files.isRegularFile(LAUNCHER), "skipped: no launcher at " + LAUNCHER);
         Path java = fakeJdkWithRelease("jdk25", 25);

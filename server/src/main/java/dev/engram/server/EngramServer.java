@@ -6,6 +6,7 @@ import dev.engram.framework.ModelPolicy;
 import dev.engram.framework.model.ChatModel;
 import dev.engram.framework.model.ModelSpec;
 import dev.engram.tools.FolderUploads;
+import dev.engram.memory.Archive;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Scope;
@@ -22,9 +23,11 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
@@ -87,6 +90,7 @@ public final class EngramServer implements AutoCloseable {
     private final WebServer web;
     private final AgentRuntime runtime;
     private final MemorySearch search;
+    private final MemoryStore store;
     private final Turns turns;
     private final List<Route> routes;
     private final Duration shutdownGrace;
@@ -107,11 +111,12 @@ public final class EngramServer implements AutoCloseable {
                 java.util.concurrent.CompletableFuture.supplyAsync(HttpRouting::builder);
         // Every write the server makes (routes, agents' tools, imports) counts against the quotas inside its transaction.
         MemoryStore store = b.store.withQuotas(b.quotas);
+        this.store = store;
         Metrics metrics = new Metrics();
         MeteredSearch metered = new MeteredSearch(b.search, metrics);
         this.turns = new Turns(store, b.turnLock, b.maxWaitingPerUser, b.maxWaitingPerServer, metrics);
         this.search = b.search;
-        this.ops = new OpsRoutes(store, metrics, b.readyAfter);
+        this.ops = new OpsRoutes(store, metrics, b.readyAfter, b.warmingAfterReady);
         Providers providers = new Providers(store, ProviderSecrets.from(b.environment), b.environment);
         this.mcp = new McpServers(store, providers.secrets(), b.mcpPolicy);
         AgentRuntime.Builder rb = AgentRuntime.builder(store, metered);
@@ -278,12 +283,18 @@ public final class EngramServer implements AutoCloseable {
      * Runs archival searches through the server's own search path ({@code /v1/agents/{id}/archival-memory/search}'s:
      * the index caught up, the query embedded, the hybrid search, the results written as JSON), {@value #WARM_UP_ROUNDS}
      * rounds of a few queries in a scope no user has, so that the first search a client makes costs what later ones
-     * cost: opening the index and the embedding model, the model's first runs and the JIT's compiling happen here. They
-     * read no one's memory, store nothing and are not counted in the metrics. Meant for a background thread once the
-     * server listens (with {@link Builder#readyAfter} for readiness); returns when done, or early once the server is
-     * closed. A failure (the embedding model cannot load, say) is thrown, and the first real search meets it too.
+     * cost: opening the index and the embedding model, the model's first runs and the JIT's compiling happen here. Then
+     * it does what the first request on a real agent adds ({@link AgentWarmUp}): it loads the agent whose memory changed
+     * last as a request loads it (its tools), compiles its prompt (counting its tokens) and searches its archival memory
+     * for words of its newest entry, so that Lucene's scorers run on hits. It reads, and stores nothing; its searches are
+     * not counted in the metrics. Meant for a background thread once the server listens (with
+     * {@link Builder#warmUpAfterReady} or {@link Builder#readyAfter}); returns when done, or early once the server is
+     * closed. A failure of the search (the embedding model cannot load, say) is thrown, and the first real search meets
+     * it too; one of the agent's part (a model that cannot be resolved, an agent deleted meanwhile) ends that part only.
      */
     public void warmUp() {
+        Optional<AgentWarmUp.Target> agent = closed ? Optional.empty()
+                : AgentWarmUp.target(store, WARM_UP_QUERIES.getFirst());
         for (int round = 0; round < WARM_UP_ROUNDS; round++) {
             for (String query : WARM_UP_QUERIES) {
                 if (closed) {
@@ -292,6 +303,22 @@ public final class EngramServer implements AutoCloseable {
                 SearchRequest request = SearchRequest.builder(WARM_UP_SCOPE, query).domains(SearchDomain.ARCHIVAL).build();
                 Body.JSON.writeValueAsBytes(passages.results(search, WARM_UP_SCOPE, request, Map.of(), Set.of(), false));
             }
+        }
+        if (agent.isEmpty() || closed) {
+            return;
+        }
+        Scope scope = agent.get().scope();
+        try {
+            runtime.current(scope.userId(), scope.agentId()).compilePrompt();
+            Map<String, Archive> archives = new LinkedHashMap<>();
+            store.archives().attached(scope).forEach(a -> archives.put(a.id(), a));
+            for (int round = 0; round < WARM_UP_ROUNDS && !closed; round++) {
+                SearchRequest request = SearchRequest.builder(scope, agent.get().query()).domains(SearchDomain.ARCHIVAL)
+                        .archives(archives.keySet()).build();
+                Body.JSON.writeValueAsBytes(passages.results(search, scope, request, archives, Set.of(), false));
+            }
+        } catch (RuntimeException e) {
+            // the agent was deleted meanwhile, its model cannot be resolved, the server closed: its first request says so
         }
     }
 
@@ -356,6 +383,7 @@ public final class EngramServer implements AutoCloseable {
         private int managementPort = -1;
         private ImageParts.Limits imageLimits = ImageParts.Limits.defaults();
         private CompletionStage<?> readyAfter = CompletableFuture.completedFuture(null);
+        private CompletionStage<?> warmingAfterReady = CompletableFuture.completedFuture(null);
         private McpServerPolicy mcpPolicy = McpServerPolicy.defaults();
 
         private Builder(MemoryStore store, MemorySearch search) {
@@ -575,6 +603,18 @@ public final class EngramServer implements AutoCloseable {
          */
         public Builder readyAfter(CompletionStage<?> warmUp) {
             this.readyAfter = Objects.requireNonNull(warmUp, "warm-up must not be null");
+            return this;
+        }
+
+        /**
+         * Work that runs once the server is ready, such as opening the search index and loading the embedding model in
+         * the background ({@link EngramServer#warmUp()} among it): {@code /readyz} says 200 meanwhile, with
+         * {@code "warm": false} until {@code warming} completes (normally or not). A search that arrives meanwhile waits
+         * for what it needs, and is answered correctly, only later than once warm. Unlike {@link #readyAfter}, it does
+         * not hold readiness back.
+         */
+        public Builder warmUpAfterReady(CompletionStage<?> warming) {
+            this.warmingAfterReady = Objects.requireNonNull(warming, "warm-up must not be null");
             return this;
         }
 

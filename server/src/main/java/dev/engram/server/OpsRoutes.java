@@ -21,11 +21,13 @@ import tools.jackson.databind.node.ObjectNode;
  * <ul>
  *   <li>{@code GET /livez}: the process is up and answers requests; 200 whenever it answers at all (it never asks the
  *       store, so that a database outage does not make Kubernetes restart every server).</li>
- *   <li>{@code GET /readyz}: the server should be sent traffic: 200 {@code {"status": "ready"}} once it has started and
+ *   <li>{@code GET /readyz}: the server should be sent traffic: 200 {@code {"status": "ready", "warm": true}} once it has started and
  *       warmed up (the work given to {@code EngramServer.Builder.readyAfter}, such as opening the search index and the
  *       embedding model, so that its first search costs what later ones cost), and while its memory store answers a
  *       read within {@link #PROBE_TIMEOUT}; 503 with {@code "starting"},
- *       {@code "stopping"} (from the moment {@code close()} begins) or {@code "unavailable"} and the reason otherwise.</li>
+ *       {@code "stopping"} (from the moment {@code close()} begins) or {@code "unavailable"} and the reason otherwise.
+ *       {@code "warm"} is false while the work given to {@code EngramServer.Builder.warmUpAfterReady} runs: ready
+ *       already (a search then may wait for the embedding model), its first requests slower than later ones.</li>
  *   <li>{@code GET /metrics}: the {@link Metrics} in Prometheus' text format, for an admin key only (401 without a key,
  *       403 for a user's key).</li>
  * </ul>
@@ -47,12 +49,23 @@ final class OpsRoutes {
     private final MemoryStore store;
     private final Metrics metrics;
     private final CompletableFuture<?> warmUp;
+    private final CompletableFuture<?> warming;
     private volatile State state = State.STARTING;
 
+    /** Probes over {@code store}: not ready until {@code warmUp} completes, and warm once ready. */
     OpsRoutes(MemoryStore store, Metrics metrics, CompletionStage<?> warmUp) {
+        this(store, metrics, warmUp, CompletableFuture.completedFuture(null));
+    }
+
+    /**
+     * Probes over {@code store}: not ready until {@code warmUp} completes; {@code warming} is work done after ready
+     * (readiness says {@code "warm": false} until it completes, normally or not, and stays 200 meanwhile).
+     */
+    OpsRoutes(MemoryStore store, Metrics metrics, CompletionStage<?> warmUp, CompletionStage<?> warming) {
         this.store = store;
         this.metrics = metrics;
         this.warmUp = warmUp.toCompletableFuture();
+        this.warming = warming.toCompletableFuture();
     }
 
     /** The probes. */
@@ -104,7 +117,7 @@ final class OpsRoutes {
         }
         String problem = storeProblem();
         if (problem.isEmpty()) {
-            return new Readiness(Status.OK_200, body.put("status", "ready"));
+            return new Readiness(Status.OK_200, body.put("status", "ready").put("warm", warming.isDone()));
         }
         body.put("status", "unavailable").putArray("reasons").add(problem);
         return new Readiness(Status.SERVICE_UNAVAILABLE_503, body);

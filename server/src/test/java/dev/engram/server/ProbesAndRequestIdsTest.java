@@ -107,6 +107,37 @@ class ProbesAndRequestIdsTest {
     }
 
     @Test
+    void aServerWarmingUpAfterReadyIsReadyAtOnceAnswersRequestsAndSaysWhenItIsWarm() throws Exception {
+        for (boolean fails : List.of(false, true)) {
+            CompletableFuture<Void> warming = new CompletableFuture<>();
+            fx = new ServerFixture(Files.createDirectories(dir.resolve(fails ? "cold-failing" : "cold")),
+                    b -> b.warmUpAfterReady(warming));
+            ServerFixture.Response cold = fx.get(null, "/readyz");
+            assertThat(cold.status()).as(cold.text()).isEqualTo(200);
+            assertThat(cold.json().path("status").asString()).isEqualTo("ready");
+            assertThat(cold.json().path("warm").asBoolean(true)).as(cold.text()).isFalse();
+            // a request while it warms is answered correctly: an agent created, its memory searched
+            ServerFixture.Response created = fx.post(fx.ana, "/v1/agents/", "{\"name\": \"helper\"}");
+            assertThat(created.status()).as(created.text()).isEqualTo(200);
+            String agent = created.json().path("id").asString();
+            assertThat(fx.post(fx.ana, "/v1/agents/" + agent + "/archival-memory", "{\"text\": \"Maya studies octopus\"}")
+                    .status()).isEqualTo(200);
+            ServerFixture.Response found = fx.get(fx.ana, "/v1/agents/" + agent + "/archival-memory/search?query=octopus");
+            assertThat(found.json().path("count").asInt()).as(found.text()).isEqualTo(1);
+            if (fails) {
+                warming.completeExceptionally(new IllegalStateException("the embedding model cannot be opened"));
+            } else {
+                warming.complete(null);
+            }
+            ServerFixture.Response warm = fx.get(null, "/readyz");
+            assertThat(warm.status()).as(warm.text()).isEqualTo(200);
+            assertThat(warm.json().path("warm").asBoolean(false)).as(warm.text()).isTrue();
+            fx.close();
+            fx = null;
+        }
+    }
+
+    @Test
     void aServerWarmingUpAnswersEveryRequestButIsReadyOnlyOnceTheWarmUpEndsEvenIfItFailed() throws Exception {
         for (boolean fails : List.of(false, true)) {
             CompletableFuture<Void> warmUp = new CompletableFuture<>();

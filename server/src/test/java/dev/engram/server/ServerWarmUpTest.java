@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.lucene.LuceneMemorySearch;
+import dev.engram.memory.Scope;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHealth;
 import dev.engram.memory.SearchHit;
@@ -23,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link EngramServer#warmUp()}: archival searches through the server's own search path, in a scope no user has, on the
- * real index and embedding model; they read and store nothing of anyone's and are not metered; a closed server's
- * warm-up searches nothing.
+ * real index and embedding model, then on the agent whose memory changed last (loaded, its prompt compiled, its archival
+ * memory searched with matches); they store nothing and are not metered; a closed server's warm-up searches nothing.
  */
 class ServerWarmUpTest {
     @TempDir
@@ -112,32 +113,53 @@ class ServerWarmUpTest {
     }
 
     @Test
-    void theWarmUpSearchesThroughTheServersSearchPathInAScopeNoOneHasAndIsNotMetered() throws Exception {
+    void theWarmUpSearchesThroughTheServersSearchPathInAScopeNoOneHasThenOnTheNewestAgentAndStoresAndMetersNothing()
+            throws Exception {
         start();
         String ana = store.keys().create(Optional.of("ana"), "ana").secret();
         String admin = store.keys().create(Optional.empty(), "admin").secret();
         String agent = ServerFixture.JSON.readTree(call("POST", ana, "/v1/agents/", "{\"name\": \"helper\"}").body())
                 .path("id").asString();
         assertThat(call("POST", ana, "/v1/agents/" + agent + "/archival-memory",
-                "{\"text\": \"Maya studies octopus migration\"}").statusCode()).isEqualTo(200);
+                "{\"text\": \"Maya studies octopus migration off Cascais every spring with her students\"}").statusCode())
+                .isEqualTo(200);
+        long lastChange = store.changes().lastSeq();
 
         server.warmUp();
 
-        assertThat(recorded.requests).hasSize(EngramServer.WARM_UP_ROUNDS * EngramServer.WARM_UP_QUERIES.size());
-        assertThat(recorded.requests).allSatisfy(r -> {
+        int synthetic = EngramServer.WARM_UP_ROUNDS * EngramServer.WARM_UP_QUERIES.size();
+        assertThat(recorded.requests).hasSize(synthetic + EngramServer.WARM_UP_ROUNDS);
+        assertThat(recorded.requests.subList(0, synthetic)).allSatisfy(r -> {
             assertThat(r.scope()).isEqualTo(EngramServer.WARM_UP_SCOPE);
             assertThat(r.domains()).containsExactly(SearchDomain.ARCHIVAL);
         });
-        assertThat(recorded.requests).extracting(SearchRequest::query).containsAll(EngramServer.WARM_UP_QUERIES);
-        // nothing counted, nothing stored: the metrics show no search, and ana's memory is as it was
+        assertThat(recorded.requests.subList(0, synthetic)).extracting(SearchRequest::query)
+                .containsAll(EngramServer.WARM_UP_QUERIES);
+        // then the agent whose memory changed last, as its first request reaches it: loaded, and searched with matches
+        assertThat(recorded.requests.subList(synthetic, recorded.requests.size())).allSatisfy(r -> {
+            assertThat(r.scope()).isEqualTo(Scope.of("ana", agent));
+            assertThat(r.domains()).containsExactly(SearchDomain.ARCHIVAL);
+            assertThat(r.query()).isEqualTo("Maya studies octopus migration off Cascais every spring");
+        });
+        // nothing counted, nothing stored: the metrics show no search, the change log did not move, ana's memory is as
+        // it was
         assertThat(searchCounts(call("GET", admin, "/metrics", null).body())).isEmpty();
+        assertThat(store.changes().lastSeq()).isEqualTo(lastChange);
         assertThat(ServerFixture.JSON.readTree(call("GET", ana, "/v1/agents/" + agent + "/archival-memory", null).body()))
                 .hasSize(1);
         // the route answers through the same path, metered
         HttpResponse<String> found = call("GET", ana, "/v1/agents/" + agent + "/archival-memory/search?query=octopus", null);
         assertThat(ServerFixture.JSON.readTree(found.body()).path("count").asInt()).as(found.body()).isEqualTo(1);
-        assertThat(recorded.requests).hasSize(EngramServer.WARM_UP_ROUNDS * EngramServer.WARM_UP_QUERIES.size() + 1);
+        assertThat(recorded.requests).hasSize(synthetic + EngramServer.WARM_UP_ROUNDS + 1);
         assertThat(searchCounts(call("GET", admin, "/metrics", null).body())).isNotEmpty();
+    }
+
+    @Test
+    void withNoAgentInTheStoreTheWarmUpSearchesOnlyTheScopeNoOneHas() {
+        start();
+        server.warmUp();
+        assertThat(recorded.requests).hasSize(EngramServer.WARM_UP_ROUNDS * EngramServer.WARM_UP_QUERIES.size())
+                .allSatisfy(r -> assertThat(r.scope()).isEqualTo(EngramServer.WARM_UP_SCOPE));
     }
 
     @Test
