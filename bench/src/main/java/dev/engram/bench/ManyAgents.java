@@ -50,14 +50,18 @@ import java.util.Set;
  * java -Xmx4g -cp bench/target/benchmarks.jar dev.engram.bench.ManyAgents --build --work DIR [--agents 10000] [--users 1000]
  *      [--messages 3]
  * java -cp bench/target/benchmarks.jar dev.engram.bench.ManyAgents --run --work DIR [--clients 100] [--seconds 30]
- *      [--xmx 1g] [--rounds 1] [--java PATH]
+ *      [--xmx 1g] [--rounds 1] [--java PATH] [--max-loaded 1000[,20000]]
  * </pre>
  *
+ * {@code --max-loaded} is the server runtime's bound on loaded agents ({@code AgentRuntime.Builder.maxLoadedAgents}),
+ * one run of the large store per value given (a value above the number of agents keeps every agent loaded, as the
+ * runtime did before it had a bound).
  * {@code bench/many-agents.sh} runs both.
  */
 public final class ManyAgents {
     /** The baseline store's size: the limit beside the large one. */
     static final int FEW_AGENTS = 10;
+    private static final int DEFAULT_MAX_LOADED = AgentRuntime.Builder.DEFAULT_MAX_LOADED_AGENTS;
 
     private ManyAgents() {
     }
@@ -65,7 +69,7 @@ public final class ManyAgents {
     public static void main(String[] args) throws Exception {
         Map<String, String> a = options(args);
         if (a.containsKey("serve")) {
-            serve(Path.of(a.get("serve")));
+            serve(Path.of(a.get("serve")), Integer.parseInt(a.getOrDefault("max-loaded", String.valueOf(DEFAULT_MAX_LOADED))));
             return;
         }
         Path work = Path.of(required(a, "work"));
@@ -82,7 +86,9 @@ public final class ManyAgents {
         if (a.containsKey("run")) {
             run(work, Integer.parseInt(a.getOrDefault("clients", "100")), Integer.parseInt(a.getOrDefault("seconds", "30")),
                     a.getOrDefault("xmx", "1g"), Integer.parseInt(a.getOrDefault("rounds", "1")),
-                    a.getOrDefault("java", Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+                    a.getOrDefault("java", Path.of(System.getProperty("java.home"), "bin", "java").toString()),
+                    java.util.Arrays.stream(a.getOrDefault("max-loaded", String.valueOf(DEFAULT_MAX_LOADED)).split(","))
+                            .map(Integer::parseInt).toList());
         }
         if (!a.containsKey("build") && !a.containsKey("run")) {
             throw new IllegalArgumentException("say --build, --run or both (with --work DIR)");
@@ -187,12 +193,13 @@ public final class ManyAgents {
      * {@code port N}, then {@code started MS} (from this JVM's start to listening), then answers each {@code stats} line
      * on its input with {@code stats HEAP_USED_AFTER_GC HEAP_MAX THREADS}, and stops at {@code quit} or the input's end.
      */
-    private static void serve(Path dir) throws Exception {
+    private static void serve(Path dir, int maxLoaded) throws Exception {
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         try (Embedder embedder = Embedder.onnxDefault(); MemoryStore store = MemoryStore.sqlite(dir.resolve("memory.db"));
                 LuceneMemorySearch search = LuceneMemorySearch.builder(store, embedder).directory(dir.resolve("index"))
                         .backgroundInterval(Duration.ZERO).build()) {
-            EngramServer server = EngramServer.builder(store, search).runtime(rt -> rt.model("bench:instant", new ServerLoad.InstantModel()))
+            EngramServer server = EngramServer.builder(store, search).runtime(rt -> rt.model("bench:instant", new ServerLoad.InstantModel())
+                    .maxLoadedAgents(maxLoaded))
                     .defaultModel("bench:instant").port(0).start();
             try {
                 out.println("port " + server.port());
@@ -225,46 +232,49 @@ public final class ManyAgents {
     }
 
     /** What one run over one store saw. */
-    record Row(String store, int agents, int users, long readyMs, long startedMs, long heapReady, long heapAfter, long heapMax,
+    record Row(String store, int maxLoaded, int agents, int users, long readyMs, long startedMs, long heapReady, long heapAfter, long heapMax,
             int threadsReady, int threadsAfter, LoadClients.Result load, long acknowledged, long lost) {
     }
 
-    private static void run(Path work, int clients, int seconds, String xmx, int rounds, String java) throws Exception {
+    private static void run(Path work, int clients, int seconds, String xmx, int rounds, String java, List<Integer> maxLoaded)
+            throws Exception {
         System.out.printf(Locale.ROOT, "# ManyAgents: %d clients, closed loop, %d s per store, server JVM -Xmx%s, %d round%s%n", clients,
                 seconds, xmx, rounds, rounds > 1 ? "s (few and many alternating)" : "");
         List<Row> rows = new ArrayList<>();
         for (int r = 0; r < rounds; r++) {
-            for (String name : List.of("few", "many")) {
-                rows.add(runOne(work.resolve(name), name, clients, seconds, xmx, java));
+            rows.add(runOne(work.resolve("few"), "few", DEFAULT_MAX_LOADED, clients, seconds, xmx, java));
+            print(rows.getLast());
+            for (int max : maxLoaded) {
+                rows.add(runOne(work.resolve("many"), "many", max, clients, seconds, xmx, java));
                 print(rows.getLast());
             }
         }
         System.out.println();
-        System.out.printf(Locale.ROOT, "| store | agents / users | ready (JVM start to /readyz 200) ms | server's own start ms | heap after GC "
+        System.out.printf(Locale.ROOT, "| store | agents / users | max loaded | ready (JVM start to /readyz 200) ms | server's own start ms | heap after GC "
                 + "ready / after load MB (-Xmx) | threads ready / after | msgs/s | p50 / p99 ms | errors | acknowledged / not stored |%n");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         for (Row w : rows) {
-            System.out.printf(Locale.ROOT, "| %s | %d / %d | %d | %d | %.0f / %.0f (%s) | %d / %d | %.0f | %.1f / %.1f | %d | %d / %d |%n",
-                    w.store(), w.agents(), w.users(), w.readyMs(), w.startedMs(), w.heapReady() / 1e6, w.heapAfter() / 1e6, xmx,
+            System.out.printf(Locale.ROOT, "| %s | %d / %d | %d | %d | %d | %.0f / %.0f (%s) | %d / %d | %.0f | %.1f / %.1f | %d | %d / %d |%n",
+                    w.store(), w.agents(), w.users(), w.maxLoaded(), w.readyMs(), w.startedMs(), w.heapReady() / 1e6, w.heapAfter() / 1e6, xmx,
                     w.threadsReady(), w.threadsAfter(), w.load().perSecond(), w.load().ms(0.5), w.load().ms(0.99),
                     w.load().errors().size(), w.acknowledged(), w.lost());
         }
     }
 
     private static void print(Row w) {
-        System.out.printf(Locale.ROOT, "%s (%d agents of %d users): ready %d ms (server %d ms), heap %.0f -> %.0f MB of %.0f, threads %d -> %d, "
+        System.out.printf(Locale.ROOT, "%s (%d agents of %d users, at most %d loaded): ready %d ms (server %d ms), heap %.0f -> %.0f MB of %.0f, threads %d -> %d, "
                         + "%.0f msgs/s, p50 %.1f ms, p99 %.1f ms, %d errors, %d acknowledged, %d not stored%n", w.store(), w.agents(),
-                w.users(), w.readyMs(), w.startedMs(), w.heapReady() / 1e6, w.heapAfter() / 1e6, w.heapMax() / 1e6, w.threadsReady(),
+                w.users(), w.maxLoaded(), w.readyMs(), w.startedMs(), w.heapReady() / 1e6, w.heapAfter() / 1e6, w.heapMax() / 1e6, w.threadsReady(),
                 w.threadsAfter(), w.load().perSecond(), w.load().ms(0.5), w.load().ms(0.99), w.load().errors().size(), w.acknowledged(),
                 w.lost());
         w.load().errors().stream().limit(5).forEach(e -> System.out.println("  error: " + e));
     }
 
-    private static Row runOne(Path dir, String name, int clients, int seconds, String xmx, String java) throws Exception {
+    private static Row runOne(Path dir, String name, int maxLoaded, int clients, int seconds, String xmx, String java) throws Exception {
         Layout layout = Layout.read(dir);
         long spawned = System.nanoTime();
         Process child = new ProcessBuilder(java, "-Xmx" + xmx, "-cp", System.getProperty("java.class.path"), ManyAgents.class.getName(),
-                "--serve", dir.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                "--serve", dir.toString(), "--max-loaded", String.valueOf(maxLoaded)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try {
             BufferedReader from = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
             PrintWriter to = new PrintWriter(child.getOutputStream(), true, StandardCharsets.UTF_8);
@@ -312,7 +322,7 @@ public final class ManyAgents {
             to.println("quit");
             child.waitFor();
             long[] checked = checkStored(dir, layout, load.acknowledged());
-            return new Row(name, layout.agents(), layout.users(), readyMs, startedMs, Long.parseLong(ready[0]), Long.parseLong(after[0]),
+            return new Row(name, maxLoaded, layout.agents(), layout.users(), readyMs, startedMs, Long.parseLong(ready[0]), Long.parseLong(after[0]),
                     Long.parseLong(ready[1]), Integer.parseInt(ready[2]), Integer.parseInt(after[2]), load, checked[0], checked[1]);
         } finally {
             child.destroy();
