@@ -42,15 +42,16 @@ import java.util.Set;
  * store in turn, a server over it is started as a child JVM with the given {@code -Xmx} (the server
  * {@code engram serve} builds: SQLite store, Lucene index, an instant model as in {@link ServerLoad}; background
  * indexing off), and C concurrent clients, each on a kept-alive connection, send messages in a closed loop for the
- * duration, each to an agent drawn at random with its user's key. Reported per store: the time from starting the JVM
+ * duration (after a warm-up of the same load, not counted), each to an agent drawn at random with its user's key. Reported per store: the time from starting the JVM
  * to {@code /readyz} answering 200 (and the server's own part of it), heap used after a full GC and live threads once
- * ready and after the load, messages/s and p50/p99, errors, and every acknowledged message found stored.
+ * ready and after the load, the heap once every agent of the store was asked for (its prompt compiled, as its next
+ * message would: what many agents cost the server within its bound on loaded agents), messages/s and p50/p99, errors, and every acknowledged message found stored.
  *
  * <pre>
  * java -Xmx4g -cp bench/target/benchmarks.jar dev.engram.bench.ManyAgents --build --work DIR [--agents 10000] [--users 1000]
  *      [--messages 3]
  * java -cp bench/target/benchmarks.jar dev.engram.bench.ManyAgents --run --work DIR [--clients 100] [--seconds 30]
- *      [--xmx 1g] [--rounds 1] [--java PATH] [--max-loaded 1000[,20000]]
+ *      [--warmup 10] [--xmx 1g] [--rounds 1] [--java PATH] [--max-loaded 1000[,20000]]
  * </pre>
  *
  * {@code --max-loaded} is the server runtime's bound on loaded agents ({@code AgentRuntime.Builder.maxLoadedAgents}),
@@ -85,6 +86,7 @@ public final class ManyAgents {
         }
         if (a.containsKey("run")) {
             run(work, Integer.parseInt(a.getOrDefault("clients", "100")), Integer.parseInt(a.getOrDefault("seconds", "30")),
+                    Integer.parseInt(a.getOrDefault("warmup", "10")),
                     a.getOrDefault("xmx", "1g"), Integer.parseInt(a.getOrDefault("rounds", "1")),
                     a.getOrDefault("java", Path.of(System.getProperty("java.home"), "bin", "java").toString()),
                     java.util.Arrays.stream(a.getOrDefault("max-loaded", String.valueOf(DEFAULT_MAX_LOADED)).split(","))
@@ -206,7 +208,17 @@ public final class ManyAgents {
                 out.println("started " + ManagementFactory.getRuntimeMXBean().getUptime());
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
                 for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
-                    if (line.equals("stats")) {
+                    if (line.equals("touch")) {
+                        // every agent of the store asked for once, its prompt compiled (its context read), as its next
+                        // message would: what the server then keeps is what many agents cost it, within its bound
+                        Layout layout = Layout.read(dir);
+                        long t0 = System.nanoTime();
+                        for (int i = 0; i < layout.agents(); i++) {
+                            Scope scope = layout.scope(i);
+                            server.runtime().current(scope.userId(), scope.agentId()).compilePrompt();
+                        }
+                        out.println("touched " + (System.nanoTime() - t0) / 1_000_000);
+                    } else if (line.equals("stats")) {
                         out.println("stats " + heapAfterGc() + " " + Runtime.getRuntime().maxMemory() + " "
                                 + ManagementFactory.getThreadMXBean().getThreadCount());
                     }
@@ -232,45 +244,49 @@ public final class ManyAgents {
     }
 
     /** What one run over one store saw. */
-    record Row(String store, int maxLoaded, int agents, int users, long readyMs, long startedMs, long heapReady, long heapAfter, long heapMax,
+    record Row(String store, int maxLoaded, int agents, int users, long readyMs, long startedMs, long heapReady, long heapAfter,
+            long heapTouched, long touchedMs, long heapMax,
             int threadsReady, int threadsAfter, LoadClients.Result load, long acknowledged, long lost) {
     }
 
-    private static void run(Path work, int clients, int seconds, String xmx, int rounds, String java, List<Integer> maxLoaded)
-            throws Exception {
-        System.out.printf(Locale.ROOT, "# ManyAgents: %d clients, closed loop, %d s per store, server JVM -Xmx%s, %d round%s%n", clients,
-                seconds, xmx, rounds, rounds > 1 ? "s (few and many alternating)" : "");
+    private static void run(Path work, int clients, int seconds, int warmup, String xmx, int rounds, String java,
+            List<Integer> maxLoaded) throws Exception {
+        System.out.printf(Locale.ROOT, "# ManyAgents: %d clients, closed loop, %d s per store after %d s of warm-up, server JVM -Xmx%s, "
+                + "%d round%s%n", clients, seconds, warmup, xmx, rounds, rounds > 1 ? "s (few and many alternating)" : "");
         List<Row> rows = new ArrayList<>();
         for (int r = 0; r < rounds; r++) {
-            rows.add(runOne(work.resolve("few"), "few", DEFAULT_MAX_LOADED, clients, seconds, xmx, java));
+            rows.add(runOne(work.resolve("few"), "few", DEFAULT_MAX_LOADED, clients, seconds, warmup, xmx, java));
             print(rows.getLast());
             for (int max : maxLoaded) {
-                rows.add(runOne(work.resolve("many"), "many", max, clients, seconds, xmx, java));
+                rows.add(runOne(work.resolve("many"), "many", max, clients, seconds, warmup, xmx, java));
                 print(rows.getLast());
             }
         }
         System.out.println();
         System.out.printf(Locale.ROOT, "| store | agents / users | max loaded | ready (JVM start to /readyz 200) ms | server's own start ms | heap after GC "
-                + "ready / after load MB (-Xmx) | threads ready / after | msgs/s | p50 / p99 ms | errors | acknowledged / not stored |%n");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|");
+                + "ready / after load / after every agent MB (-Xmx) | every agent asked for once, s | threads ready / after | msgs/s | p50 / p99 ms | errors | acknowledged / not stored |%n");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (Row w : rows) {
-            System.out.printf(Locale.ROOT, "| %s | %d / %d | %d | %d | %d | %.0f / %.0f (%s) | %d / %d | %.0f | %.1f / %.1f | %d | %d / %d |%n",
-                    w.store(), w.agents(), w.users(), w.maxLoaded(), w.readyMs(), w.startedMs(), w.heapReady() / 1e6, w.heapAfter() / 1e6, xmx,
+            System.out.printf(Locale.ROOT, "| %s | %d / %d | %d | %d | %d | %.0f / %.0f / %.0f (%s) | %.1f | %d / %d | %.0f | %.1f / %.1f | %d | %d / %d |%n",
+                    w.store(), w.agents(), w.users(), w.maxLoaded(), w.readyMs(), w.startedMs(), w.heapReady() / 1e6, w.heapAfter() / 1e6, w.heapTouched() / 1e6, xmx,
+                    w.touchedMs() / 1e3,
                     w.threadsReady(), w.threadsAfter(), w.load().perSecond(), w.load().ms(0.5), w.load().ms(0.99),
                     w.load().errors().size(), w.acknowledged(), w.lost());
         }
     }
 
     private static void print(Row w) {
-        System.out.printf(Locale.ROOT, "%s (%d agents of %d users, at most %d loaded): ready %d ms (server %d ms), heap %.0f -> %.0f MB of %.0f, threads %d -> %d, "
+        System.out.printf(Locale.ROOT, "%s (%d agents of %d users, at most %d loaded): ready %d ms (server %d ms), heap %.0f -> %.0f MB of %.0f (every agent asked for in %.1f s: %.0f MB), threads %d -> %d, "
                         + "%.0f msgs/s, p50 %.1f ms, p99 %.1f ms, %d errors, %d acknowledged, %d not stored%n", w.store(), w.agents(),
-                w.users(), w.maxLoaded(), w.readyMs(), w.startedMs(), w.heapReady() / 1e6, w.heapAfter() / 1e6, w.heapMax() / 1e6, w.threadsReady(),
+                w.users(), w.maxLoaded(), w.readyMs(), w.startedMs(), w.heapReady() / 1e6, w.heapAfter() / 1e6, w.heapMax() / 1e6, w.touchedMs() / 1e3,
+                w.heapTouched() / 1e6, w.threadsReady(),
                 w.threadsAfter(), w.load().perSecond(), w.load().ms(0.5), w.load().ms(0.99), w.load().errors().size(), w.acknowledged(),
                 w.lost());
         w.load().errors().stream().limit(5).forEach(e -> System.out.println("  error: " + e));
     }
 
-    private static Row runOne(Path dir, String name, int maxLoaded, int clients, int seconds, String xmx, String java) throws Exception {
+    private static Row runOne(Path dir, String name, int maxLoaded, int clients, int seconds, int warmup, String xmx, String java)
+            throws Exception {
         Layout layout = Layout.read(dir);
         long spawned = System.nanoTime();
         Process child = new ProcessBuilder(java, "-Xmx" + xmx, "-cp", System.getProperty("java.class.path"), ManyAgents.class.getName(),
@@ -313,16 +329,28 @@ public final class ManyAgents {
                     throw new IllegalStateException("the reply of " + text + " does not echo it: " + r);
                 }
             };
+            // a warm-up of the same load, not counted: the JIT compiles the server's paths before the measured run
+            Map<String, Set<String>> acknowledged = new HashMap<>();
+            if (warmup > 0) {
+                LoadClients.run(clients, draws, Duration.ofSeconds(warmup), Optional.empty(), "w", send).acknowledged()
+                        .forEach((agent, texts) -> acknowledged.computeIfAbsent(agent, x -> new HashSet<>()).addAll(texts));
+            }
             LoadClients.Result load = LoadClients.run(clients, draws, Duration.ofSeconds(seconds), Optional.empty(), "m", send);
+            load.acknowledged().forEach((agent, texts) -> acknowledged.computeIfAbsent(agent, x -> new HashSet<>()).addAll(texts));
             for (RawHttpClient c : connections) {
                 c.close();
             }
             to.println("stats");
             String[] after = expect(from, "stats").split(" ");
+            to.println("touch");
+            long touchedMs = Long.parseLong(expect(from, "touched"));
+            to.println("stats");
+            String[] touched = expect(from, "stats").split(" ");
             to.println("quit");
             child.waitFor();
-            long[] checked = checkStored(dir, layout, load.acknowledged());
+            long[] checked = checkStored(dir, layout, acknowledged);
             return new Row(name, maxLoaded, layout.agents(), layout.users(), readyMs, startedMs, Long.parseLong(ready[0]), Long.parseLong(after[0]),
+                    Long.parseLong(touched[0]), touchedMs,
                     Long.parseLong(ready[1]), Integer.parseInt(ready[2]), Integer.parseInt(after[2]), load, checked[0], checked[1]);
         } finally {
             child.destroy();
