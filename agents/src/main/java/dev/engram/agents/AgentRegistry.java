@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The agents of one runtime: creates them (persisting definition and blocks), loads them lazily by
- * id, and keeps the loaded ones. Each agent is built from values: its definition, a tool executor
+ * id, and keeps the loaded ones, at most the runtime's bound ({@link LoadedAgents}). Each agent is built from values: its definition, a tool executor
  * over the runtime's tool catalog, a token counter, and the shared {@link AgentSettings}.
  */
 final class AgentRegistry {
