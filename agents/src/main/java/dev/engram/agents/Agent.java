@@ -305,6 +305,11 @@ public final class Agent {
         return lock.isLocked();
     }
 
+    /** Whether the agent holds something in memory alone: a turn running or waiting to run, or a context swap asked for. */
+    boolean holdsState() {
+        return lock.isLocked() || lock.hasQueuedThreads() || !hotSwaps.isEmpty();
+    }
+
     /** The prompt the next step would send, without the new message. */
     public CompiledPrompt compilePrompt() {
         return compilePrompt(DEFAULT_SESSION);

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The agents of one runtime: creates them (persisting definition and blocks), loads them lazily by
- * id, and keeps the loaded ones. Each agent is built from values: its definition, a tool executor
+ * id, and keeps the loaded ones, at most the runtime's bound ({@link LoadedAgents}). Each agent is built from values: its definition, a tool executor
  * over the runtime's tool catalog, a token counter, and the shared {@link AgentSettings}.
  */
 final class AgentRegistry {
@@ -36,9 +36,8 @@ final class AgentRegistry {
     private final Function<String, TokenCounter> tokenCounters;
     /** Filled by the runtime before the first agent is created or loaded (the router and subagent tool need this registry). */
     private final Map<String, DynamicTool> catalog;
-    private final Map<Scope, Agent> loaded = new ConcurrentHashMap<>();
-    /** The stored definition each loaded agent was built from (its text), to tell when another process changed it. */
-    private final Map<Scope, String> loadedDefinitions = new ConcurrentHashMap<>();
+    /** The loaded agents, at most the runtime's bound, with the stored definition each was built from (its text). */
+    private final LoadedAgents loaded;
     /** Workspace, shell and web tools a loaded agent has for this runtime's life only, in place of its stored ones. */
     private final Map<Scope, ToolAccess> sessionAccess = new ConcurrentHashMap<>();
 
@@ -48,7 +47,8 @@ final class AgentRegistry {
     private final UserTools userTools;
 
     AgentRegistry(AgentSettings settings, ActiveTurns turns, Function<String, TokenCounter> tokenCounters,
-            Map<String, DynamicTool> catalog, Optional<CodeRunner> code, UserTools userTools) {
+            Map<String, DynamicTool> catalog, Optional<CodeRunner> code, UserTools userTools, int maxLoaded) {
+        this.loaded = new LoadedAgents(maxLoaded);
         this.settings = settings;
         this.userTools = userTools;
         this.code = code;
@@ -139,8 +139,7 @@ final class AgentRegistry {
 
     /** Keeps an agent {@link #stage staged} in a unit of work that has committed as loaded. */
     void remember(Agent agent) {
-        loaded.put(agent.scope(), agent);
-        loadedDefinitions.put(agent.scope(), AgentFiles.definitionJson(agent.definition()).toString());
+        loaded.put(agent, AgentFiles.definitionJson(agent.definition()).toString());
     }
 
     /** Checks that the runtime can give the agent every tool it names, as {@link #create} would, storing nothing. */
@@ -261,7 +260,7 @@ final class AgentRegistry {
         String json = AgentFiles.definitionJson(changed).toString();
         store().agents().update(changed.scope(), changed.name(), json);
         agent.retool(running, runningExecutor);
-        loadedDefinitions.put(changed.scope(), json);
+        loaded.definition(changed.scope(), json);
         return agent;
     }
 
@@ -269,22 +268,22 @@ final class AgentRegistry {
     Agent agent(String userId, String agentId) {
         settings.checkOpen();
         Scope scope = Scope.of(userId, agentId);
-        if (store().isInTransaction() && !loaded.containsKey(scope)) {
-            return load(scope); // not kept: the unit of work it was read in may roll back
+        Optional<Agent> known = loaded.get(scope);
+        if (known.isPresent()) {
+            return known.get();
+        }
+        if (store().isInTransaction()) {
+            return load(scope).agent(); // not kept: the unit of work it was read in may roll back
         }
         return loaded.computeIfAbsent(scope, this::load);
     }
 
-    /** The agent as stored (its definition kept as loaded only outside a unit of work, which may roll back). */
-    private Agent load(Scope s) {
+    /** The agent as stored, with the text of its stored definition. */
+    private LoadedAgents.Loaded load(Scope s) {
         AgentRecord record = store().agents().get(s).orElseThrow(() -> new AgentNotFoundException(
                 "User '" + s.userId() + "' has no agent with id '" + s.agentId() + "'."));
         AgentDefinition definition = running(definitionOf(record));
-        Agent agent = newAgent(definition, executorFor(definition));
-        if (!store().isInTransaction()) {
-            loadedDefinitions.put(s, record.definition());
-        }
-        return agent;
+        return new LoadedAgents.Loaded(newAgent(definition, executorFor(definition)), record.definition());
     }
 
     /**
@@ -294,27 +293,31 @@ final class AgentRegistry {
     Agent current(String userId, String agentId) {
         settings.checkOpen();
         Scope scope = Scope.of(userId, agentId);
-        Agent agent = loaded.get(scope);
+        Agent agent = loaded.get(scope).orElse(null);
         if (agent == null) {
             return agent(userId, agentId);
         }
         Optional<AgentRecord> record = store().agents().get(scope);
         if (record.isEmpty()) {
-            loaded.remove(scope, agent);
-            loadedDefinitions.remove(scope);
+            loaded.remove(scope);
             sessionAccess.remove(scope);
             throw new AgentNotFoundException("User '" + userId + "' has no agent with id '" + agentId + "'.");
         }
-        if (!record.get().definition().equals(loadedDefinitions.get(scope))) {
+        if (!record.get().definition().equals(loaded.definition(scope).orElse(null))) {
             AgentDefinition definition = running(definitionOf(record.get()));
             agent.retool(definition, executorFor(definition));
-            loadedDefinitions.put(scope, record.get().definition());
+            loaded.definition(scope, record.get().definition());
         }
         return agent;
     }
 
     Optional<Agent> loaded(Scope scope) {
-        return Optional.ofNullable(loaded.get(scope));
+        return loaded.get(scope);
+    }
+
+    /** How many agents are loaded now (at most {@link LoadedAgents#max()} once the least recently used can go). */
+    int loadedCount() {
+        return loaded.size();
     }
 
     /** The user's agents' stored definitions. */
@@ -328,12 +331,11 @@ final class AgentRegistry {
 
     /** Forgets the loaded agent unless it is working on a message. */
     void unload(Scope scope) {
-        Agent agent = loaded.get(scope);
+        Agent agent = loaded.get(scope).orElse(null);
         if (agent != null && agent.isBusy()) {
             throw new AgentException("Agent '" + scope.agentId() + "' is working on a message; delete it when it is idle.");
         }
         loaded.remove(scope);
-        loadedDefinitions.remove(scope);
         sessionAccess.remove(scope);
     }
 
@@ -341,7 +343,6 @@ final class AgentRegistry {
     void cancelAll() {
         loaded.values().forEach(Agent::cancel);
         loaded.clear();
-        loadedDefinitions.clear();
         sessionAccess.clear();
     }
 

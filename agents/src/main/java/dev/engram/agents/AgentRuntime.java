@@ -106,7 +106,8 @@ public final class AgentRuntime implements AutoCloseable {
         this.code = Optional.ofNullable(b.code);
         ActiveTurns turns = new ActiveTurns();
         Map<String, DynamicTool> catalog = new ConcurrentHashMap<>();
-        this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog, Optional.ofNullable(b.code), b.userTools);
+        this.agents = new AgentRegistry(settings, turns, b.tokenCounters, catalog, Optional.ofNullable(b.code), b.userTools,
+                b.maxLoadedAgents);
         ModelPolicy policy = b.modelPolicy;
         for (String spec : b.models.keySet()) {
             policy = policy.allowSpec(spec);
@@ -133,7 +134,12 @@ public final class AgentRuntime implements AutoCloseable {
         return b.unsandboxedHostShell ? b.shell.withUnsandboxedHostFallback() : b.shell;
     }
 
-    /** A builder over {@code store} and {@code search} (which must index that store). */
+    /** How many agents are loaded now (at most the bound, {@link Builder#maxLoadedAgents}, once idle ones can go). */
+    int loadedAgents() {
+        return agents.loadedCount();
+    }
+
+        /** A builder over {@code store} and {@code search} (which must index that store). */
     public static Builder builder(MemoryStore store, MemorySearch search) {
         return new Builder(store, search);
     }
@@ -475,6 +481,8 @@ public final class AgentRuntime implements AutoCloseable {
 
     /** Configures an {@link AgentRuntime}; every setter validates at once. */
     public static final class Builder {
+        /** The most agents a runtime keeps loaded unless told otherwise ({@link #maxLoadedAgents}). */
+        public static final int DEFAULT_MAX_LOADED_AGENTS = 1_000;
         private final MemoryStore store;
         private final MemorySearch search;
         private final Map<String, ChatModel> models = new LinkedHashMap<>();
@@ -505,6 +513,7 @@ public final class AgentRuntime implements AutoCloseable {
         private ScheduleLimits scheduleLimits = ScheduleLimits.defaults();
         private ModelPolicy modelPolicy = ModelPolicy.providersOnly();
         private int maxImportedSteps = DEFAULT_MAX_IMPORTED_STEPS;
+        private int maxLoadedAgents = DEFAULT_MAX_LOADED_AGENTS;
 
         private Builder(MemoryStore store, MemorySearch search) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -752,6 +761,19 @@ public final class AgentRuntime implements AutoCloseable {
          */
         public Builder scheduleLimits(ScheduleLimits limits) {
             this.scheduleLimits = Objects.requireNonNull(limits, "schedule limits must not be null");
+            return this;
+        }
+
+        /**
+         * How many agents the runtime keeps loaded (their tools, prompt parts and in-context messages in memory); past
+         * that, the least recently used idle ones are let go and loaded from the store again when next asked for.
+         * Default {@value #DEFAULT_MAX_LOADED_AGENTS}.
+         */
+        public Builder maxLoadedAgents(int agents) {
+            if (agents < 1) {
+                throw new IllegalArgumentException("the most agents kept loaded must be at least 1, got " + agents);
+            }
+            this.maxLoadedAgents = agents;
             return this;
         }
 

@@ -11,17 +11,41 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How many scheduled turns each user has had in the last hour and day, against {@link ScheduleLimits}: kept by one
- * scheduler, in memory (several servers over one database each keep their own). Thread-safe.
+ * scheduler, in memory (several servers over one database each keep their own). A user none of whose firings is within
+ * the last day is forgotten (swept once the users kept double since the last sweep, at least {@link #SWEEP_AT}), so
+ * that it keeps the users who had a firing in the last day, not every user who ever had one. Thread-safe.
  */
 final class FiringBudget {
     private static final Duration HOUR = Duration.ofHours(1);
     private static final Duration DAY = Duration.ofDays(1);
 
     private final ScheduleLimits limits;
+    /** The fewest users kept before a sweep of those with no firing in the last day. */
+    static final int SWEEP_AT = 1_024;
+
     private final Map<String, Firings> users = new ConcurrentHashMap<>();
+    private volatile int sweepAt = SWEEP_AT;
 
     FiringBudget(ScheduleLimits limits) {
         this.limits = limits;
+    }
+
+    /** How many users are kept now. */
+    int users() {
+        return users.size();
+    }
+
+    /** Forgets the users none of whose firings is within the day before {@code now}. */
+    private synchronized void sweep(Instant now) {
+        Instant dayAgo = now.minus(DAY);
+        users.forEach((user, f) -> {
+            synchronized (f) {
+                if (f.times.isEmpty() || !f.times.peekLast().isAfter(dayAgo)) {
+                    users.remove(user, f);
+                }
+            }
+        });
+        sweepAt = Math.max(SWEEP_AT, users.size() * 2);
     }
 
     /** The firings of one user in the last day, oldest first, and whether a skip was logged since the last firing. */
@@ -36,8 +60,14 @@ final class FiringBudget {
 
     /** Counts a firing of the user's at {@code now} if the budget has room; else says why it has none. */
     Optional<Refusal> take(String user, Instant now) {
+        if (users.size() >= sweepAt) {
+            sweep(now);
+        }
         Firings f = users.computeIfAbsent(user, u -> new Firings());
         synchronized (f) {
+            if (users.get(user) != f) {
+                return take(user, now); // swept meanwhile: count on the user's new entry
+            }
             while (!f.times.isEmpty() && !f.times.peekFirst().isAfter(now.minus(DAY))) {
                 f.times.removeFirst();
             }

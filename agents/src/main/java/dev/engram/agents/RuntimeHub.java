@@ -9,11 +9,18 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** What a runtime's agents share: their models, resolved once per spec, and the listeners of their events. */
+/**
+ * What a runtime's agents share: their models, resolved once per spec, and the listeners of their events. The models
+ * registered with the runtime are kept; of those resolved from a spec, at most {@link #MAX_RESOLVED} (more distinct specs
+ * than that start the memory over: a spec is resolved again at its next use).
+ */
 final class RuntimeHub {
     private static final Logger LOG = LoggerFactory.getLogger(RuntimeHub.class);
+    /** The most models resolved from specs that are kept: a bound, far above the models one server uses. */
+    static final int MAX_RESOLVED = 256;
 
     private final Map<String, ChatModel> models = new ConcurrentHashMap<>();
+    private final Map<String, ChatModel> resolved = new ConcurrentHashMap<>();
     /** How to give an agent whose model cannot be used another one, over the API and on the command line. */
     static final String GIVE_A_MODEL = "Give the agent a model Engram runs (e.g. openai:gpt-4o-mini): over the API with "
             + "PATCH /v1/agents/{agent_id} and a \"model\", or import its file again with a model (engram agent import FILE "
@@ -34,13 +41,33 @@ final class RuntimeHub {
 
     /** The model of a spec, resolved on first use and kept. */
     ChatModel model(String spec) {
-        return models.computeIfAbsent(spec, s -> {
-            try {
-                return resolver.apply(s);
-            } catch (RuntimeException e) {
-                throw new AgentException("Cannot use model '" + s + "': " + e.getMessage() + ". " + GIVE_A_MODEL, e);
-            }
-        });
+        ChatModel registered = models.get(spec);
+        if (registered != null) {
+            return registered;
+        }
+        ChatModel known = resolved.get(spec);
+        if (known != null) {
+            return known;
+        }
+        ChatModel model;
+        try {
+            model = resolver.apply(spec);
+        } catch (RuntimeException e) {
+            throw new AgentException("Cannot use model '" + spec + "': " + e.getMessage() + ". " + GIVE_A_MODEL, e);
+        }
+        if (model == null) {
+            throw new AgentException("Cannot use model '" + spec + "': the runtime's model resolver gave none. " + GIVE_A_MODEL);
+        }
+        if (resolved.size() >= MAX_RESOLVED) {
+            resolved.clear();
+        }
+        ChatModel raced = resolved.putIfAbsent(spec, model);
+        return raced == null ? model : raced;
+    }
+
+    /** How many models resolved from specs are kept now. */
+    int resolvedCount() {
+        return resolved.size();
     }
 
     /** Hands an event to every listener; a listener that fails is logged and the others still hear it. */

@@ -53,6 +53,11 @@ final class LimitOptions {
             description = "Scheduled turns each user gets in 24 hours (default ${DEFAULT-VALUE}).")
     int firingsPerDay;
 
+    @Option(names = "--max-loaded-agents", paramLabel = "N", defaultValue = "" + AgentRuntime.Builder.DEFAULT_MAX_LOADED_AGENTS,
+            description = "Agents the server keeps loaded in memory (default ${DEFAULT-VALUE}); beyond it the least recently "
+                    + "used idle ones are let go and loaded from the store again at their next message.")
+    int maxLoadedAgents;
+
     UserQuotas quotas() {
         return new UserQuotas(agents, blocks, archivalEntries, notes, storedBytes);
     }
@@ -68,6 +73,7 @@ final class LimitOptions {
 
     void configure(AgentRuntime.Builder b) {
         b.scheduleLimits(scheduleLimits());
+        b.maxLoadedAgents(maxLoadedAgents);
     }
 
     /** One line for the server's banner. */

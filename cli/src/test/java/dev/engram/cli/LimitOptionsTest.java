@@ -3,6 +3,10 @@ package dev.engram.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.engram.agents.AgentRuntime;
+import dev.engram.memory.Embedder;
+import dev.engram.memory.MemorySearch;
+import dev.engram.memory.MemoryStore;
 import dev.engram.memory.ScheduleLimits;
 import dev.engram.server.EngramServer;
 import dev.engram.memory.UserQuotas;
@@ -45,6 +49,18 @@ class LimitOptionsTest {
                 .hasMessageContaining("'5' is not a duration: give a number and a unit, s, m, h or d (e.g. 5m, 1h)");
         assertThatThrownBy(() -> parse("--max-agents-per-user", "0").limits.quotas())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("every quota must be at least 1");
+    }
+
+    @Test
+    void theLoadedAgentsFlagDefaultsToTheRuntimesBoundAndABoundBelowOneIsRefused() {
+        assertThat(parse().limits.maxLoadedAgents).isEqualTo(AgentRuntime.Builder.DEFAULT_MAX_LOADED_AGENTS);
+        assertThat(parse("--max-loaded-agents", "50").limits.maxLoadedAgents).isEqualTo(50);
+        try (MemoryStore store = MemoryStore.inMemory()) {
+            AgentRuntime.Builder b = AgentRuntime.builder(store, MemorySearch.luceneInMemory(store,
+                    Embedder.unavailable("none", 4, "not needed here")));
+            assertThatThrownBy(() -> parse("--max-loaded-agents", "0").limits.configure(b))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessage("the most agents kept loaded must be at least 1, got 0");
+        }
     }
 
     @Test

@@ -38,10 +38,11 @@ final class ConsoleAssets {
             "svg", "image/svg+xml");
 
     /** A file's bytes and its ETag. */
-    private record Asset(byte[] bytes, String type, String etag) {
+    record Asset(byte[] bytes, String type, String etag) {
     }
 
-    private final Map<String, Optional<Asset>> cache = new ConcurrentHashMap<>();
+    /** The console's files read so far: only files that exist, so that it holds at most the console's own files. */
+    private final Map<String, Asset> cache = new ConcurrentHashMap<>();
 
     /** Registers {@code GET /} and {@code GET /console/{file}} (any deeper path under {@code /console/} is a 404). */
     void register(HttpRouting.Builder routing) {
@@ -52,8 +53,7 @@ final class ConsoleAssets {
     }
 
     private void send(ServerRequest req, ServerResponse res, String name) {
-        Optional<Asset> asset = NAME.matcher(name).matches() ? cache.computeIfAbsent(name, ConsoleAssets::load)
-                : Optional.empty();
+        Optional<Asset> asset = NAME.matcher(name).matches() ? asset(name) : Optional.empty();
         res.header(HeaderNames.create("Content-Security-Policy"), CONTENT_SECURITY_POLICY);
         res.header(HeaderNames.create("X-Content-Type-Options"), "nosniff");
         res.header(HeaderNames.create("Referrer-Policy"), "no-referrer");
@@ -73,6 +73,22 @@ final class ConsoleAssets {
         }
         res.header(HeaderNames.CONTENT_TYPE, a.type());
         res.send(a.bytes());
+    }
+
+    /** The file, read once; a name that is no file is looked up each time it is asked for, and not remembered. */
+    Optional<Asset> asset(String name) {
+        Asset known = cache.get(name);
+        if (known != null) {
+            return Optional.of(known);
+        }
+        Optional<Asset> found = load(name);
+        found.ifPresent(a -> cache.putIfAbsent(name, a));
+        return found;
+    }
+
+    /** How many files are remembered. */
+    int cached() {
+        return cache.size();
     }
 
     private static Optional<Asset> load(String name) {

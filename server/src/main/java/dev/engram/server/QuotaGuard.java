@@ -20,14 +20,28 @@ final class QuotaGuard {
     /** How old the usage checked before a turn may be: a turn then costs one count query per user per this time. */
     static final Duration TURN_USAGE_AGE = Duration.ofSeconds(5);
 
+    /** The most users whose usage is remembered: past it, usages older than {@link #TURN_USAGE_AGE} go (or, if none is, all). */
+    static final int MAX_REMEMBERED = 10_000;
+
     private final MemoryStore store;
+    private final int maxRemembered;
     private final ConcurrentHashMap<String, Counted> recent = new ConcurrentHashMap<>();
 
     private record Counted(UserUsage usage, long atNanos) {
     }
 
     QuotaGuard(MemoryStore store) {
+        this(store, MAX_REMEMBERED);
+    }
+
+    QuotaGuard(MemoryStore store, int maxRemembered) {
         this.store = store;
+        this.maxRemembered = maxRemembered;
+    }
+
+    /** How many users' usages are remembered now. */
+    int remembered() {
+        return recent.size();
     }
 
     /** Room for a new agent's sleep-time companion, when it has one (the store checks the agent and its blocks). */
@@ -52,6 +66,12 @@ final class QuotaGuard {
         Counted c = recent.get(user);
         if (c == null || now - c.atNanos() > TURN_USAGE_AGE.toNanos()) {
             c = new Counted(store.usage(user), now);
+            if (recent.size() >= maxRemembered && !recent.containsKey(user)) {
+                recent.values().removeIf(old -> now - old.atNanos() > TURN_USAGE_AGE.toNanos());
+                if (recent.size() >= maxRemembered) {
+                    recent.clear(); // a bound, not a working size: the next turns count again
+                }
+            }
             recent.put(user, c);
         }
         UserUsage u = c.usage();

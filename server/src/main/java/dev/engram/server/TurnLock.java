@@ -1,8 +1,6 @@
 package dev.engram.server;
 
 import dev.engram.memory.Scope;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One turn at a time per agent. An agent already runs one message at a time inside one process; a
@@ -48,13 +46,11 @@ public interface TurnLock {
         };
     }
 
-    /** A lock for one process: fair per agent, so turns run in the order they arrived. */
+    /**
+     * A lock for one process: fair per agent, so turns run in the order they arrived; an agent's lock is kept only while
+     * a turn holds it or waits for it.
+     */
     static TurnLock local() {
-        ConcurrentHashMap<Scope, ReentrantLock> locks = new ConcurrentHashMap<>();
-        return agent -> {
-            ReentrantLock lock = locks.computeIfAbsent(agent, a -> new ReentrantLock(true));
-            lock.lockInterruptibly();
-            return lock::unlock;
-        };
+        return new LocalTurnLocks();
     }
 }
