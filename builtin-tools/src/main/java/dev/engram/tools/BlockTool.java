@@ -51,6 +51,12 @@ final class BlockTool implements AiTool<BlockTool.Op, ToolOutput> {
                 + "memory, load to bring a copy of an archival entry in as a working block, swap to do both at once, view and "
                 + "list to read. Returns what changed and the block's new size against its character limit.",
             SafetyTier.SIDE_EFFECTING, ToolInfo.DEFAULT_TIMEOUT, Truncation.KEEP_HEAD);
+    /** Reads and writes the memory store only: cheap, trusted, never blocked but by the store. */
+    @Override
+    public boolean runsInline() {
+        return true;
+    }
+
     static final String LABEL = "Label of the block, e.g. \"human\" (for load: the label of the archival entry).";
 
     @JsonClassDescription("Memory block operations.")

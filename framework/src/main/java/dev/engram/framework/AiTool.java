@@ -70,6 +70,14 @@ public interface AiTool<I, O> {
         return info().timeout();
     }
 
+    /**
+     * Whether the pipeline may run it on the caller's thread ({@link DynamicTool#runsInline()}): only for a cheap,
+     * trusted tool that never blocks. Defaults to {@code false}.
+     */
+    default boolean runsInline() {
+        return false;
+    }
+
     /** Which end of an over-long output to keep; from {@link #info()}. */
     default Truncation truncation() {
         return info().truncation();

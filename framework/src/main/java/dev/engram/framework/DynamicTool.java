@@ -40,6 +40,17 @@ public interface DynamicTool {
         return false;
     }
 
+    /**
+     * Whether the pipeline runs this tool on the caller's own thread instead of handing each call to a thread of its
+     * own: for tools that are cheap and trusted, that never wait on anything but the memory store (a block edit or
+     * view). Such a call is not stopped at its {@link #timeout()}, nor interrupted by a cancel; it finishes, and the
+     * hand-off it saves costs more than the call itself. A tool that may block (the network, a process, a model,
+     * another agent, user code) keeps the default, {@code false}: its own thread, its timeout, its interruption.
+     */
+    default boolean runsInline() {
+        return false;
+    }
+
     /** Defaults to 30 seconds. */
     default Duration timeout() {
         return Duration.ofSeconds(30);

@@ -180,6 +180,11 @@ final class TypedTool<I, O> implements DynamicTool, ParsedArgumentsTool {
     }
 
     @Override
+    public boolean runsInline() {
+        return tool.runsInline();
+    }
+
+    @Override
     public String execute(String argumentsJson, ToolContext context) throws Exception {
         return executeParsed(parse(argumentsJson), context);
     }

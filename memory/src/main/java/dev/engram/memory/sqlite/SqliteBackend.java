@@ -46,6 +46,8 @@ public final class SqliteBackend implements MemoryBackend {
     private final HikariDataSource readerPool;
     private final Jdbi reader;
     private final ReentrantLock writeLock = new ReentrantLock();
+    /** The prepared statements kept per connection, writer's and readers'. */
+    private final SqliteStatements statements = new SqliteStatements();
     private volatile boolean closed;
 
     private SqliteBackend(SqliteOptions options, Connection writerConnection, HikariDataSource readerPool) {
@@ -54,6 +56,8 @@ public final class SqliteBackend implements MemoryBackend {
         this.writer = Jdbi.create(writerConnection);
         this.readerPool = readerPool;
         this.reader = Jdbi.create(readerPool);
+        writer.setStatementBuilderFactory(statements);
+        reader.setStatementBuilderFactory(statements);
     }
 
     /**
@@ -148,6 +152,11 @@ public final class SqliteBackend implements MemoryBackend {
         return read(rows -> ((SqliteRows) rows).integrityCheck());
     }
 
+    /** The statements kept per connection (for tests). */
+    SqliteStatements statements() {
+        return statements;
+    }
+
     /** Runs {@code work} on a reader connection (for tests that look at the file itself). */
     <T> T withHandle(Function<org.jdbi.v3.core.Handle, T> work) {
         checkOpen();
@@ -162,6 +171,7 @@ public final class SqliteBackend implements MemoryBackend {
                 return;
             }
             closed = true;
+            statements.closeAll();
             closeQuietly(writerConnection);
             readerPool.close();
         } finally {
