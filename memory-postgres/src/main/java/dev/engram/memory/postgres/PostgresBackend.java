@@ -36,7 +36,6 @@ import org.jdbi.v3.core.Jdbi;
  * }</pre>
  */
 public final class PostgresBackend implements MemoryBackend {
-    private static final long WRITE_LOCK = 0x656e6772616dL; // "engram"
     static final String MIGRATIONS = "classpath:dev/engram/memory/postgres/migration";
     /** The highest migration under {@link #MIGRATIONS}. */
     static final int SCHEMA_VERSION = 25;
@@ -55,7 +54,7 @@ public final class PostgresBackend implements MemoryBackend {
         this.dataSource = dataSource;
         this.jdbcUrl = dataSource.getJdbcUrl();
         this.jdbi = Jdbi.create(dataSource);
-        this.writes = new GroupCommit(jdbi, WRITE_LOCK, GroupCommit.MAX_WRITES, e -> PostgresFailures.translate(e, jdbcUrl));
+        this.writes = new GroupCommit(jdbi, GroupCommit.MAX_WRITES, e -> PostgresFailures.translate(e, jdbcUrl));
         SchemaMigrations.migrate(dataSource, MIGRATIONS, PostgresBackend.class.getClassLoader(), dataSource.getJdbcUrl(),
                 SCHEMA_VERSION);
     }
@@ -140,7 +139,7 @@ public final class PostgresBackend implements MemoryBackend {
     @Override
     public <T> T write(Function<Rows, T> work) {
         try {
-            return writes.write(h -> work.apply(new PostgresRows(h)));
+            return writes.write(work);
         } catch (RuntimeException e) {
             throw PostgresFailures.translate(e, jdbcUrl);
         }
@@ -150,7 +149,7 @@ public final class PostgresBackend implements MemoryBackend {
     @Override
     public <T> T writeUnit(Function<Rows, T> work) {
         try {
-            return writes.writeAlone(h -> work.apply(new PostgresRows(h)));
+            return writes.writeAlone(work);
         } catch (RuntimeException e) {
             throw PostgresFailures.translate(e, jdbcUrl);
         }
