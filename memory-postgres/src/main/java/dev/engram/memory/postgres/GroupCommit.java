@@ -15,11 +15,16 @@ import org.jdbi.v3.core.Jdbi;
  * Group commit of this process's writes: writes that arrive while another runs share its PostgreSQL transaction, and
  * one commit (one wait for the WAL to reach the disk) makes them all durable.
  *
- * <p>Why: every write takes the database-wide write lock ({@code pg_advisory_xact_lock}), which PostgreSQL releases
- * only after the commit's WAL flush, so writes on one database never share a flush the way concurrent transactions
- * otherwise do; each waits for a disk flush of its own, and the database does at most one write per flush. Here the
- * writes queued behind a running one run next in the same transaction, each on its own caller's thread, one after
- * the other (in the order they arrived, as the lock would have ordered them), then commit together.
+ * <p>Why: every write holds advisory locks ({@link WriteLocks}: its user's, or the whole database's), which PostgreSQL
+ * releases only after the commit's WAL flush, so writes of one user never share a flush the way concurrent
+ * transactions otherwise do. Here the writes queued behind a running one run next in the same transaction, each on
+ * its own caller's thread, one after the other (in the order they arrived), then commit together; the change-log
+ * entries of all of them are inserted just before the commit ({@link WriteLocks#insertChanges}).
+ *
+ * <p>A write that needs a lock another transaction holds while this one holds others is taken back to its savepoint
+ * ({@link WriteLocks.Retry}), the writes before it commit, and it runs again first in a new transaction, which may
+ * wait; if it still needs more there, it runs once more with the database lock taken first. A unit of work takes the
+ * database lock first (its caller's code cannot be run again).
  *
  * <p>What each write still gets: it runs alone and sees every write before it (the same serial order as before,
  * inside one transaction); it returns only once the commit that holds it is durable; if it throws, everything it did

@@ -21,9 +21,10 @@ import org.jdbi.v3.core.Jdbi;
  * {@link Rows} (plain row operations); {@link MemoryStore#over(MemoryBackend)} adds every rule, and the
  * result passes the same conformance suite as the embedded SQLite store.
  *
- * <p>Every write runs in a transaction that first takes a transaction-scoped advisory lock, so writes from
- * any number of processes are serialised and the change log's sequence numbers commit in order (a
- * search index following the log never skips an event). Writes of this process that arrive while one runs
+ * <p>Every write runs in a transaction that takes transaction-scoped advisory locks as it touches rows ({@link
+ * WriteLocks}): its user's, or the whole database's, so that writes of one user are serialised across every process
+ * and writes of different users run at once; the change log's entries are inserted at commit under a short lock, so
+ * their sequence numbers commit in order (a search index following the log never skips an event). Writes of this process that arrive while one runs
  * join its transaction and commit with it ({@link GroupCommit}: one WAL flush for all of them, each still
  * rolled back alone if it fails, none returning before the commit is durable). Reads run concurrently. The schema is created
  * and migrated with Flyway at open (history in {@value SchemaMigrations#HISTORY_TABLE}), in the
@@ -158,6 +159,11 @@ public final class PostgresBackend implements MemoryBackend {
     /** Writes of this process waiting for their turn now (for tests). */
     int queuedWrites() {
         return writes.queued();
+    }
+
+    /** Writes of this process run again because a lock they needed was held elsewhere (for tests). */
+    long retriedWrites() {
+        return writes.retried();
     }
 
     /**

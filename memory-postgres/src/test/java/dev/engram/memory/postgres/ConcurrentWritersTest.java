@@ -119,6 +119,54 @@ class ConcurrentWritersTest {
     }
 
     @Test
+    void aWriteThatNeedsALockHeldElsewhereLetsTheWritesBeforeItCommitAndThenWaitsAlone() throws Exception {
+        String url = server.jdbcUrl(server.newSchema());
+        try (PostgresBackend a = PostgresBackend.open(url, "postgres", "");
+                PostgresBackend b = PostgresBackend.open(url, "postgres", "");
+                ExecutorService pool = Executors.newCachedThreadPool()) {
+            CountDownLatch benHeld = new CountDownLatch(1);
+            CountDownLatch releaseBen = new CountDownLatch(1);
+            Future<Object> holder = pool.submit(() -> a.write(rows -> {
+                rows.listAgents("ben");
+                benHeld.countDown();
+                await(releaseBen);
+                return null;
+            }));
+            benHeld.await();
+            CountDownLatch anaInside = new CountDownLatch(1);
+            CountDownLatch releaseAna = new CountDownLatch(1);
+            Future<Object> ana = pool.submit(() -> b.write(rows -> {
+                rows.listAgents("ana");
+                anaInside.countDown();
+                await(releaseAna);
+                rows.appendChanges(List.of(change("ana", "first")));
+                return null;
+            }));
+            anaInside.await();
+            // Queued behind ana's write, so it runs in ana's transaction, where ben's lock cannot be had.
+            Future<Object> ben = pool.submit(() -> b.write(rows -> {
+                rows.listAgents("ben");
+                rows.appendChanges(List.of(change("ben", "second")));
+                return null;
+            }));
+            while (b.queuedWrites() < 1) {
+                Thread.sleep(2);
+            }
+            releaseAna.countDown();
+            ana.get(60, TimeUnit.SECONDS); // committed without waiting for ben's lock
+            assertThat(b.retriedWrites()).isEqualTo(1);
+            List<ChangeEvent> committed = b.read(rows -> rows.changesSince(0, 10));
+            assertThat(committed).extracting(ChangeEvent::id).containsExactly("first");
+            assertThat(ben).isNotDone();
+            releaseBen.countDown();
+            holder.get(60, TimeUnit.SECONDS);
+            ben.get(60, TimeUnit.SECONDS);
+            List<ChangeEvent> all = b.read(rows -> rows.changesSince(0, 10));
+            assertThat(all).extracting(ChangeEvent::id).containsExactly("first", "second");
+        }
+    }
+
+    @Test
     void twoBackendsWritingToTheSameAndToOtherScopesLoseNothingAndTheLogShowsEachChangeOnceInOrder() throws Exception {
         String url = server.jdbcUrl(server.newSchema());
         Scope shared = Scope.of("ana", "helper");
