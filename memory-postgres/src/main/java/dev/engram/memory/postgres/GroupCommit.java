@@ -1,6 +1,9 @@
 package dev.engram.memory.postgres;
 
 import dev.engram.memory.MemoryException;
+import dev.engram.memory.spi.Rows;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -12,11 +15,16 @@ import org.jdbi.v3.core.Jdbi;
  * Group commit of this process's writes: writes that arrive while another runs share its PostgreSQL transaction, and
  * one commit (one wait for the WAL to reach the disk) makes them all durable.
  *
- * <p>Why: every write takes the database-wide write lock ({@code pg_advisory_xact_lock}), which PostgreSQL releases
- * only after the commit's WAL flush, so writes on one database never share a flush the way concurrent transactions
- * otherwise do; each waits for a disk flush of its own, and the database does at most one write per flush. Here the
- * writes queued behind a running one run next in the same transaction, each on its own caller's thread, one after
- * the other (in the order they arrived, as the lock would have ordered them), then commit together.
+ * <p>Why: every write holds advisory locks ({@link WriteLocks}: its user's, or the whole database's), which PostgreSQL
+ * releases only after the commit's WAL flush, so writes of one user never share a flush the way concurrent
+ * transactions otherwise do. Here the writes queued behind a running one run next in the same transaction, each on
+ * its own caller's thread, one after the other (in the order they arrived), then commit together; the change-log
+ * entries of all of them are inserted just before the commit ({@link WriteLocks#insertChanges}).
+ *
+ * <p>A write that needs a lock another transaction holds while this one holds others is taken back to its savepoint
+ * ({@link WriteLocks.Retry}), the writes before it commit, and it runs again first in a new transaction, which may
+ * wait; if it still needs more there, it runs once more with the database lock taken first. A unit of work takes the
+ * database lock first (its caller's code cannot be run again).
  *
  * <p>What each write still gets: it runs alone and sees every write before it (the same serial order as before,
  * inside one transaction); it returns only once the commit that holds it is durable; if it throws, everything it did
@@ -32,36 +40,42 @@ final class GroupCommit {
     /** One transaction and the writes that ran in it. */
     private static final class Batch {
         final Handle handle;
+        final WriteLocks locks;
+        final Rows rows;
         /** Writes that ran in it and are kept (guarded by {@link #turn}). */
         int writes;
         /** Counted down once the transaction committed or failed; {@link #failure} is set before. */
         final CountDownLatch ended = new CountDownLatch(1);
         volatile RuntimeException failure;
 
-        Batch(Handle handle) {
+        Batch(Handle handle, WriteLocks locks) {
             this.handle = handle;
+            this.locks = locks;
+            this.rows = locks.rows(new PostgresRows(handle));
         }
     }
 
     private final Jdbi jdbi;
-    private final long writeLock;
+    /** The users of runs looked up so far (see {@link WriteLocks}). */
+    private final Map<String, String> runOwners = new ConcurrentHashMap<>();
     private final int maxWrites;
     private final UnaryOperator<RuntimeException> translate;
     /** Whose write runs now, on the open transaction; fair, so that writes run in the order they came. */
     private final ReentrantLock turn = new ReentrantLock(true);
     /** The transaction writes join, if one is open (guarded by {@link #turn}). */
     private Batch open;
+    /** Writes run again (guarded by {@link #turn}; read by tests). */
+    private volatile long retried;
 
     /**
      * @param translate what a failed commit becomes for the writes that waited for it (each gets an exception of its
      *                  own: the store's exception if it gives one, else a {@link MemoryException} naming the failure)
      */
-    GroupCommit(Jdbi jdbi, long writeLock, int maxWrites, UnaryOperator<RuntimeException> translate) {
+    GroupCommit(Jdbi jdbi, int maxWrites, UnaryOperator<RuntimeException> translate) {
         if (maxWrites < 1) {
             throw new IllegalArgumentException("a transaction must take at least one write, got " + maxWrites);
         }
         this.jdbi = jdbi;
-        this.writeLock = writeLock;
         this.maxWrites = maxWrites;
         this.translate = translate;
     }
@@ -73,7 +87,7 @@ final class GroupCommit {
      * @throws IllegalStateException if called from inside a write on the same thread (that write's transaction could
      *                               not end before this one; join it through the store's unit of work instead)
      */
-    <T> T write(Function<Handle, T> work) {
+    <T> T write(Function<Rows, T> work) {
         return write(work, false);
     }
 
@@ -81,11 +95,11 @@ final class GroupCommit {
      * {@link #write(Function)} for a unit of work, which runs its caller's own code: it never joins a transaction with
      * writes in it (they would wait for that code, which may wait for them), but writes queued behind it may join its.
      */
-    <T> T writeAlone(Function<Handle, T> work) {
+    <T> T writeAlone(Function<Rows, T> work) {
         return write(work, true);
     }
 
-    private <T> T write(Function<Handle, T> work, boolean alone) {
+    private <T> T write(Function<Rows, T> work, boolean alone) {
         if (turn.isHeldByCurrentThread()) {
             throw new IllegalStateException("a PostgreSQL write cannot start inside another write on the same thread; "
                     + "run it inside the store's unit of work (MemoryStore.inTransaction) instead");
@@ -95,30 +109,53 @@ final class GroupCommit {
         boolean waitForCommit;
         turn.lock();
         try {
-            batch = open;
-            if (batch != null && alone && batch.writes > 0) {
-                commit(batch); // its writes end now rather than wait for this unit's code
-                batch = null;
-            }
-            if (batch == null) {
-                batch = begin();
-                open = batch;
-            }
-            boolean first = batch.writes == 0;
-            if (!first) {
+            boolean exclusive = alone; // a unit takes the database lock first: it cannot be run again
+            while (true) {
+                batch = open;
+                if (batch != null && alone && batch.writes > 0) {
+                    commit(batch); // its writes end now rather than wait for this unit's code
+                    batch = null;
+                }
+                if (batch == null) {
+                    batch = begin(exclusive);
+                    open = batch;
+                }
+                boolean first = batch.writes == 0;
+                if (!first) {
+                    try {
+                        batch.handle.savepoint(SAVEPOINT);
+                    } catch (RuntimeException e) {
+                        abandon(batch, e);
+                        throw e;
+                    }
+                }
                 try {
-                    batch.handle.savepoint(SAVEPOINT);
-                } catch (RuntimeException e) {
-                    abandon(batch, e);
+                    result = work.apply(batch.rows);
+                    break;
+                } catch (WriteLocks.Retry retry) {
+                    // A lock it needs is held elsewhere while this transaction holds others: take the write back and
+                    // run it again first in a transaction of its own (then, if it still needs more, with every lock).
+                    retried++;
+                    if (first) {
+                        exclusive = true;
+                        undo(batch, true, retry);
+                    } else {
+                        batch.locks.discarded();
+                        try {
+                            batch.handle.rollbackToSavepoint(SAVEPOINT);
+                        } catch (RuntimeException e) {
+                            abandon(batch, e);
+                            throw e;
+                        }
+                        commit(batch); // the writes before it end now (their commit's failure is theirs: this one did not run in it)
+                    }
+                } catch (RuntimeException | Error e) {
+                    batch.locks.discarded();
+                    undo(batch, first, e);
                     throw e;
                 }
             }
-            try {
-                result = work.apply(batch.handle);
-            } catch (RuntimeException | Error e) {
-                undo(batch, first, e);
-                throw e;
-            }
+            batch.locks.kept();
             batch.writes++;
             waitForCommit = batch.writes < maxWrites && turn.hasQueuedThreads();
             if (!waitForCommit) {
@@ -144,12 +181,20 @@ final class GroupCommit {
         return turn.getQueueLength();
     }
 
-    private Batch begin() {
+    /** Writes run again after a lock they needed was held elsewhere (for tests). */
+    long retried() {
+        return retried;
+    }
+
+    private Batch begin(boolean exclusive) {
         Handle h = jdbi.open();
         try {
             h.begin();
-            h.execute("SELECT pg_advisory_xact_lock(?)", writeLock);
-            return new Batch(h);
+            WriteLocks locks = new WriteLocks(h, runOwners);
+            if (exclusive) {
+                locks.lockDatabase();
+            }
+            return new Batch(h, locks);
         } catch (RuntimeException e) {
             closeQuietly(h, e);
             throw e;
@@ -190,6 +235,7 @@ final class GroupCommit {
     private void commit(Batch batch) {
         open = null;
         try {
+            batch.locks.insertChanges();
             batch.handle.commit();
         } catch (RuntimeException e) {
             batch.failure = e;

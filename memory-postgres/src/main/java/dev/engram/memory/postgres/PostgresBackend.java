@@ -21,9 +21,10 @@ import org.jdbi.v3.core.Jdbi;
  * {@link Rows} (plain row operations); {@link MemoryStore#over(MemoryBackend)} adds every rule, and the
  * result passes the same conformance suite as the embedded SQLite store.
  *
- * <p>Every write runs in a transaction that first takes a transaction-scoped advisory lock, so writes from
- * any number of processes are serialised and the change log's sequence numbers commit in order (a
- * search index following the log never skips an event). Writes of this process that arrive while one runs
+ * <p>Every write runs in a transaction that takes transaction-scoped advisory locks as it touches rows ({@link
+ * WriteLocks}): its user's, or the whole database's, so that writes of one user are serialised across every process
+ * and writes of different users run at once; the change log's entries are inserted at commit under a short lock, so
+ * their sequence numbers commit in order (a search index following the log never skips an event). Writes of this process that arrive while one runs
  * join its transaction and commit with it ({@link GroupCommit}: one WAL flush for all of them, each still
  * rolled back alone if it fails, none returning before the commit is durable). Reads run concurrently. The schema is created
  * and migrated with Flyway at open (history in {@value SchemaMigrations#HISTORY_TABLE}), in the
@@ -36,7 +37,6 @@ import org.jdbi.v3.core.Jdbi;
  * }</pre>
  */
 public final class PostgresBackend implements MemoryBackend {
-    private static final long WRITE_LOCK = 0x656e6772616dL; // "engram"
     static final String MIGRATIONS = "classpath:dev/engram/memory/postgres/migration";
     /** The highest migration under {@link #MIGRATIONS}. */
     static final int SCHEMA_VERSION = 25;
@@ -55,7 +55,7 @@ public final class PostgresBackend implements MemoryBackend {
         this.dataSource = dataSource;
         this.jdbcUrl = dataSource.getJdbcUrl();
         this.jdbi = Jdbi.create(dataSource);
-        this.writes = new GroupCommit(jdbi, WRITE_LOCK, GroupCommit.MAX_WRITES, e -> PostgresFailures.translate(e, jdbcUrl));
+        this.writes = new GroupCommit(jdbi, GroupCommit.MAX_WRITES, e -> PostgresFailures.translate(e, jdbcUrl));
         SchemaMigrations.migrate(dataSource, MIGRATIONS, PostgresBackend.class.getClassLoader(), dataSource.getJdbcUrl(),
                 SCHEMA_VERSION);
     }
@@ -140,7 +140,7 @@ public final class PostgresBackend implements MemoryBackend {
     @Override
     public <T> T write(Function<Rows, T> work) {
         try {
-            return writes.write(h -> work.apply(new PostgresRows(h)));
+            return writes.write(work);
         } catch (RuntimeException e) {
             throw PostgresFailures.translate(e, jdbcUrl);
         }
@@ -150,7 +150,7 @@ public final class PostgresBackend implements MemoryBackend {
     @Override
     public <T> T writeUnit(Function<Rows, T> work) {
         try {
-            return writes.writeAlone(h -> work.apply(new PostgresRows(h)));
+            return writes.writeAlone(work);
         } catch (RuntimeException e) {
             throw PostgresFailures.translate(e, jdbcUrl);
         }
@@ -159,6 +159,11 @@ public final class PostgresBackend implements MemoryBackend {
     /** Writes of this process waiting for their turn now (for tests). */
     int queuedWrites() {
         return writes.queued();
+    }
+
+    /** Writes of this process run again because a lock they needed was held elsewhere (for tests). */
+    long retriedWrites() {
+        return writes.retried();
     }
 
     /**

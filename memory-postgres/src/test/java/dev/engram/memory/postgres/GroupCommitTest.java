@@ -53,7 +53,7 @@ class GroupCommitTest {
     /** A write that inserts {@code n} into the test table and answers its transaction's id. */
     private static Function<dev.engram.memory.spi.Rows, Long> insert(int n) {
         return rows -> {
-            PostgresRows r = (PostgresRows) rows;
+            PostgresRows r = ((WriteLocks.Unlocked) rows).unlocked();
             r.exec("INSERT INTO numbers (n) VALUES (?)", n);
             return r.one("SELECT txid_current()", (rs, c) -> rs.getLong(1)).orElseThrow();
         };
@@ -101,7 +101,7 @@ class GroupCommitTest {
             awaitQueued(backend, 2);
             Future<Long> failingSql = pool.submit(() -> backend.write(rows -> {
                 insert(3).apply(rows);
-                return ((PostgresRows) rows).one("SELECT 1 / 0", (rs, c) -> rs.getLong(1)).orElseThrow();
+                return ((WriteLocks.Unlocked) rows).unlocked().one("SELECT 1 / 0", (rs, c) -> rs.getLong(1)).orElseThrow();
             }));
             awaitQueued(backend, 3);
             Future<Long> last = pool.submit(() -> backend.write(insert(4)));

@@ -1,0 +1,268 @@
+package dev.engram.memory.postgres;
+
+import dev.engram.memory.Scope;
+import dev.engram.memory.spi.NewChange;
+import dev.engram.memory.spi.Rows;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jdbi.v3.core.Handle;
+
+/**
+ * The locks of one write transaction, taken as its rows are touched: a user's lock before the first operation on that
+ * user's rows, the whole database's before an operation that is not one user's, so that writes of different users run
+ * at once (in any number of processes) and writes of one user, or of no user, one after the other, as the store's rules
+ * need (it reads, checks and writes inside one write and relies on nothing changing in between).
+ *
+ * <p>The locks are PostgreSQL transaction-scoped advisory locks, released after the commit is durable and visible: the
+ * database lock {@link #DATABASE} (the one every write of older Engram versions takes, exclusively), which a user's
+ * write holds shared and a database-wide one exclusively, and a lock per user in the two-key space (never the key of a
+ * {@link PostgresLocks} turn lock). An operation's user comes from its arguments: a {@link Scope}, a first argument
+ * that is a user id, a record with a {@code userId} or {@code scope}, records of one user in a list, a run id (its
+ * run's user); anything else (keys, providers, lookups by id, sweeps) is database-wide.
+ *
+ * <p>No deadlock: a transaction waits for a lock only while it holds none; holding some, it only tries, and a write
+ * that cannot have what it needs is taken back ({@link Retry}) and run again in a transaction of its own. The change
+ * log's entries are kept aside and inserted at commit under {@link #CHANGE_LOG} (see {@link GroupCommit}), so that
+ * their sequence numbers commit in order even though writes no longer do.
+ */
+final class WriteLocks {
+    /** The database-wide write lock ("engram"): shared by a user's writes, exclusive for the others. */
+    static final long DATABASE = 0x656e6772616dL;
+    /** Held from the change log's insert to the commit: sequence numbers are taken in commit order. */
+    static final long CHANGE_LOG = 0x656e6772616d6cL;
+    /** The first key of every user lock (two-key advisory locks never meet one-key ones). */
+    static final int USER_SPACE = 0x656e6775;
+    /** First arguments that are user ids, by method name (the SPI has no overloads). */
+    private static final Set<String> USER_FIRST = Set.of("agentsByName", "archive", "archiveAgents", "attachArchive",
+            "attachFolder", "countNotes", "countPassages", "deleteArchive", "deleteFile", "deleteFolder", "deleteGroup",
+            "deleteIdentity", "deleteNote", "detachArchive", "detachFolder", "file", "folder", "folderAgents", "group",
+            "identity", "latestRun", "listAgents", "listArchives", "listConversations", "listCustomTools", "listFileHeads",
+            "listFiles", "listFolders", "listGroups", "listJobs", "listNotes", "listPassages", "listSchedules", "note",
+            "noteSuperseding", "passage", "passageIds", "schedule", "usage", "userRuns", "userSteps");
+    /** First arguments that are run ids: the run's user. */
+    private static final Set<String> RUN_FIRST = Set.of("run", "appendRunEvents", "runEvents", "lastRunSeq",
+            "deleteRunEvents", "deleteRun", "runSteps");
+    /** Change log reads and the store's identity: no lock (they read committed rows only). */
+    private static final Set<String> FREE = Set.of("changesSince", "lastChangeSeq", "storeId");
+    private static final Map<Class<?>, Optional<RecordComponent>> OWNER = new ConcurrentHashMap<>();
+    /** What a write needs: a user, the whole database, or nothing. */
+    private static final String DATABASE_WIDE = "\u0000database";
+
+    /** A write that needs a lock another transaction holds while its own transaction holds others: run it again alone. */
+    static final class Retry extends Error {
+        static final Retry INSTANCE = new Retry();
+
+        private Retry() {
+            super("the write needs a lock held elsewhere; it runs again in a transaction of its own", null, false, false);
+        }
+    }
+
+    /** Implemented by the rows of {@link #rows}: the plain rows under them, which take no lock (for tests). */
+    interface Unlocked {
+        PostgresRows unlocked();
+    }
+
+    private enum Mode { NONE, SHARED, EXCLUSIVE }
+
+    private final Handle h;
+    private final Map<String, String> runOwners;
+    private Mode mode = Mode.NONE;
+    private final Set<Integer> users = new HashSet<>();
+    /** Change-log entries of the writes kept so far, and of the write running now. */
+    private final List<NewChange> changes = new ArrayList<>();
+    private final List<NewChange> running = new ArrayList<>();
+
+    /**
+     * @param runOwners the users of runs already looked up (a run's user never changes), shared by the backend's writes
+     */
+    WriteLocks(Handle h, Map<String, String> runOwners) {
+        this.h = h;
+        this.runOwners = runOwners;
+    }
+
+    /** Takes the database lock exclusively, waiting for it: for a unit of work, which runs its caller's code. */
+    void lockDatabase() {
+        h.execute("SELECT pg_advisory_xact_lock(?)", DATABASE);
+        mode = Mode.EXCLUSIVE;
+    }
+
+    /** Rows whose every operation first takes the lock it needs (see the class comment). */
+    Rows rows(PostgresRows target) {
+        InvocationHandler handler = (proxy, m, args) -> invoke(target, m, args);
+        return (Rows) Proxy.newProxyInstance(WriteLocks.class.getClassLoader(), new Class<?>[] {Rows.class, Unlocked.class},
+                handler);
+    }
+
+    /** The running write was kept: its change-log entries go with the transaction. */
+    void kept() {
+        changes.addAll(running);
+        running.clear();
+    }
+
+    /** The running write was taken back: so are its change-log entries. */
+    void discarded() {
+        running.clear();
+    }
+
+    /** Inserts the change-log entries of the transaction's writes, in order, under {@link #CHANGE_LOG}; just before commit. */
+    void insertChanges() {
+        if (changes.isEmpty()) {
+            return;
+        }
+        h.execute("SELECT pg_advisory_xact_lock(?)", CHANGE_LOG);
+        for (int from = 0; from < changes.size(); from += 1_000) {
+            List<NewChange> part = changes.subList(from, Math.min(changes.size(), from + 1_000));
+            StringBuilder sql = new StringBuilder("INSERT INTO changes (entity, entity_id, op, user_id, agent_id) VALUES ");
+            List<Object> args = new ArrayList<>();
+            for (NewChange c : part) {
+                sql.append(args.isEmpty() ? "" : ", ").append("(?, ?, ?, ?, ?)");
+                args.add(c.entity().name());
+                args.add(c.id());
+                args.add(c.op().name());
+                args.add(c.userId());
+                args.add(c.agentId().orElse(null));
+            }
+            new PostgresRows(h).exec(sql.toString(), args.toArray());
+        }
+        changes.clear();
+    }
+
+    private Object invoke(PostgresRows target, Method m, Object[] args) throws Throwable {
+        if (m.getDeclaringClass() == Object.class) {
+            return m.invoke(target, args);
+        }
+        String name = m.getName();
+        if (m.getDeclaringClass() == Unlocked.class) {
+            return target;
+        }
+        if (name.equals("appendChanges")) {
+            @SuppressWarnings("unchecked")
+            List<NewChange> added = (List<NewChange>) args[0];
+            running.addAll(added);
+            return null;
+        }
+        if (!FREE.contains(name)) {
+            need(owner(name, args));
+        }
+        try {
+            return m.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** Takes what {@code owner} needs: a user's lock, the database's ({@link #DATABASE_WIDE}), or nothing (null). */
+    private void need(String owner) {
+        if (owner == null || mode == Mode.EXCLUSIVE) {
+            return;
+        }
+        if (owner.equals(DATABASE_WIDE)) {
+            if (mode == Mode.NONE) {
+                lockDatabase();
+            } else if (tryLock("SELECT pg_try_advisory_xact_lock(?)", DATABASE)) {
+                mode = Mode.EXCLUSIVE;
+            } else {
+                throw Retry.INSTANCE;
+            }
+            return;
+        }
+        int key = owner.hashCode();
+        if (users.contains(key)) {
+            return;
+        }
+        if (mode == Mode.NONE) {
+            h.execute("SELECT pg_advisory_xact_lock_shared(?), pg_advisory_xact_lock(?, ?)", DATABASE, USER_SPACE, key);
+            mode = Mode.SHARED;
+        } else if (!tryLock("SELECT pg_try_advisory_xact_lock(?, ?)", USER_SPACE, key)) {
+            throw Retry.INSTANCE;
+        }
+        users.add(key);
+    }
+
+    private boolean tryLock(String sql, Object... args) {
+        return new PostgresRows(h).one(sql, (rs, c) -> rs.getBoolean(1), args).orElseThrow();
+    }
+
+    /** The user whose rows the operation touches, {@link #DATABASE_WIDE}, or null for an empty list (no rows). */
+    private String owner(String name, Object[] args) {
+        if (args == null || args.length == 0) {
+            return DATABASE_WIDE;
+        }
+        Object first = args[0];
+        if (first instanceof String s) {
+            if (USER_FIRST.contains(name)) {
+                return s;
+            }
+            return RUN_FIRST.contains(name) ? runOwner(s) : DATABASE_WIDE;
+        }
+        if (first instanceof List<?> list) {
+            String user = null;
+            for (Object o : list) {
+                String u = recordOwner(o);
+                if (u == null || (user != null && !user.equals(u))) {
+                    return DATABASE_WIDE;
+                }
+                user = u;
+            }
+            return user;
+        }
+        String u = recordOwner(first);
+        return u == null ? DATABASE_WIDE : u;
+    }
+
+    private String runOwner(String runId) {
+        String known = runOwners.get(runId);
+        if (known != null) {
+            return known;
+        }
+        Optional<String> user = new PostgresRows(h).one("SELECT user_id FROM runs WHERE id = ?", (rs, c) -> rs.getString(1), runId);
+        if (user.isEmpty()) {
+            return DATABASE_WIDE; // no such run (yet): nothing to go by
+        }
+        if (runOwners.size() > 100_000) {
+            runOwners.clear();
+        }
+        runOwners.put(runId, user.get());
+        return user.get();
+    }
+
+    /** A scope's user, or a record's {@code userId} (a string) or {@code scope}; null when it has neither. */
+    private static String recordOwner(Object o) {
+        if (o instanceof Scope s) {
+            return s.userId();
+        }
+        if (o == null || !o.getClass().isRecord()) {
+            return null;
+        }
+        Optional<RecordComponent> c = OWNER.computeIfAbsent(o.getClass(), WriteLocks::ownerComponent);
+        if (c.isEmpty()) {
+            return null;
+        }
+        try {
+            Object v = c.get().getAccessor().invoke(o);
+            return v instanceof Scope s ? s.userId() : (String) v;
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot read " + c.get().getName() + " of " + o.getClass().getSimpleName(), e);
+        }
+    }
+
+    private static Optional<RecordComponent> ownerComponent(Class<?> type) {
+        for (RecordComponent c : type.getRecordComponents()) {
+            if ((c.getName().equals("userId") && c.getType() == String.class)
+                    || (c.getName().equals("scope") && c.getType() == Scope.class)) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
+    }
+}
