@@ -8,19 +8,21 @@ import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.Scope;
+import dev.engram.memory.WriterChild;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * The writer process of {@link IndexDurabilityTest}: inserts archival entries while the background
- * indexer follows the log, acknowledging each insert after its call returns, until it is killed.
+ * indexer follows the log, acknowledging each insert after its call returns, until it is killed or its parent dies.
  */
 public final class IndexDurabilityChild {
     private IndexDurabilityChild() {
     }
 
     public static void main(String[] args) {
+        WriterChild.exitWhenParentDies();
         Path dir = Path.of(args[0]);
         String run = args[1];
         Scope scope = Scope.of("ana", "helper");

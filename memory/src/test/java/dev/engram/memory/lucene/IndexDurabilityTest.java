@@ -9,9 +9,11 @@ import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHit;
 import dev.engram.memory.SearchMode;
 import dev.engram.memory.SearchRequest;
+import dev.engram.memory.WriterChild;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -44,37 +46,39 @@ class IndexDurabilityTest {
     void theIndexCatchesUpAfterSigkillAndHoldsNothingTheStoreLacks() throws Exception {
         Scope scope = Scope.of("ana", "helper");
         Random random = new Random(11);
-        String java = ProcessHandle.current().info().command().orElse("java");
         Map<String, String> live = new HashMap<>();
         int acknowledged = 0;
         try (Embedder embedder = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).threads(1).build()) {
             for (int run = 0; run < KILLS; run++) {
                 List<String> lines = Collections.synchronizedList(new ArrayList<>());
                 // A child that starts quickly (C1 only, serial GC): how it is compiled or collected does not change
-                // what a SIGKILL leaves in the store and the index.
-                Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
-                        "-XX:+UseSerialGC", "--add-modules", "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"),
-                        IndexDurabilityChild.class.getName(), dir.toString(), "r" + run)
-                        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-                CountDownLatch firstWrite = new CountDownLatch(1);
-                Thread reader = Thread.ofPlatform().start(() -> {
-                    try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                        String line;
-                        while ((line = in.readLine()) != null) {
-                            if (!line.startsWith("READY")) {
-                                lines.add(line);
-                                firstWrite.countDown();
+                // what a SIGKILL leaves in the store and the index. It is killed even when an assertion fails first,
+                // and it halts by itself if this JVM dies.
+                try (WriterChild writer = WriterChild.start(IndexDurabilityChild.class,
+                        List.of("--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                                "--add-modules", "jdk.incubator.vector"),
+                        dir.toString(), "r" + run)) {
+                    Process child = writer.process();
+                    CountDownLatch firstWrite = new CountDownLatch(1);
+                    Thread reader = Thread.ofPlatform().start(() -> {
+                        try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                            String line;
+                            while ((line = in.readLine()) != null) {
+                                if (!line.startsWith("READY")) {
+                                    lines.add(line);
+                                    firstWrite.countDown();
+                                }
                             }
+                        } catch (IOException e) {
+                            // broken by the kill
                         }
-                    } catch (java.io.IOException e) {
-                        // broken by the kill
-                    }
-                });
-                assertThat(firstWrite.await(90, TimeUnit.SECONDS)).as("child %d started writing", run).isTrue();
-                Thread.sleep(random.nextInt(300));
-                child.destroyForcibly();
-                assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
-                reader.join(10_000);
+                    });
+                    assertThat(firstWrite.await(90, TimeUnit.SECONDS)).as("child %d started writing", run).isTrue();
+                    Thread.sleep(random.nextInt(300));
+                    child.destroyForcibly();
+                    assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                    reader.join(10_000);
+                }
                 for (String line : List.copyOf(lines)) {
                     String[] parts = line.split(" ");
                     if (parts[0].equals("deleting") || parts[0].equals("deleted")) {
