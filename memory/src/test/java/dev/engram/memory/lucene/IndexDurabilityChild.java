@@ -2,12 +2,11 @@ package dev.engram.memory.lucene;
 
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Embedder;
-import dev.engram.memory.onnx.OnnxEmbedder;
-import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.Scope;
+import dev.engram.memory.WordHashEmbedder;
 import dev.engram.memory.WriterChild;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -28,7 +27,7 @@ public final class IndexDurabilityChild {
         Scope scope = Scope.of("ana", "helper");
         PrintStream out = new PrintStream(System.out, false);
         MemoryStore store = MemoryStore.sqlite(dir.resolve("memory.db"));
-        Embedder embedder = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).threads(1).build();
+        Embedder embedder = new WordHashEmbedder();
         MemorySearch search = LuceneMemorySearch.builder(store, embedder).directory(dir.resolve("index"))
                 .backgroundInterval(Duration.ofMillis(5)).batchEvents(8).build();
         out.println("READY " + search.indexedSeq());

@@ -1,14 +1,13 @@
 package dev.engram.memory.lucene;
 
 import dev.engram.memory.Embedder;
-import dev.engram.memory.onnx.OnnxEmbedder;
-import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Scope;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHit;
 import dev.engram.memory.SearchMode;
 import dev.engram.memory.SearchRequest;
+import dev.engram.memory.WordHashEmbedder;
 import dev.engram.memory.WriterChild;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,6 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
  * SQLite, every acknowledged entry is searchable, and the index holds exactly the store's entries,
  * nothing more. (An entry whose delete was announced may or may not exist: the kill can fall between
  * the delete's commit and its acknowledgement.)
+ *
+ * <p>Parent and child embed with {@link WordHashEmbedder}, not the ONNX model: what is under test is that the index
+ * follows the store's change log across kills, which does not depend on what the vectors mean, and loading the
+ * model in each of the 20 children cost most of this test's time.
  */
 class IndexDurabilityTest {
     private static final int KILLS = 20;
@@ -48,7 +51,7 @@ class IndexDurabilityTest {
         Random random = new Random(11);
         Map<String, String> live = new HashMap<>();
         int acknowledged = 0;
-        try (Embedder embedder = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).threads(1).build()) {
+        try (Embedder embedder = new WordHashEmbedder()) {
             for (int run = 0; run < KILLS; run++) {
                 List<String> lines = Collections.synchronizedList(new ArrayList<>());
                 // A child that starts quickly (C1 only, serial GC): how it is compiled or collected does not change
