@@ -11,14 +11,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@code engram mcp --http} as a real process: API keys (a key is its user), DNS-rebinding protection, sessions kept to
  * the user who opened them, and the agent created on first use; spoken to by raw HTTP and by Engram's MCP client.
  */
-@Execution(ExecutionMode.CONCURRENT) // beside the in-process classes: it mostly waits for its child processes
 class McpHttpTest {
     private static final String LIST = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"params\":{}}";
     private static final String INITIALIZED = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}";

@@ -29,11 +29,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** {@code engram mcp} as a real stdio process, spoken to by the MCP Java SDK's client. */
-@Execution(ExecutionMode.CONCURRENT) // beside the in-process classes: it mostly waits for its child processes
 class McpTest {
     @TempDir
     Path home;
