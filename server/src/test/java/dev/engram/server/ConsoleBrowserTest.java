@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -36,6 +38,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * streams a reply, approves a tool call, and looks at every page at laptop and phone widths; a screenshot of each page
  * is kept under {@code target/console-screenshots/}. Skipped, saying what to install, where Chromium is absent.
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the in-process classes: it mostly waits for the browser
 class ConsoleBrowserTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");

@@ -21,6 +21,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Letta's official TypeScript client, {@code @letta-ai/letta-client} 1.12.1, method by method: the script
@@ -34,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * README wrote it ({@code letta-client/quickstart.mjs}). One server for both; the client is installed once under
  * {@code target/letta-client}. Skipped without node and npm, or without the contract.
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the in-process classes: it mostly waits for the node client
+@ResourceLock("server/target/letta-client") // one npm install into it, and the methods one after another
 class LettaClientMethodsTest {
     /** Every self-hosted method of the client, each of which passes. */
     static final Set<String> EXPECTED_PASS = Set.of(

@@ -17,6 +17,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Letta's official TypeScript client, {@code @letta-ai/letta-client} 1.12.1 from npm, against a live server: the
@@ -27,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * checks issue #31's archives (two agents sharing one, a detach, another user who sees nothing). The client is installed with npm into {@code target/letta-client} once. Skipped, with a message,
  * when node or npm is missing; a failed install (the npm registry unreachable) fails the test.
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the in-process classes: it mostly waits for the node client
+@ResourceLock("server/target/letta-client") // one npm install into it, and the methods one after another
 class LettaClientTest {
     /** The input of the tool whose output a stream may carry ({@code include_tool_progress}). */
     record Target(String target) {

@@ -25,6 +25,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,6 +36,7 @@ import tools.jackson.databind.JsonNode;
  * {@code $LETTA_CODE_HOME}, by default {@code ~/.cache/engram/letta-code}); skipped, saying so, otherwise. Letta Code
  * runs with its home in a temporary directory, telemetry and auto-update off.
  */
+@Execution(ExecutionMode.CONCURRENT) // beside the in-process classes: it mostly waits for Letta Code
 class LettaCodeSessionsTest {
     /**
      * The scripted model's spec, named as an Anthropic model: Letta Code picks its client tools by the model's

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -29,6 +30,7 @@ import org.slf4j.LoggerFactory;
  * The log is captured from both of the server's channels: java.util.logging (Helidon's) and slf4j (Engram's, the
  * simple binding in tests, which writes to {@code System.err}).
  */
+@Isolated // no class runs beside it: it captures the JVM's System.err and JUL root logger
 class ServerLogTest {
     @TempDir
     Path dir;

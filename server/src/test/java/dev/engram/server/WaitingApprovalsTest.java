@@ -19,12 +19,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Turns that wait for an approval hold no platform thread, and are capped per user and per server: a call beyond a
  * cap is denied at once with the reason, and everything else goes on (issue #27, item 8).
  */
+@Isolated // no class runs beside it: it counts the JVM's platform threads
 class WaitingApprovalsTest {
     /** Parked approvals: each pinned a platform thread before (300 took a server from 42 to 348 threads). */
     private static final int PARKED = 100;

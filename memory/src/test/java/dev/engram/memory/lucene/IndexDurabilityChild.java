@@ -2,31 +2,32 @@ package dev.engram.memory.lucene;
 
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Embedder;
-import dev.engram.memory.onnx.OnnxEmbedder;
-import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.Scope;
+import dev.engram.memory.WordHashEmbedder;
+import dev.engram.memory.WriterChild;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * The writer process of {@link IndexDurabilityTest}: inserts archival entries while the background
- * indexer follows the log, acknowledging each insert after its call returns, until it is killed.
+ * indexer follows the log, acknowledging each insert after its call returns, until it is killed or its parent dies.
  */
 public final class IndexDurabilityChild {
     private IndexDurabilityChild() {
     }
 
     public static void main(String[] args) {
+        WriterChild.exitWhenParentDies();
         Path dir = Path.of(args[0]);
         String run = args[1];
         Scope scope = Scope.of("ana", "helper");
         PrintStream out = new PrintStream(System.out, false);
         MemoryStore store = MemoryStore.sqlite(dir.resolve("memory.db"));
-        Embedder embedder = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).threads(1).build();
+        Embedder embedder = new WordHashEmbedder();
         MemorySearch search = LuceneMemorySearch.builder(store, embedder).directory(dir.resolve("index"))
                 .backgroundInterval(Duration.ofMillis(5)).batchEvents(8).build();
         out.println("READY " + search.indexedSeq());

@@ -1,17 +1,18 @@
 package dev.engram.memory.lucene;
 
 import dev.engram.memory.Embedder;
-import dev.engram.memory.onnx.OnnxEmbedder;
-import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Scope;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHit;
 import dev.engram.memory.SearchMode;
 import dev.engram.memory.SearchRequest;
+import dev.engram.memory.WordHashEmbedder;
+import dev.engram.memory.WriterChild;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -33,6 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
  * SQLite, every acknowledged entry is searchable, and the index holds exactly the store's entries,
  * nothing more. (An entry whose delete was announced may or may not exist: the kill can fall between
  * the delete's commit and its acknowledgement.)
+ *
+ * <p>Parent and child embed with {@link WordHashEmbedder}, not the ONNX model: what is under test is that the index
+ * follows the store's change log across kills, which does not depend on what the vectors mean, and loading the
+ * model in each of the 20 children cost most of this test's time.
  */
 class IndexDurabilityTest {
     private static final int KILLS = 20;
@@ -44,37 +49,39 @@ class IndexDurabilityTest {
     void theIndexCatchesUpAfterSigkillAndHoldsNothingTheStoreLacks() throws Exception {
         Scope scope = Scope.of("ana", "helper");
         Random random = new Random(11);
-        String java = ProcessHandle.current().info().command().orElse("java");
         Map<String, String> live = new HashMap<>();
         int acknowledged = 0;
-        try (Embedder embedder = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).threads(1).build()) {
+        try (Embedder embedder = new WordHashEmbedder()) {
             for (int run = 0; run < KILLS; run++) {
                 List<String> lines = Collections.synchronizedList(new ArrayList<>());
                 // A child that starts quickly (C1 only, serial GC): how it is compiled or collected does not change
-                // what a SIGKILL leaves in the store and the index.
-                Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
-                        "-XX:+UseSerialGC", "--add-modules", "jdk.incubator.vector", "-cp", System.getProperty("java.class.path"),
-                        IndexDurabilityChild.class.getName(), dir.toString(), "r" + run)
-                        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-                CountDownLatch firstWrite = new CountDownLatch(1);
-                Thread reader = Thread.ofPlatform().start(() -> {
-                    try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                        String line;
-                        while ((line = in.readLine()) != null) {
-                            if (!line.startsWith("READY")) {
-                                lines.add(line);
-                                firstWrite.countDown();
+                // what a SIGKILL leaves in the store and the index. It is killed even when an assertion fails first,
+                // and it halts by itself if this JVM dies.
+                try (WriterChild writer = WriterChild.start(IndexDurabilityChild.class,
+                        List.of("--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                                "--add-modules", "jdk.incubator.vector"),
+                        dir.toString(), "r" + run)) {
+                    Process child = writer.process();
+                    CountDownLatch firstWrite = new CountDownLatch(1);
+                    Thread reader = Thread.ofPlatform().start(() -> {
+                        try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                            String line;
+                            while ((line = in.readLine()) != null) {
+                                if (!line.startsWith("READY")) {
+                                    lines.add(line);
+                                    firstWrite.countDown();
+                                }
                             }
+                        } catch (IOException e) {
+                            // broken by the kill
                         }
-                    } catch (java.io.IOException e) {
-                        // broken by the kill
-                    }
-                });
-                assertThat(firstWrite.await(90, TimeUnit.SECONDS)).as("child %d started writing", run).isTrue();
-                Thread.sleep(random.nextInt(300));
-                child.destroyForcibly();
-                assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
-                reader.join(10_000);
+                    });
+                    assertThat(firstWrite.await(90, TimeUnit.SECONDS)).as("child %d started writing", run).isTrue();
+                    Thread.sleep(random.nextInt(300));
+                    child.destroyForcibly();
+                    assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                    reader.join(10_000);
+                }
                 for (String line : List.copyOf(lines)) {
                     String[] parts = line.split(" ");
                     if (parts[0].equals("deleting") || parts[0].equals("deleted")) {

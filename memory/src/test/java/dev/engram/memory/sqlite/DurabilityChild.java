@@ -8,6 +8,7 @@ import dev.engram.memory.NewBlock;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
 import dev.engram.memory.SqliteOptions;
+import dev.engram.memory.WriterChild;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -15,13 +16,14 @@ import java.util.List;
 
 /**
  * The writer process of {@link DurabilityTest}: writes forever, and prints a line for each write
- * after its call has returned (the acknowledgement), until it is killed.
+ * after its call has returned (the acknowledgement), until it is killed or its parent dies.
  */
 public final class DurabilityChild {
     private DurabilityChild() {
     }
 
     public static void main(String[] args) {
+        WriterChild.exitWhenParentDies();
         Path file = Path.of(args[0]);
         String run = args[1];
         Scope scope = Scope.of("ana", "helper");

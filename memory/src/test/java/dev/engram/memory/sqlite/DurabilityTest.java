@@ -2,9 +2,11 @@ package dev.engram.memory.sqlite;
 
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Scope;
+import dev.engram.memory.WriterChild;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -33,37 +35,38 @@ class DurabilityTest {
         Path file = dir.resolve("durable.db");
         Scope scope = Scope.of("ana", "helper");
         Random random = new Random(7);
-        String java = ProcessHandle.current().info().command().orElse("java");
         List<String> acked = Collections.synchronizedList(new ArrayList<>());
         int totalAcked = 0;
         for (int run = 0; run < KILLS; run++) {
             acked.clear();
             // A child that starts quickly (C1 only, serial GC): how it is compiled or collected does not change
-            // what a SIGKILL leaves on disk.
-            Process child = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1",
-                    "-XX:+UseSerialGC", "-cp",
-                    System.getProperty("java.class.path"), DurabilityChild.class.getName(), file.toString(), "r" + run)
-                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-            CountDownLatch firstAck = new CountDownLatch(1);
-            Thread reader = Thread.ofPlatform().start(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        if (!line.equals("READY")) {
-                            acked.add(line);
-                            firstAck.countDown();
+            // what a SIGKILL leaves on disk. It is killed even when an assertion fails first, and it halts by itself
+            // if this JVM dies.
+            try (WriterChild writer = WriterChild.start(DurabilityChild.class,
+                    List.of("--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
+                    file.toString(), "r" + run)) {
+                Process child = writer.process();
+                CountDownLatch firstAck = new CountDownLatch(1);
+                Thread reader = Thread.ofPlatform().start(() -> {
+                    try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = in.readLine()) != null) {
+                            if (!line.equals("READY")) {
+                                acked.add(line);
+                                firstAck.countDown();
+                            }
                         }
+                    } catch (IOException e) {
+                        // The pipe breaks when the child is killed.
                     }
-                } catch (java.io.IOException e) {
-                    // The pipe breaks when the child is killed.
-                }
-            });
-            // Kill at a random moment while the child is writing.
-            assertThat(firstAck.await(60, TimeUnit.SECONDS)).as("child %d started writing", run).isTrue();
-            Thread.sleep(random.nextInt(400));
-            child.destroyForcibly(); // SIGKILL on Linux and macOS
-            assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            reader.join(10_000);
+                });
+                // Kill at a random moment while the child is writing.
+                assertThat(firstAck.await(60, TimeUnit.SECONDS)).as("child %d started writing", run).isTrue();
+                Thread.sleep(random.nextInt(400));
+                child.destroyForcibly(); // SIGKILL on Linux and macOS
+                assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                reader.join(10_000);
+            }
             assertThat(acked).as("writes acknowledged in run %d", run).isNotEmpty();
             totalAcked += acked.size();
 
