@@ -3,7 +3,6 @@ package dev.engram.memory.lucene;
 import static dev.engram.memory.lucene.LuceneDocuments.CONTENT;
 import static dev.engram.memory.lucene.LuceneDocuments.CREATED;
 import static dev.engram.memory.lucene.LuceneDocuments.DOMAIN;
-import static dev.engram.memory.lucene.LuceneDocuments.ID;
 import static dev.engram.memory.lucene.LuceneDocuments.NAMES;
 import static dev.engram.memory.lucene.LuceneDocuments.ROLE;
 import static dev.engram.memory.lucene.LuceneDocuments.SCOPE_DOMAIN;
@@ -26,12 +25,21 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.IntFunction;
+import java.util.function.IntToDoubleFunction;
+import java.util.stream.Stream;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.document.LongPoint;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -60,7 +68,7 @@ final class LuceneRetriever implements AutoCloseable {
     private final double nameWeight;
     private final Tuning tuning;
     /** Runs k-NN beside BM25 in hybrid searches; as many threads as processors, so searches never queue behind indexing. */
-    private final java.util.concurrent.ExecutorService knnPool = java.util.concurrent.Executors.newFixedThreadPool(
+    private final ExecutorService knnPool = Executors.newFixedThreadPool(
             Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().daemon().name("engram-knn-", 0).factory());
 
     /**
@@ -98,9 +106,9 @@ final class LuceneRetriever implements AutoCloseable {
         int k = request.k();
         int depth = request.mode() == SearchMode.HYBRID ? Math.max(k, candidates) : k;
         // Hybrid: the query embedding and k-NN run on another thread while BM25 runs here.
-        java.util.concurrent.CompletableFuture<Nearest> knnFuture = request.mode() == SearchMode.BM25
-                ? java.util.concurrent.CompletableFuture.completedFuture(new Nearest(new float[0], List.of()))
-                : java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Nearest> knnFuture = request.mode() == SearchMode.BM25
+                ? CompletableFuture.completedFuture(new Nearest(new float[0], List.of()))
+                : CompletableFuture.supplyAsync(() -> {
                     try {
                         return knn(searcher, request, filter, Math.max(depth, candidates), depth);
                     } catch (IOException e) {
@@ -154,7 +162,7 @@ final class LuceneRetriever implements AutoCloseable {
                 semantic = completed(semantic, lexical, docs -> CandidateScores.vector(searcher, VECTOR, v, docs));
                 lexical = l;
             }
-            java.util.function.IntFunction<SearchDomain> domainOf = domains(searcher, request, lexical, semantic);
+            IntFunction<SearchDomain> domainOf = domains(searcher, request, lexical, semantic);
             addNormalised(lexical, doc -> fusion.ftsWeight(domainOf.apply(doc)), fused);
             addNormalised(semantic, doc -> fusion.vectorWeight(domainOf.apply(doc)), fused);
         }
@@ -167,11 +175,11 @@ final class LuceneRetriever implements AutoCloseable {
                 .thenComparingInt(Map.Entry::getKey));
         List<Map.Entry<Integer, double[]>> top = ordered.subList(0, Math.min(k, ordered.size()));
         int[] topDocs = top.stream().mapToInt(Map.Entry::getKey).sorted().toArray();
-        Map<Integer, Payload> payloads = payloads(searcher, topDocs);
-        Map<Integer, String> archives = coversArchives(request) ? archives(searcher, topDocs, request) : Map.of();
+        Map<Integer, HitFields.Payload> payloads = HitFields.payloads(searcher, topDocs);
+        Map<Integer, String> archives = coversArchives(request) ? HitFields.archives(searcher, topDocs, request) : Map.of();
         List<SearchHit> hits = new ArrayList<>(top.size());
         for (Map.Entry<Integer, double[]> e : top) {
-            Payload p = payloads.get(e.getKey());
+            HitFields.Payload p = payloads.get(e.getKey());
             hits.add(new SearchHit(p.id(), p.domain(), p.text(), Columns.instant(p.micros()), e.getValue()[0],
                     Optional.ofNullable(lexicalRank.get(e.getKey())), Optional.ofNullable(semanticRank.get(e.getKey())),
                     Optional.ofNullable(archives.get(e.getKey()))));
@@ -194,7 +202,7 @@ final class LuceneRetriever implements AutoCloseable {
      * for nearly as much as the list's last, not for nothing.
      */
     private static List<Ranked> completed(List<Ranked> list, List<Ranked> other, ScoreReader reader) throws IOException {
-        java.util.Set<Integer> have = new java.util.HashSet<>();
+        Set<Integer> have = new HashSet<>();
         list.forEach(r -> have.add(r.doc()));
         int[] missing = other.stream().mapToInt(Ranked::doc).filter(d -> !have.contains(d)).distinct().sorted().toArray();
         if (missing.length == 0) {
@@ -211,7 +219,7 @@ final class LuceneRetriever implements AutoCloseable {
             List<Ranked> semantic) throws IOException {
         Fusion fusion = request.fusion();
         Map<Integer, double[]> fused = new HashMap<>();
-        java.util.function.IntFunction<SearchDomain> domainOf = domains(searcher, request, lexical, semantic);
+        IntFunction<SearchDomain> domainOf = domains(searcher, request, lexical, semantic);
         addNormalised(lexical, doc -> fusion.ftsWeight(domainOf.apply(doc)), fused);
         addNormalised(semantic, doc -> fusion.vectorWeight(domainOf.apply(doc)), fused);
         return fused.entrySet().stream().sorted(Comparator.comparingDouble((Map.Entry<Integer, double[]> e) -> -e.getValue()[0])
@@ -223,67 +231,6 @@ final class LuceneRetriever implements AutoCloseable {
         return !r.archives().isEmpty() && r.domains().contains(SearchDomain.ARCHIVAL);
     }
 
-    /** The archive each of {@code docs} (ascending) comes from, read from its scope term; absent for the scope's own. */
-    private static Map<Integer, String> archives(IndexSearcher searcher, int[] docs, SearchRequest request) throws IOException {
-        Map<String, String> byKey = new HashMap<>();
-        for (String archive : request.archives()) {
-            byKey.put(LuceneDocuments.scopeDomain(request.scope().userId(), archive, SearchDomain.ARCHIVAL), archive);
-        }
-        Map<Integer, String> out = new HashMap<>();
-        List<org.apache.lucene.index.LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-        int i = 0;
-        while (i < docs.length) { // docs ascending: one forward-only iterator per segment
-            org.apache.lucene.index.LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(docs[i], leaves));
-            org.apache.lucene.index.SortedDocValues values = org.apache.lucene.index.DocValues.getSorted(leaf.reader(), SCOPE_DOMAIN);
-            int end = leaf.docBase + leaf.reader().maxDoc();
-            for (; i < docs.length && docs[i] < end; i++) {
-                if (values.advanceExact(docs[i] - leaf.docBase)) {
-                    String archive = byKey.get(values.lookupOrd(values.ordValue()).utf8ToString());
-                    if (archive != null) {
-                        out.put(docs[i], archive);
-                    }
-                }
-            }
-        }
-        return out;
-    }
-
-    /** What a hit shows, read from the index. */
-    private record Payload(String id, SearchDomain domain, String text, long micros) {
-    }
-
-    /**
-     * Reads the hits' id, domain, text and time from doc values, {@code docs} in ascending order so
-     * each segment's iterators only move forward. Doc values rather than stored fields: a stored
-     * document sits in a compressed block of many that must be decompressed to read one, while a
-     * doc value is read in place.
-     */
-    private static Map<Integer, Payload> payloads(IndexSearcher searcher, int[] docs) throws IOException {
-        Map<Integer, Payload> out = new HashMap<>();
-        List<org.apache.lucene.index.LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-        int i = 0;
-        while (i < docs.length) {
-            org.apache.lucene.index.LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(docs[i], leaves));
-            org.apache.lucene.index.LeafReader reader = leaf.reader();
-            org.apache.lucene.index.BinaryDocValues ids = org.apache.lucene.index.DocValues.getBinary(reader, ID);
-            org.apache.lucene.index.BinaryDocValues texts = org.apache.lucene.index.DocValues.getBinary(reader, CONTENT);
-            org.apache.lucene.index.SortedDocValues domains = org.apache.lucene.index.DocValues.getSorted(reader, DOMAIN);
-            org.apache.lucene.index.NumericDocValues times = org.apache.lucene.index.DocValues.getNumeric(reader, TIME);
-            int end = leaf.docBase + reader.maxDoc();
-            for (; i < docs.length && docs[i] < end; i++) {
-                int doc = docs[i] - leaf.docBase;
-                if (!ids.advanceExact(doc) || !texts.advanceExact(doc) || !domains.advanceExact(doc) || !times.advanceExact(doc)) {
-                    throw new IllegalStateException("search index document " + docs[i] + " lacks its hit fields");
-                }
-                SearchDomain domain = SearchDomain.valueOf(domains.lookupOrd(domains.ordValue()).utf8ToString()
-                        .toUpperCase(java.util.Locale.ROOT));
-                out.put(docs[i], new Payload(ids.binaryValue().utf8ToString(), domain, texts.binaryValue().utf8ToString(),
-                        times.longValue()));
-            }
-        }
-        return out;
-    }
-
     private static void record(List<Ranked> list, Map<Integer, SearchHit.Component> ranks) {
         for (int i = 0; i < list.size(); i++) {
             ranks.put(list.get(i).doc(), new SearchHit.Component(i + 1, list.get(i).score()));
@@ -291,7 +238,7 @@ final class LuceneRetriever implements AutoCloseable {
     }
 
     /** Min-max normalises a list's scores to [0, 1] and adds them, each weighted by its document's weight. */
-    private static void addNormalised(List<Ranked> list, java.util.function.IntToDoubleFunction weight, Map<Integer, double[]> fused) {
+    private static void addNormalised(List<Ranked> list, IntToDoubleFunction weight, Map<Integer, double[]> fused) {
         if (list.isEmpty()) {
             return;
         }
@@ -307,7 +254,7 @@ final class LuceneRetriever implements AutoCloseable {
      * The domain of each candidate, where the fusion weighs domains differently: read from doc values only when the
      * request searches conversations beside another domain (otherwise every candidate has the one domain asked for).
      */
-    private static java.util.function.IntFunction<SearchDomain> domains(IndexSearcher searcher, SearchRequest request,
+    private static IntFunction<SearchDomain> domains(IndexSearcher searcher, SearchRequest request,
             List<Ranked> lexical, List<Ranked> semantic) throws IOException {
         Fusion f = request.fusion();
         List<SearchDomain> asked = request.orderedDomains();
@@ -316,22 +263,8 @@ final class LuceneRetriever implements AutoCloseable {
             SearchDomain one = asked.getFirst();
             return doc -> one;
         }
-        int[] docs = java.util.stream.Stream.concat(lexical.stream(), semantic.stream()).mapToInt(Ranked::doc).distinct()
-                .sorted().toArray();
-        Map<Integer, SearchDomain> out = new HashMap<>();
-        List<org.apache.lucene.index.LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-        int i = 0;
-        while (i < docs.length) { // docs ascending: one forward-only iterator per segment
-            org.apache.lucene.index.LeafReaderContext leaf = leaves.get(org.apache.lucene.index.ReaderUtil.subIndex(docs[i], leaves));
-            org.apache.lucene.index.SortedDocValues values = org.apache.lucene.index.DocValues.getSorted(leaf.reader(), DOMAIN);
-            int end = leaf.docBase + leaf.reader().maxDoc();
-            for (; i < docs.length && docs[i] < end; i++) {
-                if (values.advanceExact(docs[i] - leaf.docBase)) {
-                    out.put(docs[i], SearchDomain.valueOf(values.lookupOrd(values.ordValue()).utf8ToString()
-                            .toUpperCase(java.util.Locale.ROOT)));
-                }
-            }
-        }
+        int[] docs = Stream.concat(lexical.stream(), semantic.stream()).mapToInt(Ranked::doc).distinct().sorted().toArray();
+        Map<Integer, SearchDomain> out = HitFields.domains(searcher, docs);
         return doc -> out.getOrDefault(doc, SearchDomain.ARCHIVAL);
     }
 
@@ -401,7 +334,7 @@ final class LuceneRetriever implements AutoCloseable {
     /** The nearest documents and the query's vector; null when the embedding model is unavailable. */
     private Nearest knn(IndexSearcher searcher, SearchRequest request, Query filter, int beam, int depth)
             throws IOException {
-        java.util.Optional<float[]> embedded = embedder.embedQuery(request.query());
+        Optional<float[]> embedded = embedder.embedQuery(request.query());
         if (embedded.isEmpty()) {
             return null;
         }
@@ -413,7 +346,7 @@ final class LuceneRetriever implements AutoCloseable {
     private List<Ranked> nearestTo(IndexSearcher searcher, SearchRequest request, float[] vector, Query filter, int beam,
             int depth) throws IOException {
         long scopeSize = scopeSize(searcher, request);
-        org.apache.lucene.index.IndexReader reader = searcher.getIndexReader();
+        IndexReader reader = searcher.getIndexReader();
         if (ExactVectorSearch.cheaperThanGraph(scopeSize, reader.maxDoc(), beam, exactVectorSearchUpTo)) {
             return ranked(ExactVectorSearch.search(searcher, VECTOR, vector, filter, depth));
         }
