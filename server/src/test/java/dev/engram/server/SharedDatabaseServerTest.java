@@ -2,7 +2,6 @@ package dev.engram.server;
 
 import static dev.engram.server.ServerFixture.obj;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemorySearch;
@@ -43,9 +42,7 @@ class SharedDatabaseServerTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Optional<Path> bin = PostgresServer.binaries();
-        assumeTrue(bin.isPresent(), "skipped: no PostgreSQL server binaries under /usr/lib/postgresql (apt-get install postgresql-15)");
-        postgres = PostgresServer.start(bin.get());
+        postgres = PostgresServer.startOrSkip();
     }
 
     @AfterAll

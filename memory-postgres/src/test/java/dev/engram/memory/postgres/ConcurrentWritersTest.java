@@ -1,14 +1,12 @@
 package dev.engram.memory.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.engram.memory.ChangeEvent;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.Scope;
 import dev.engram.memory.spi.NewChange;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -37,10 +35,7 @@ class ConcurrentWritersTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Optional<Path> bin = PostgresServer.binaries();
-        assumeTrue(bin.isPresent(), "skipped: no PostgreSQL server binaries under /usr/lib/postgresql "
-                + "(apt-get install postgresql-15)");
-        server = PostgresServer.start(bin.get());
+        server = PostgresServer.startOrSkip();
     }
 
     @AfterAll

@@ -2,15 +2,12 @@ package dev.engram.memory.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.Scope;
 import dev.engram.memory.StorageUnavailableException;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,10 +26,7 @@ class DatabaseRestartTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Optional<Path> bin = PostgresServer.binaries();
-        assumeTrue(bin.isPresent(), "skipped: no PostgreSQL server binaries under /usr/lib/postgresql "
-                + "(apt-get install postgresql-15)");
-        server = PostgresServer.start(bin.get());
+        server = PostgresServer.startOrSkip();
     }
 
     @AfterAll

@@ -2,10 +2,8 @@ package dev.engram.memory.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.engram.memory.MemoryException;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -14,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -37,10 +34,7 @@ class GroupCommitTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Optional<Path> bin = PostgresServer.binaries();
-        assumeTrue(bin.isPresent(), "skipped: no PostgreSQL server binaries under /usr/lib/postgresql "
-                + "(apt-get install postgresql-15)");
-        server = PostgresServer.start(bin.get());
+        server = PostgresServer.startOrSkip();
     }
 
     @AfterAll

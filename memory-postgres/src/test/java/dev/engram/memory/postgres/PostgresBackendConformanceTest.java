@@ -2,7 +2,6 @@ package dev.engram.memory.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.engram.memory.Block;
 import dev.engram.memory.MemoryException;
@@ -15,7 +14,6 @@ import dev.engram.memory.spi.SchemaMigrations;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,10 +28,7 @@ class PostgresBackendConformanceTest extends MemoryStoreConformance {
 
     @BeforeAll
     static void startServer() throws Exception {
-        Optional<Path> bin = PostgresServer.binaries();
-        assumeTrue(bin.isPresent(), "skipped: no PostgreSQL server binaries under /usr/lib/postgresql "
-                + "(apt-get install postgresql-15)");
-        server = PostgresServer.start(bin.get());
+        server = PostgresServer.startOrSkip();
     }
 
     @AfterAll

@@ -2,10 +2,7 @@ package dev.engram.memory.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.nio.file.Path;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -19,10 +16,7 @@ class PostgresLocksTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Optional<Path> bin = PostgresServer.binaries();
-        assumeTrue(bin.isPresent(), "skipped: no PostgreSQL server binaries under /usr/lib/postgresql "
-                + "(apt-get install postgresql-15)");
-        server = PostgresServer.start(bin.get());
+        server = PostgresServer.startOrSkip();
     }
 
     @AfterAll

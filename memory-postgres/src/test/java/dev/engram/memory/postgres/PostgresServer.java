@@ -19,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * A throwaway PostgreSQL server from the installed binaries: {@code initdb} into a temporary directory,
@@ -55,6 +56,17 @@ public final class PostgresServer implements AutoCloseable {
         } catch (IOException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * Starts a cluster of the newest installed server, or skips the calling test (a JUnit assumption) with the command
+     * that installs one when no server binaries are installed.
+     */
+    public static PostgresServer startOrSkip() throws Exception {
+        Optional<Path> bin = binaries();
+        Assumptions.assumeTrue(bin.isPresent(), "skipped: no PostgreSQL server binaries under /usr/lib/postgresql "
+                + "(apt-get install postgresql-15)");
+        return start(bin.get());
     }
 
     public static PostgresServer start(Path bin) throws Exception {

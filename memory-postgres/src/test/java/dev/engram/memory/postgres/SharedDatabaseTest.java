@@ -1,7 +1,6 @@
 package dev.engram.memory.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.MemorySearch;
@@ -17,11 +16,9 @@ import dev.engram.memory.UserQuotas;
 import dev.engram.memory.UserUsage;
 import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.onnx.OnnxEmbedder;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,10 +38,7 @@ class SharedDatabaseTest {
 
     @BeforeAll
     static void start() throws Exception {
-        Optional<Path> bin = PostgresServer.binaries();
-        assumeTrue(bin.isPresent(), "skipped: no PostgreSQL server binaries under /usr/lib/postgresql "
-                + "(apt-get install postgresql-15)");
-        server = PostgresServer.start(bin.get());
+        server = PostgresServer.startOrSkip();
         embedder = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).threads(1).build();
     }
 
