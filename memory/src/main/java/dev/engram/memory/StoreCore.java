@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * What every sub-store of one {@link MemoryStore} shares: the backend's transactions, the clock, the
@@ -25,6 +26,8 @@ final class StoreCore {
     private static final class Unit {
         final Rows rows;
         RuntimeException failure;
+        /** Whether {@link #failure} is the storage's own (a store call's driver or connection failure). */
+        boolean storageFailed;
 
         Unit(Rows rows) {
             this.rows = rows;
@@ -138,18 +141,21 @@ final class StoreCore {
     /**
      * Runs {@code work} as one unit of work: one backend write transaction, joined by every store call on
      * this thread until it ends. A call made inside an open unit joins it (nothing commits until the
-     * outermost ends); if that nested call throws, the unit is spoiled like by a failed store call. Committed when {@code work} returns, unless a store call inside it threw (even if
-     * {@code work} caught that): then everything is rolled back and this throws, naming that failure.
+     * outermost ends); if that nested call throws, the unit is spoiled like by a failed store call. Committed
+     * when {@code work} returns, unless a store call inside it threw (even if {@code work} caught that): then
+     * everything is rolled back and this throws: an exception naming that failure when the store refused the
+     * call, or the failure itself when the storage failed (a lost connection, a full disk), for the backend to
+     * classify.
      * When {@code work} throws, everything is rolled back and its exception reaches the caller unchanged.
      */
-    <T> T inTransaction(java.util.function.Supplier<T> work) {
+    <T> T inTransaction(Supplier<T> work) {
         checkOpen();
         Unit outer = unit.get();
         if (outer != null) {
             try {
                 return work.get();
             } catch (RuntimeException | Error e) {
-                spoil(outer, e); // a nested unit that failed cannot be kept half-done by the outer one
+                spoil(outer, e, false); // a nested unit that failed cannot be kept half-done by the outer one
                 throw e;
             }
         }
@@ -160,7 +166,7 @@ final class StoreCore {
                 try {
                     T result = work.get();
                     if (open.failure != null) {
-                        throw MemoryErrors.spoiledUnit(open.failure);
+                        throw open.storageFailed ? open.failure : MemoryErrors.spoiledUnit(open.failure);
                     }
                     return result;
                 } finally {
@@ -178,20 +184,33 @@ final class StoreCore {
         } catch (NotFoundException | IllegalArgumentException e) {
             // A read that finds nothing changed nothing; a write that throws may have written half.
             if (writes) {
-                spoil(open, e);
+                spoil(open, e, false);
             }
             throw e;
         } catch (RuntimeException | Error e) {
-            spoil(open, e);
+            spoil(open, e, isStorageFailure(e));
             throw e;
         }
     }
 
-    /** Records the first failure inside a unit: it can then only roll back. */
-    private static void spoil(Unit open, Throwable e) {
+    /**
+     * Records the first failure inside a unit: it can then only roll back. When its work returns anyway, a
+     * refusal by the store's rules ends the unit with an exception naming it, while a failure of the storage
+     * itself is rethrown as it is, so that the backend classifies it as it does any failed write (a lost
+     * connection becomes a {@link StorageUnavailableException}, which a server answers with 503, not 500).
+     */
+    private static void spoil(Unit open, Throwable e, boolean storage) {
         if (open.failure == null) {
             open.failure = e instanceof RuntimeException r ? r : new MemoryException(e.toString(), e);
+            open.storageFailed = storage && e instanceof RuntimeException;
         }
+    }
+
+    /** A store call's failure that is the storage's (driver, connection, disk), not a refusal by the store's rules. */
+    private static boolean isStorageFailure(Throwable e) {
+        return e instanceof StorageUnavailableException || e instanceof StorageFullException
+                || e instanceof RuntimeException && !(e instanceof MemoryException || e instanceof IllegalArgumentException
+                        || e instanceof IllegalStateException || e instanceof UnsupportedOperationException);
     }
 
     /** The UTF-8 length of {@code text}, as quotas count stored bytes, without encoding it. */
