@@ -46,9 +46,9 @@ final class MultiAgentTools {
     /** The three tools, over {@code router} and the registry of the runtime's agents. */
     static List<DynamicTool> all(MessageRouter router, AgentRegistry agents, Duration agentReplyTimeout) {
         ExecutorService async = Executors.newVirtualThreadPerTaskExecutor();
-        return List.of(DynamicTool.from(new WaitForReply(router, agentReplyTimeout)),
-                DynamicTool.from(new MatchingTags(router, agents, agentReplyTimeout)),
-                DynamicTool.from(new Async(agents, async)));
+        return List.of(DynamicTool.deferred(new WaitForReply(router, agentReplyTimeout)),
+                DynamicTool.deferred(new MatchingTags(router, agents, agentReplyTimeout)),
+                DynamicTool.deferred(new Async(agents, async)));
     }
 
     /** The reply of one agent, as Letta shows it: {@code {"agent_id": ..., "response": [...]}}. */

@@ -50,12 +50,12 @@ final class ToolCatalog {
         builtins.addAll(BuiltinTools.notes(b.store(), b.search()));
         builtins.add(BuiltinTools.schedule(b.store(), b.scheduleLimits()));
         builtins.add(BuiltinTools.canvas(b.store()));
-        builtins.add(DynamicTool.from(new SubagentTool(agents, turns, b.agentReplyTimeout(), b.maxAgentDepth())));
+        builtins.add(DynamicTool.deferred(new SubagentTool(agents, turns, b.agentReplyTimeout(), b.maxAgentDepth())));
         // The workbench tools: opt-in per agent (none is among AgentDefinition.DEFAULT_TOOLS), as schedule is.
         builtins.addAll(BuiltinTools.work(b.store()));
         builtins.add(BuiltinTools.reasoning(b.store()));
-        SessionTools.all(b.store()).forEach(t -> builtins.add(DynamicTool.from(t)));
-        builtins.add(DynamicTool.from(new HotSwapTool(agents)));
+        SessionTools.all(b.store()).forEach(t -> builtins.add(DynamicTool.deferred(t)));
+        builtins.add(DynamicTool.deferred(new HotSwapTool(agents)));
         if (b.workspace() != null) {
             builtins.addAll(BuiltinTools.files(b.workspace()));
             builtins.add(BuiltinTools.memoryDump(b.store(), b.workspace()));

@@ -130,7 +130,7 @@ public final class BuiltinTools {
     public static DynamicTool schedule(MemoryStore store, ScheduleLimits limits) {
         Objects.requireNonNull(store, "store must not be null");
         Objects.requireNonNull(limits, "schedule limits must not be null");
-        return DynamicTool.from(new ScheduleTool(store, limits));
+        return DynamicTool.deferred(new ScheduleTool(store, limits));
     }
 
     /**
@@ -146,19 +146,19 @@ public final class BuiltinTools {
     /** {@code read_reasoning}: the calling agent reads its own earlier reasoning, kept in recall memory. Read-only. */
     public static DynamicTool reasoning(MemoryStore store) {
         Objects.requireNonNull(store, "store must not be null");
-        return DynamicTool.from(new ReasoningTool(store));
+        return DynamicTool.deferred(new ReasoningTool(store));
     }
 
     /** {@code write_memory_dump}: a snapshot of the calling agent's memory into a file of {@code workspace}. */
     public static DynamicTool memoryDump(MemoryStore store, Workspace workspace) {
         Objects.requireNonNull(store, "store must not be null");
         Objects.requireNonNull(workspace, "workspace must not be null");
-        return DynamicTool.from(new MemoryDumpTool(store, workspace));
+        return DynamicTool.deferred(new MemoryDumpTool(store, workspace));
     }
 
     public static DynamicTool sendMessage(MessageRouter router) {
         Objects.requireNonNull(router, "router must not be null");
-        return DynamicTool.from(new SendMessageTool(router));
+        return DynamicTool.deferred(new SendMessageTool(router));
     }
 
     /**
@@ -182,7 +182,7 @@ public final class BuiltinTools {
     public static DynamicTool shell(Workspace workspace, ShellOptions options) {
         Objects.requireNonNull(workspace, "workspace must not be null");
         Objects.requireNonNull(options, "options must not be null");
-        return DynamicTool.from(new ShellTool(workspace, options));
+        return DynamicTool.deferred(new ShellTool(workspace, options));
     }
 
     /**
@@ -195,7 +195,7 @@ public final class BuiltinTools {
         Objects.requireNonNull(workspace, "workspace must not be null");
         Objects.requireNonNull(options, "options must not be null");
         Objects.requireNonNull(sessions, "sessions must not be null");
-        return DynamicTool.from(options.backend() == ShellOptions.Backend.SESSION ? new ShellTool(workspace, options, sessions)
+        return DynamicTool.deferred(options.backend() == ShellOptions.Backend.SESSION ? new ShellTool(workspace, options, sessions)
                 : new ShellTool(workspace, options));
     }
 
@@ -217,7 +217,7 @@ public final class BuiltinTools {
      */
     public static DynamicTool canvas(MemoryStore store) {
         Objects.requireNonNull(store, "store must not be null");
-        return DynamicTool.from(new CanvasTool(store));
+        return DynamicTool.deferred(new CanvasTool(store));
     }
 
     /**
@@ -228,7 +228,7 @@ public final class BuiltinTools {
      */
     public static DynamicTool message(List<OutboundChannel> channels) {
         Objects.requireNonNull(channels, "channels must not be null");
-        return DynamicTool.from(new MessageTool(List.copyOf(channels), java.time.Clock.systemUTC()));
+        return DynamicTool.deferred(new MessageTool(List.copyOf(channels), java.time.Clock.systemUTC()));
     }
 
     /**
@@ -248,7 +248,7 @@ public final class BuiltinTools {
      */
     public static DynamicTool runCode(CodeRunner runner) {
         Objects.requireNonNull(runner, "code runner must not be null");
-        return DynamicTool.from(new CodeTools.RunCode(runner));
+        return DynamicTool.deferred(new CodeTools.RunCode(runner));
     }
 
     /**
@@ -259,7 +259,7 @@ public final class BuiltinTools {
     public static DynamicTool executeCode(CodeRunner runner, ProgramTools tools) {
         Objects.requireNonNull(runner, "code runner must not be null");
         Objects.requireNonNull(tools, "program tools must not be null");
-        return DynamicTool.from(new CodeTools.ExecuteCode(runner, java.util.Optional.of(tools.definitions()), ctx -> tools));
+        return DynamicTool.deferred(new CodeTools.ExecuteCode(runner, java.util.Optional.of(tools.definitions()), ctx -> tools));
     }
 
     /**
@@ -269,11 +269,11 @@ public final class BuiltinTools {
     public static DynamicTool executeCode(CodeRunner runner, java.util.function.Function<ToolContext, ProgramTools> tools) {
         Objects.requireNonNull(runner, "code runner must not be null");
         Objects.requireNonNull(tools, "program tools must not be null");
-        return DynamicTool.from(new CodeTools.ExecuteCode(runner, java.util.Optional.empty(), tools::apply));
+        return DynamicTool.deferred(new CodeTools.ExecuteCode(runner, java.util.Optional.empty(), tools::apply));
     }
 
     private static List<DynamicTool> wrap(List<? extends AiTool<?, ?>> tools) {
-        return tools.stream().map(DynamicTool::from).toList();
+        return tools.stream().map(DynamicTool::deferred).toList();
     }
 
     /**

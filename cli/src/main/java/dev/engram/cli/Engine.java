@@ -11,6 +11,7 @@ import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Scope;
 import dev.engram.memory.SearchRequest;
 import dev.engram.memory.onnx.OnnxEmbedder;
+import dev.engram.memory.sqlite.SqliteNativeLibrary;
 import dev.engram.tools.PermissionBroker;
 import dev.engram.tools.ShellSessions;
 import java.io.IOException;
@@ -26,7 +27,7 @@ import java.util.function.Consumer;
 
 /**
  * The embedded defaults in an Engram home: {@code memory.db} (SQLite), {@code index/} (Lucene),
- * {@code native/} (the tokenizer's extracted native library). Opened lazily, closed in reverse order.
+ * {@code native/} (the tokenizer's and sqlite-jdbc's extracted native libraries). Opened lazily, closed in reverse order.
  */
 final class Engine implements AutoCloseable {
     private final Path home;
@@ -82,7 +83,11 @@ final class Engine implements AutoCloseable {
                 }
                 store = postgres.map(url -> MemoryStore.over(dev.engram.memory.postgres.PostgresBackend.open(url,
                                 environment.get("PGUSER"), environment.get("PGPASSWORD"))))
-                        .orElseGet(() -> MemoryStore.sqlite(home.resolve("memory.db")));
+                        .orElseGet(() -> {
+                            // sqlite-jdbc's native library from the home's cache, not copied out of the jar on each start
+                            SqliteNativeLibrary.useCache(home.resolve("native").resolve("sqlite"));
+                            return MemoryStore.sqlite(home.resolve("memory.db"));
+                        });
             }
             return store;
         }

@@ -112,7 +112,6 @@ final class ServeCommand extends BaseCommand {
         });
         // Helidon's and Lucene's java.util.logging through the same lines, WARNING and above: only Engram's start lines.
         JulRoute.install();
-        ToolSchemaPrefetch.start(); // on the other core, while the store opens
         Engine engine = root().engine();
         PostgresLocks locks = null;
         EngramServer server;

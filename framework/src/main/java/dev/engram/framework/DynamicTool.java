@@ -118,4 +118,18 @@ public interface DynamicTool {
     static DynamicTool from(AiTool<?, ?> tool) {
         return TypedTool.wrap(tool);
     }
+
+    /**
+     * {@link #from}, except that the schema is generated when first asked for (by the registry of an agent that is
+     * given the tool, or a listing of tools) rather than here: for tools whose schemas a test of their own checks, such
+     * as the built-ins, so that a runtime that builds dozens of them (a server's start) pays for the schemas of none
+     * until they are used. The name, description, safety tier, timeout and the shape of the input type are checked
+     * here as {@link #from} checks them; a schema that cannot be generated throws {@link ToolDefinitionException} at
+     * its first use instead. Tools a user gives should use {@link #from}, so that their mistakes surface at once.
+     *
+     * @throws ToolDefinitionException if the name, description, timeout or input type is not usable
+     */
+    static DynamicTool deferred(AiTool<?, ?> tool) {
+        return TypedTool.deferred(tool);
+    }
 }

@@ -22,12 +22,16 @@ final class TypedTool<I, O> implements DynamicTool, ParsedArgumentsTool {
     private final SafetyTier tier;
     private final Duration timeout;
     private final Truncation truncation;
-    private final ObjectNode schema;
     /** Operation name to record type; empty for a single-record input. */
     private final Map<String, Class<?>> operations;
-    private final ArgumentValidator validator;
+    /** The schema and its validator; generated on first use when the tool was made with {@link #deferred}. */
+    private volatile Shape shape;
 
-    private TypedTool(AiTool<I, O> tool) {
+    /** The arguments' schema and the validator compiled from it. */
+    private record Shape(ObjectNode schema, ArgumentValidator validator) {
+    }
+
+    private TypedTool(AiTool<I, O> tool, boolean deferred) {
         this.tool = tool;
         this.name = ToolNames.requireValid(tool.name());
         this.description = ToolNames.requireDescription(name, tool.description());
@@ -43,23 +47,57 @@ final class TypedTool<I, O> implements DynamicTool, ParsedArgumentsTool {
         }
         if (input.isRecord()) {
             this.operations = Map.of();
-            this.schema = InputSchemas.forRecord(input);
-            this.validator = ArgumentValidator.forSchema(schema);
         } else if (input.isSealed()) {
             this.operations = operationsOf(name, input);
-            Map<String, ObjectNode> perOperation = new LinkedHashMap<>();
-            operations.forEach((op, type) -> perOperation.put(op, InputSchemas.forRecord(type)));
-            this.schema = unionSchema(name, perOperation, operations);
-            this.validator = new OperationValidator(ArgumentValidator.forSchema(schema), perOperation);
         } else {
             throw new ToolDefinitionException("Tool '" + name + "' has input type " + input.getName()
                     + ", which is neither a record nor a sealed interface of records.");
+        }
+        if (!deferred) {
+            this.shape = generate();
         }
     }
 
     static DynamicTool wrap(AiTool<?, ?> tool) {
         Objects.requireNonNull(tool, "tool");
-        return new TypedTool<>(tool);
+        return new TypedTool<>(tool, false);
+    }
+
+    /** {@link #wrap}, with the schema generated when first asked for (see {@link DynamicTool#deferred}). */
+    static DynamicTool deferred(AiTool<?, ?> tool) {
+        Objects.requireNonNull(tool, "tool");
+        return new TypedTool<>(tool, true);
+    }
+
+    /** Whether the schema has been generated (for tests). */
+    boolean generated() {
+        return shape != null;
+    }
+
+    private Shape shape() {
+        Shape s = shape;
+        if (s == null) {
+            synchronized (this) {
+                s = shape;
+                if (s == null) {
+                    s = generate();
+                    shape = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    /** The schema from the input type (a record's, or the union of a sealed interface's operations) and its validator. */
+    private Shape generate() {
+        if (operations.isEmpty()) {
+            ObjectNode schema = InputSchemas.forRecord(tool.inputType());
+            return new Shape(schema, ArgumentValidator.forSchema(schema));
+        }
+        Map<String, ObjectNode> perOperation = new LinkedHashMap<>();
+        operations.forEach((op, type) -> perOperation.put(op, InputSchemas.forRecord(type)));
+        ObjectNode schema = unionSchema(name, perOperation, operations);
+        return new Shape(schema, new OperationValidator(ArgumentValidator.forSchema(schema), perOperation));
     }
 
     private static Map<String, Class<?>> operationsOf(String toolName, Class<?> sealed) {
@@ -146,7 +184,7 @@ final class TypedTool<I, O> implements DynamicTool, ParsedArgumentsTool {
     }
 
     ArgumentValidator validator() {
-        return validator;
+        return shape().validator();
     }
 
     @Override
@@ -161,7 +199,7 @@ final class TypedTool<I, O> implements DynamicTool, ParsedArgumentsTool {
 
     @Override
     public ObjectNode parametersSchema() {
-        return schema;
+        return shape().schema();
     }
 
     @Override

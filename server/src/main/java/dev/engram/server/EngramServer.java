@@ -283,7 +283,8 @@ public final class EngramServer implements AutoCloseable {
      * Runs archival searches through the server's own search path ({@code /v1/agents/{id}/archival-memory/search}'s:
      * the index caught up, the query embedded, the hybrid search, the results written as JSON), {@value #WARM_UP_ROUNDS}
      * rounds of a few queries in a scope no user has, so that the first search a client makes costs what later ones
-     * cost: opening the index and the embedding model, the model's first runs and the JIT's compiling happen here. Then
+     * cost: opening the index and the embedding model, the model's first runs and the JIT's compiling happen here (and
+     * the tools' schemas, which the built-in tools generate at first use, are generated first). Then
      * it does what the first request on a real agent adds ({@link AgentWarmUp}): it loads the agent whose memory changed
      * last as a request loads it (its tools), compiles its prompt (counting its tokens) and searches its archival memory
      * for words of its newest entry, so that Lucene's scorers run on hits. It reads, and stores nothing; its searches are
@@ -293,6 +294,11 @@ public final class EngramServer implements AutoCloseable {
      * it too; one of the agent's part (a model that cannot be resolved, an agent deleted meanwhile) ends that part only.
      */
     public void warmUp() {
+        try {
+            runtime.toolRegistry(); // every tool's schema and validator, which the built-ins generate at first use
+        } catch (RuntimeException e) {
+            // a tool whose schema cannot be generated: the requests that use it say so
+        }
         Optional<AgentWarmUp.Target> agent = closed ? Optional.empty()
                 : AgentWarmUp.target(store, WARM_UP_QUERIES.getFirst());
         for (int round = 0; round < WARM_UP_ROUNDS; round++) {
