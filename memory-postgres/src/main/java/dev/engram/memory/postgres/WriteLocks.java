@@ -134,18 +134,24 @@ final class WriteLocks {
         running.clear();
     }
 
-    /** Inserts the change-log entries of the transaction's writes, in order, under {@link #CHANGE_LOG}; just before commit. */
+    /**
+     * Inserts the change-log entries of the transaction's writes, in order, under {@link #CHANGE_LOG}; just before
+     * commit. The lock and the first insert go in one round trip (two statements sent together).
+     */
     void insertChanges() {
         if (changes.isEmpty()) {
             return;
         }
-        h.execute("SELECT pg_advisory_xact_lock(?)", CHANGE_LOG);
         for (int from = 0; from < changes.size(); from += 1_000) {
             List<NewChange> part = changes.subList(from, Math.min(changes.size(), from + 1_000));
-            StringBuilder sql = new StringBuilder("INSERT INTO changes (entity, entity_id, op, user_id, agent_id) VALUES ");
+            StringBuilder sql = new StringBuilder(from == 0 ? "SELECT pg_advisory_xact_lock(?); " : "");
+            sql.append("INSERT INTO changes (entity, entity_id, op, user_id, agent_id) VALUES ");
             List<Object> args = new ArrayList<>();
+            if (from == 0) {
+                args.add(CHANGE_LOG);
+            }
             for (NewChange c : part) {
-                sql.append(args.isEmpty() ? "" : ", ").append("(?, ?, ?, ?, ?)");
+                sql.append(args.size() <= 1 ? "" : ", ").append("(?, ?, ?, ?, ?)");
                 args.add(c.entity().name());
                 args.add(c.id());
                 args.add(c.op().name());
