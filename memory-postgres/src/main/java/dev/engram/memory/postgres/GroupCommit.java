@@ -23,8 +23,9 @@ import org.jdbi.v3.core.Jdbi;
  *
  * <p>A write that needs a lock another transaction holds while this one holds others is taken back to its savepoint
  * ({@link WriteLocks.Retry}), the writes before it commit, and it runs again first in a new transaction, which may
- * wait; if it still needs more there, it runs once more with the database lock taken first. A unit of work takes the
- * database lock first (its caller's code cannot be run again).
+ * wait; if it still needs more there, it runs once more with the database lock taken first. A unit of work takes its
+ * locks as it touches rows too, but waits for each instead (its caller's code cannot be run again; see {@link
+ * WriteLocks}), and the writes that join its transaction after it are writes like any other.
  *
  * <p>What each write still gets: it runs alone and sees every write before it (the same serial order as before,
  * inside one transaction); it returns only once the commit that holds it is durable; if it throws, everything it did
@@ -109,7 +110,7 @@ final class GroupCommit {
         boolean waitForCommit;
         turn.lock();
         try {
-            boolean exclusive = alone; // a unit takes the database lock first: it cannot be run again
+            boolean exclusive = false; // a unit too takes only what it touches, waiting for each (it cannot be run again)
             while (true) {
                 batch = open;
                 if (batch != null && alone && batch.writes > 0) {
@@ -117,7 +118,7 @@ final class GroupCommit {
                     batch = null;
                 }
                 if (batch == null) {
-                    batch = begin(exclusive);
+                    batch = begin(exclusive, alone);
                     open = batch;
                 }
                 boolean first = batch.writes == 0;
@@ -186,11 +187,14 @@ final class GroupCommit {
         return retried;
     }
 
-    private Batch begin(boolean exclusive) {
+    private Batch begin(boolean exclusive, boolean unit) {
         Handle h = jdbi.open();
         try {
             h.begin();
             WriteLocks locks = new WriteLocks(h, runOwners);
+            if (unit) {
+                locks.forUnit();
+            }
             if (exclusive) {
                 locks.lockDatabase();
             }

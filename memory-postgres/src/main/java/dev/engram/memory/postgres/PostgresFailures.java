@@ -18,13 +18,15 @@ final class PostgresFailures {
     /** admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections. */
     private static final Set<String> UNAVAILABLE = Set.of("57P01", "57P02", "57P03", "53300");
     private static final String DISK_FULL = "53100";
+    private static final String DEADLOCK = "40P01";
 
     private PostgresFailures() {
     }
 
     /**
      * {@code e} as a {@link StorageUnavailableException} or {@link StorageFullException} when it is one of
-     * those failures, else {@code e} itself.
+     * those failures, as a {@link MemoryException} saying to run it again when PostgreSQL rolled it back to break a
+     * deadlock between two units of work (see {@link WriteLocks}), else {@code e} itself.
      */
     static RuntimeException translate(RuntimeException e, String jdbcUrl) {
         return e instanceof MemoryException ? e : classify(e, database(jdbcUrl)).<RuntimeException>map(m -> m).orElse(e);
@@ -38,6 +40,12 @@ final class PostgresFailures {
             return Optional.of(new StorageFullException("The disk of the PostgreSQL database " + database + " is full "
                     + "(SQLSTATE " + DISK_FULL + "); the write was refused and nothing of it was written. Everything "
                     + "stored before is intact; free space on the database server and retry.", e));
+        }
+        if (DEADLOCK.equals(state)) {
+            return Optional.of(new MemoryException("PostgreSQL found this operation and another on the database " + database
+                    + " each waiting for a lock the other held (two units of work that each touched the rows of two "
+                    + "users, in opposite order) and rolled this one back to end the wait (SQLSTATE 40P01): nothing of it "
+                    + "was kept. Run it again.", e));
         }
         if (state.startsWith("08") || UNAVAILABLE.contains(state) || e instanceof ConnectionException
                 || sql.filter(SQLTransientConnectionException.class::isInstance).isPresent()) {

@@ -8,6 +8,7 @@ import dev.engram.memory.BlockVersion;
 import dev.engram.memory.ChangeEvent;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryPermission;
+import dev.engram.memory.MessageImage;
 import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageReasoning;
@@ -29,6 +30,8 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -248,20 +251,38 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
         return one("SELECT count(*) FROM notes WHERE user_id = ? AND valid_to IS NULL", (rs, c) -> rs.getLong(1), userId).orElseThrow();
     }
 
+    /** Messages inserted by one statement at most (14 parameters each, far below PostgreSQL's 65,535). */
+    static final int MESSAGES_PER_INSERT = 200;
+
+    /**
+     * Inserts the messages in order, up to {@value #MESSAGES_PER_INSERT} in one multi-row statement (one round trip for
+     * a step's results): their ids are taken in the order of the rows, so the rows returned are put back in that order.
+     */
     @Override
     public List<ConversationMessage> insertMessages(Scope s, List<NewMessage> messages, Instant at) {
-        List<ConversationMessage> out = new ArrayList<>();
-        for (NewMessage m : messages) {
-            List<ConversationMessage> inserted = query("INSERT INTO messages (user_id, agent_id, session_id, role, content, "
+        List<ConversationMessage> out = new ArrayList<>(messages.size());
+        for (int from = 0; from < messages.size(); from += MESSAGES_PER_INSERT) {
+            List<NewMessage> part = messages.subList(from, Math.min(messages.size(), from + MESSAGES_PER_INSERT));
+            StringBuilder sql = new StringBuilder("INSERT INTO messages (user_id, agent_id, session_id, role, content, "
                     + "tool_calls, tool_call_id, created_at, in_context, tool_status, tool_effects, reasoning, reasoning_signature, "
-                    + "reasoning_redacted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE, ?, ?, ?, ?, ?) RETURNING *",
-                    (rs, c) -> message(rs), s.userId(), s.agentId(), m.sessionId(), m.role().name(), m.content(),
-                    Columns.toolCallsJson(m.toolCalls()), m.toolCallId().orElse(null), Columns.micros(at),
-                    m.toolOutcome().map(o -> o.status().code()).orElse(null),
-                    m.toolOutcome().map(ToolOutcome::effectCodes).orElse(null), m.reasoning().text(), m.reasoning().signature(),
-                    Columns.redactedJson(m.reasoning()));
-            MessageImageRows.insert(h, s, inserted.getFirst().id(), m.images());
-            out.add(inserted.getFirst().withImages(m.images()));
+                    + "reasoning_redacted) VALUES ");
+            List<Object> args = new ArrayList<>(part.size() * 13);
+            for (NewMessage m : part) {
+                sql.append(args.isEmpty() ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?, ?, TRUE, ?, ?, ?, ?, ?)");
+                Collections.addAll(args, s.userId(), s.agentId(), m.sessionId(), m.role().name(), m.content(),
+                        Columns.toolCallsJson(m.toolCalls()), m.toolCallId().orElse(null), Columns.micros(at),
+                        m.toolOutcome().map(o -> o.status().code()).orElse(null),
+                        m.toolOutcome().map(ToolOutcome::effectCodes).orElse(null), m.reasoning().text(),
+                        m.reasoning().signature(), Columns.redactedJson(m.reasoning()));
+            }
+            List<ConversationMessage> inserted = new ArrayList<>(query(sql.append(" RETURNING *").toString(),
+                    (rs, c) -> message(rs), args.toArray()));
+            inserted.sort(Comparator.comparingLong(ConversationMessage::id));
+            for (int i = 0; i < part.size(); i++) {
+                List<MessageImage> images = part.get(i).images();
+                MessageImageRows.insert(h, s, inserted.get(i).id(), images);
+                out.add(inserted.get(i).withImages(images));
+            }
         }
         return out;
     }

@@ -30,10 +30,16 @@ import org.jdbi.v3.core.Handle;
  * that is a user id, a record with a {@code userId} or {@code scope}, records of one user in a list, a run id (its
  * run's user); anything else (keys, providers, lookups by id, sweeps) is database-wide.
  *
- * <p>No deadlock: a transaction waits for a lock only while it holds none; holding some, it only tries, and a write
- * that cannot have what it needs is taken back ({@link Retry}) and run again in a transaction of its own. The change
- * log's entries are kept aside and inserted at commit under {@link #CHANGE_LOG} (see {@link GroupCommit}), so that
- * their sequence numbers commit in order even though writes no longer do.
+ * <p>No deadlock among writes: a write's transaction waits for a lock only while it holds none; holding some, it only
+ * tries, and a write that cannot have what it needs is taken back ({@link Retry}) and run again in a transaction of
+ * its own. A unit of work ({@link #forUnit}) takes its locks the same way, as it touches rows (a step's unit touches one
+ * user's rows, so units of different users run at once), but it runs its caller's code and cannot be run again: holding
+ * some locks it waits for the next one. A cycle of waits therefore needs two units that each hold a lock the other
+ * needs (two units each touching two users, in opposite order, at the same moment); PostgreSQL's deadlock detector
+ * breaks it by failing one of them (SQLSTATE 40P01, see {@link PostgresFailures}), which is rolled back whole. A write
+ * never waits holding a lock, so it is never part of such a cycle. The change log's entries are kept aside and
+ * inserted at commit under {@link #CHANGE_LOG} (see {@link GroupCommit}), so that their sequence numbers commit in order
+ * even though writes no longer do.
  */
 final class WriteLocks {
     /** The database-wide write lock ("engram"): shared by a user's writes, exclusive for the others. */
@@ -76,6 +82,8 @@ final class WriteLocks {
 
     private final Handle h;
     private final Map<String, String> runOwners;
+    /** Whether this is a unit of work's transaction: it waits for a lock even while holding others (see the class comment). */
+    private boolean unit;
     private Mode mode = Mode.NONE;
     private final Set<Integer> users = new HashSet<>();
     /** Change-log entries of the writes kept so far, and of the write running now. */
@@ -90,7 +98,15 @@ final class WriteLocks {
         this.runOwners = runOwners;
     }
 
-    /** Takes the database lock exclusively, waiting for it: for a unit of work, which runs its caller's code. */
+    /**
+     * Makes this a unit of work's transaction: it runs its caller's code and cannot be run again, so instead of being
+     * taken back when a lock it needs is held elsewhere, it waits for it.
+     */
+    void forUnit() {
+        unit = true;
+    }
+
+    /** Takes the database lock exclusively, waiting for it: for a write run again alone after a {@link Retry}. */
     void lockDatabase() {
         h.execute("SELECT pg_advisory_xact_lock(?)", DATABASE);
         mode = Mode.EXCLUSIVE;
@@ -103,8 +119,12 @@ final class WriteLocks {
                 handler);
     }
 
-    /** The running write was kept: its change-log entries go with the transaction. */
+    /**
+     * The running write was kept: its change-log entries go with the transaction; the writes that join it after a unit
+     * of work are plain writes (they try, and are run again).
+     */
     void kept() {
+        unit = false;
         changes.addAll(running);
         running.clear();
     }
@@ -114,18 +134,24 @@ final class WriteLocks {
         running.clear();
     }
 
-    /** Inserts the change-log entries of the transaction's writes, in order, under {@link #CHANGE_LOG}; just before commit. */
+    /**
+     * Inserts the change-log entries of the transaction's writes, in order, under {@link #CHANGE_LOG}; just before
+     * commit. The lock and the first insert go in one round trip (two statements sent together).
+     */
     void insertChanges() {
         if (changes.isEmpty()) {
             return;
         }
-        h.execute("SELECT pg_advisory_xact_lock(?)", CHANGE_LOG);
         for (int from = 0; from < changes.size(); from += 1_000) {
             List<NewChange> part = changes.subList(from, Math.min(changes.size(), from + 1_000));
-            StringBuilder sql = new StringBuilder("INSERT INTO changes (entity, entity_id, op, user_id, agent_id) VALUES ");
+            StringBuilder sql = new StringBuilder(from == 0 ? "SELECT pg_advisory_xact_lock(?); " : "");
+            sql.append("INSERT INTO changes (entity, entity_id, op, user_id, agent_id) VALUES ");
             List<Object> args = new ArrayList<>();
+            if (from == 0) {
+                args.add(CHANGE_LOG);
+            }
             for (NewChange c : part) {
-                sql.append(args.isEmpty() ? "" : ", ").append("(?, ?, ?, ?, ?)");
+                sql.append(args.size() <= 1 ? "" : ", ").append("(?, ?, ?, ?, ?)");
                 args.add(c.entity().name());
                 args.add(c.id());
                 args.add(c.op().name());
@@ -167,8 +193,8 @@ final class WriteLocks {
             return;
         }
         if (owner.equals(DATABASE_WIDE)) {
-            if (mode == Mode.NONE) {
-                lockDatabase();
+            if (mode == Mode.NONE || unit) {
+                lockDatabase(); // a unit holding its users' locks (and the database's shared) waits for the upgrade
             } else if (tryLock("SELECT pg_try_advisory_xact_lock(?)", DATABASE)) {
                 mode = Mode.EXCLUSIVE;
             } else {
@@ -183,6 +209,8 @@ final class WriteLocks {
         if (mode == Mode.NONE) {
             h.execute("SELECT pg_advisory_xact_lock_shared(?), pg_advisory_xact_lock(?, ?)", DATABASE, USER_SPACE, key);
             mode = Mode.SHARED;
+        } else if (unit) {
+            h.execute("SELECT pg_advisory_xact_lock(?, ?)", USER_SPACE, key);
         } else if (!tryLock("SELECT pg_try_advisory_xact_lock(?, ?)", USER_SPACE, key)) {
             throw Retry.INSTANCE;
         }

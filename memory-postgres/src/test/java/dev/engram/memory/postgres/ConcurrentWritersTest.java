@@ -3,10 +3,12 @@ package dev.engram.memory.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.engram.memory.ChangeEvent;
+import dev.engram.memory.MemoryException;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.Scope;
 import dev.engram.memory.spi.NewChange;
+import dev.engram.memory.spi.Rows;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -15,11 +17,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -159,6 +164,124 @@ class ConcurrentWritersTest {
             List<ChangeEvent> all = b.read(rows -> rows.changesSince(0, 10));
             assertThat(all).extracting(ChangeEvent::id).containsExactly("first", "second");
         }
+    }
+
+    @Test
+    void aUnitOfWorkOfOneUserRunsWhileAnotherUsersWriteIsOpenAndOneOfTheSameUserWaits() throws Exception {
+        String url = server.jdbcUrl(server.newSchema());
+        try (PostgresBackend a = PostgresBackend.open(url, "postgres", "");
+                PostgresBackend b = PostgresBackend.open(url, "postgres", "");
+                ExecutorService pool = Executors.newCachedThreadPool()) {
+            CountDownLatch inside = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicBoolean released = new AtomicBoolean();
+            Future<Object> open = pool.submit(() -> a.write(rows -> {
+                rows.listAgents("ana");
+                inside.countDown();
+                await(release);
+                released.set(true);
+                return null;
+            }));
+            inside.await();
+            // A unit of ben's (a step's closing unit touches its user's rows only) does not wait for ana's write.
+            Future<Object> ben = pool.submit(() -> b.writeUnit(rows -> {
+                rows.listAgents("ben");
+                rows.appendChanges(List.of(change("ben", "unit")));
+                return null;
+            }));
+            ben.get(30, TimeUnit.SECONDS);
+            assertThat(changes(b)).extracting(ChangeEvent::id).containsExactly("unit");
+            // One of ana's waits for it.
+            Future<Boolean> ana = pool.submit(() -> b.writeUnit(rows -> {
+                rows.listAgents("ana");
+                return released.get();
+            }));
+            Thread.sleep(300);
+            assertThat(ana).isNotDone();
+            release.countDown();
+            open.get(60, TimeUnit.SECONDS);
+            assertThat(ana.get(60, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void aUnitOfWorkThatNeedsALockHeldElsewhereWaitsForItAndRunsOnce() throws Exception {
+        String url = server.jdbcUrl(server.newSchema());
+        try (PostgresBackend a = PostgresBackend.open(url, "postgres", "");
+                PostgresBackend b = PostgresBackend.open(url, "postgres", "");
+                ExecutorService pool = Executors.newCachedThreadPool()) {
+            CountDownLatch benHeld = new CountDownLatch(1);
+            CountDownLatch releaseBen = new CountDownLatch(1);
+            Future<Object> holder = pool.submit(() -> a.write(rows -> {
+                rows.listAgents("ben");
+                benHeld.countDown();
+                await(releaseBen);
+                return null;
+            }));
+            benHeld.await();
+            AtomicInteger runs = new AtomicInteger();
+            // Ana's rows, then ben's (held by the other backend), then a database-wide operation: it waits, never re-runs.
+            Future<Object> unit = pool.submit(() -> b.writeUnit(rows -> {
+                runs.incrementAndGet();
+                rows.listAgents("ana");
+                rows.appendChanges(List.of(change("ana", "ana")));
+                rows.listAgents("ben");
+                rows.appendChanges(List.of(change("ben", "ben")));
+                rows.keyByHash("no such key");
+                return null;
+            }));
+            Thread.sleep(300);
+            assertThat(unit).isNotDone();
+            releaseBen.countDown();
+            holder.get(60, TimeUnit.SECONDS);
+            unit.get(60, TimeUnit.SECONDS);
+            assertThat(runs).hasValue(1);
+            assertThat(b.retriedWrites()).isZero();
+            assertThat(changes(a)).extracting(ChangeEvent::id).containsExactly("ana", "ben");
+        }
+    }
+
+    @Test
+    void twoUnitsTakingTwoUsersInOppositeOrderEndWithOneRolledBackWholeAndTheOtherKept() throws Exception {
+        String url = server.jdbcUrl(server.newSchema());
+        try (PostgresBackend a = PostgresBackend.open(url, "postgres", "");
+                PostgresBackend b = PostgresBackend.open(url, "postgres", "");
+                ExecutorService pool = Executors.newCachedThreadPool()) {
+            CountDownLatch bothIn = new CountDownLatch(2);
+            Future<Object> first = pool.submit(() -> a.writeUnit(crossing(bothIn, "ana", "ben")));
+            Future<Object> second = pool.submit(() -> b.writeUnit(crossing(bothIn, "ben", "ana")));
+            List<Throwable> failed = new ArrayList<>();
+            for (Future<Object> f : List.of(first, second)) {
+                try {
+                    f.get(60, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    failed.add(e.getCause());
+                }
+            }
+            assertThat(failed).singleElement().isExactlyInstanceOf(MemoryException.class)
+                    .satisfies(e -> assertThat(e).hasMessageContaining("nothing of it was kept").hasMessageContaining("Run it again"));
+            // Only the unit that was kept wrote its changes: both of them, and nothing of the other.
+            List<ChangeEvent> log = a.read(rows -> rows.changesSince(0, 10));
+            assertThat(log).hasSize(2);
+            assertThat(log).extracting(ChangeEvent::id).isIn(List.of("ana-first", "ben-then"), List.of("ben-first", "ana-then"));
+        }
+    }
+
+    private static List<ChangeEvent> changes(PostgresBackend backend) {
+        return backend.read(rows -> rows.changesSince(0, 10));
+    }
+
+    /** A unit that touches {@code one}'s rows, waits until the other unit touched its own, then touches {@code two}'s. */
+    private static Function<Rows, Object> crossing(CountDownLatch bothIn, String one, String two) {
+        return rows -> {
+            rows.listAgents(one);
+            rows.appendChanges(List.of(change(one, one + "-first")));
+            bothIn.countDown();
+            await(bothIn);
+            rows.listAgents(two);
+            rows.appendChanges(List.of(change(two, two + "-then")));
+            return null;
+        };
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.engram.memory.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.engram.memory.MemoryException;
 import dev.engram.memory.StorageFullException;
 import dev.engram.memory.StorageUnavailableException;
 import java.sql.SQLException;
@@ -29,6 +30,14 @@ class PostgresFailuresTest {
             assertThat(PostgresFailures.translate(failed(state), URL)).as(state).isInstanceOf(StorageUnavailableException.class)
                     .hasMessageContaining("db.internal:5432/engram cannot be reached").hasMessageNotContaining("secret");
         }
+    }
+
+    @Test
+    void aDeadlockPostgresBrokeSaysNothingWasKeptAndToRunItAgain() {
+        RuntimeException translated = PostgresFailures.translate(failed("40P01"), URL);
+        assertThat(translated).isExactlyInstanceOf(MemoryException.class).hasMessageContaining("db.internal:5432/engram")
+                .hasMessageContaining("nothing of it was kept").hasMessageContaining("Run it again")
+                .hasMessageNotContaining("secret");
     }
 
     @Test
