@@ -29,12 +29,14 @@ import java.util.function.UnaryOperator;
  * java -cp bench/target/benchmarks.jar dev.engram.bench.RetrievalQuality [scifact|locomo|all]
  *      [--data DIR] [--models minilm,bge-small] [--fusion rrf[:K]|weighted:BM25,VECTOR] [--candidates N]
  *      [--turns text|caption] [--context BEFORE,AFTER] [--embedding-cache DIR] [--complete-scores]
- *      [--feedback DOCS,WEIGHT] [--lexical-feedback DOCS,TERMS,WEIGHT] [--dump FILE] [--dump-candidates PREFIX]
+ *      [--feedback DOCS,WEIGHT] [--lexical-feedback DOCS,TERMS,WEIGHT] [--title-weight W] [--embedded-context N]
+ *      [--dump FILE] [--dump-candidates PREFIX]
  * </pre>
  *
  * <p>{@code --complete-scores}, {@code --feedback} and {@code --lexical-feedback} turn on the index's
  * {@link LuceneMemorySearch.Builder#completeFusionScores}, {@link LuceneMemorySearch.Builder#vectorFeedback} and
- * {@link LuceneMemorySearch.Builder#lexicalFeedback};
+ * {@link LuceneMemorySearch.Builder#lexicalFeedback}; {@code --title-weight} and {@code --embedded-context} set
+ * {@link LuceneMemorySearch.Builder#titleWeight} and {@link LuceneMemorySearch.Builder#embeddedContext};
  * {@code --dump FILE} writes each question's figure (model, mode, conversation or query id, category, recall@10 or
  * nDCG@10) as tab-separated lines, for choosing settings on folds; {@code --dump-candidates PREFIX} measures nothing and
  * writes each question's BM25 and vector lists instead ({@link CandidateDump}, PREFIX-MODEL-SET.tsv), from which
@@ -64,6 +66,8 @@ public final class RetrievalQuality {
         int feedbackDocs = 0;
         double feedbackWeight = 0;
         double[] lexical = {0, 10, 0};
+        double title = LuceneMemorySearch.DEFAULT_TITLE_WEIGHT;
+        int embedded = LuceneMemorySearch.DEFAULT_EMBEDDED_CONTEXT;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
@@ -80,6 +84,8 @@ public final class RetrievalQuality {
                     String[] f = args[++i].split(",");
                     lexical = new double[] {Integer.parseInt(f[0]), Integer.parseInt(f[1]), Double.parseDouble(f[2])};
                 }
+                case "--title-weight" -> title = Double.parseDouble(args[++i]);
+                case "--embedded-context" -> embedded = Integer.parseInt(args[++i]);
                 case "--models" -> models = List.of(args[++i].split(",")).stream().map(EmbeddingModel::byName).toList();
                 case "--fusion" -> fusion = Fusion.parse(args[++i]);
                 case "--candidates" -> candidates = Integer.parseInt(args[++i]);
@@ -101,8 +107,10 @@ public final class RetrievalQuality {
         int fbDocs = feedbackDocs;
         double fbWeight = feedbackWeight;
         double[] rm3 = lexical;
+        double titleWeight = title;
+        int embeddedBefore = embedded;
         UnaryOperator<LuceneMemorySearch.Builder> options = b -> b.completeFusionScores(completeScores).vectorFeedback(fbDocs, fbWeight)
-                .lexicalFeedback((int) rm3[0], (int) rm3[1], rm3[2]);
+                .lexicalFeedback((int) rm3[0], (int) rm3[1], rm3[2]).titleWeight(titleWeight).embeddedContext(embeddedBefore);
         List<String> perQuestion = new ArrayList<>();
         for (EmbeddingModel model : models) {
             try (Embedder embedder = vectors == null ? OnnxEmbedder.builder(model).build()
@@ -113,6 +121,7 @@ public final class RetrievalQuality {
                                 + category + "\t" + value));
                 System.out.println(setup.describe(model.shortName()) + (completeScores ? ", complete scores" : "")
                         + (fbDocs > 0 ? ", vector feedback " + fbDocs + "," + fbWeight : "")
+                        + ", title weight " + titleWeight + ", embedded context " + embeddedBefore
                         + (rm3[0] > 0 ? ", lexical feedback " + (int) rm3[0] + "," + (int) rm3[1] + "," + rm3[2] : ""));
                 if (candidatesDump != null) {
                     String prefix = candidatesDump.toString() + "-" + model.shortName();

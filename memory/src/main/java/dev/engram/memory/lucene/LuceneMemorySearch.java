@@ -33,6 +33,10 @@ public final class LuceneMemorySearch implements MemorySearch {
     public static final int DEFAULT_CONTEXT_AFTER = 1;
     /** The weight of the entity signal (names the query and a passage both mention) beside BM25 over the text, by default. */
     public static final double DEFAULT_NAME_WEIGHT = 0.5;
+    /** The weight of the title signal (query terms in a document's title) beside BM25 over the text, by default. */
+    public static final double DEFAULT_TITLE_WEIGHT = 0;
+    /** Earlier messages of its session embedded with each message, by default. */
+    public static final int DEFAULT_EMBEDDED_CONTEXT = 0;
     /** How deep each retriever looks before a hybrid search fuses, by default. */
     public static final int DEFAULT_CANDIDATES = 100;
 
@@ -48,10 +52,10 @@ public final class LuceneMemorySearch implements MemorySearch {
         this.embedder = new EmbedderWatch(b.embedder);
         // One probe, so that a model that cannot embed shows in the health from the start, not at the first search.
         embedder.works();
-        this.retriever = new LuceneRetriever(analyzer, embedder, b.candidates, b.exactVectorSearchUpTo, b.nameWeight,
+        this.retriever = new LuceneRetriever(analyzer, embedder, b.candidates, b.exactVectorSearchUpTo, b.nameWeight, b.titleWeight,
                 new LuceneRetriever.Tuning(b.completeScores, b.feedbackDocs, b.feedbackWeight, b.lexicalDocs,
                         b.lexicalTerms, b.lexicalWeight));
-        this.indexer = new LuceneIndexer(b.store, embedder, new LuceneDocuments(b.store, b.contextBefore, b.contextAfter), analyzer,
+        this.indexer = new LuceneIndexer(b.store, embedder, new LuceneDocuments(b.store, b.contextBefore, b.contextAfter, b.embeddedBefore), analyzer,
                 b.directory, b.batchEvents, b.indexingBufferMb, b.graphMaxConn, b.graphBeamWidth, b.backgroundInterval);
     }
 
@@ -138,6 +142,8 @@ public final class LuceneMemorySearch implements MemorySearch {
         private int contextBefore = DEFAULT_CONTEXT_BEFORE;
         private int contextAfter = DEFAULT_CONTEXT_AFTER;
         private double nameWeight = DEFAULT_NAME_WEIGHT;
+        private double titleWeight = DEFAULT_TITLE_WEIGHT;
+        private int embeddedBefore = DEFAULT_EMBEDDED_CONTEXT;
         private boolean completeScores;
         private int feedbackDocs;
         private double feedbackWeight;
@@ -224,6 +230,37 @@ public final class LuceneMemorySearch implements MemorySearch {
                 throw new IllegalArgumentException("name weight must be between 0 and 10, got " + weight);
             }
             this.nameWeight = weight;
+            return this;
+        }
+
+        /**
+         * The weight of the title signal: a document's title (the first line of an archival entry, note or file passage
+         * when more lines follow and it is at most 300 characters) is indexed in a field of its own, and each query term
+         * is also searched there, its BM25 score times this weight added to the document's. So a document whose title
+         * says what the query asks ranks above one that mentions it in passing. Conversation messages and blocks have no
+         * title. Default {@value LuceneMemorySearch#DEFAULT_TITLE_WEIGHT} (see the module README); 0 turns it off; at
+         * most 10. Only the search changes: the index keeps the titles whatever the weight.
+         */
+        public Builder titleWeight(double weight) {
+            if (!(weight >= 0 && weight <= 10)) {
+                throw new IllegalArgumentException("title weight must be between 0 and 10, got " + weight);
+            }
+            this.titleWeight = weight;
+            return this;
+        }
+
+        /**
+         * How many earlier messages of its session are embedded with each conversation message (contextual chunking):
+         * a reply's vector then carries what it replies to. Hits still show the message alone, and BM25 sees the
+         * {@link #conversationContext} neighbours whatever this is. The cost is at ingest (longer texts to embed), none
+         * at search. Default {@value LuceneMemorySearch#DEFAULT_EMBEDDED_CONTEXT}; at most 10. Changing it rebuilds
+         * an existing index (every message is embedded again).
+         */
+        public Builder embeddedContext(int before) {
+            if (before < 0 || before > 10) {
+                throw new IllegalArgumentException("embedded context must be between 0 and 10 messages, got " + before);
+            }
+            this.embeddedBefore = before;
             return this;
         }
 
