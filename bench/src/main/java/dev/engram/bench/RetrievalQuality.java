@@ -28,12 +28,12 @@ import java.util.function.UnaryOperator;
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.engram.bench.RetrievalQuality [scifact|locomo|all]
  *      [--data DIR] [--models minilm,bge-small] [--fusion rrf[:K]|weighted:BM25,VECTOR] [--candidates N]
- *      [--turns text|caption] [--context BEFORE,AFTER] [--embedding-cache DIR] [--complete-scores]
+ *      [--turns text|caption] [--context BEFORE,AFTER] [--embedding-cache DIR] [--[no-]complete-scores]
  *      [--feedback DOCS,WEIGHT] [--lexical-feedback DOCS,TERMS,WEIGHT] [--title-weight W] [--embedded-context N]
  *      [--dump FILE] [--dump-candidates PREFIX]
  * </pre>
  *
- * <p>{@code --complete-scores}, {@code --feedback} and {@code --lexical-feedback} turn on the index's
+ * <p>{@code --complete-scores} (the default) or {@code --no-complete-scores}, {@code --feedback} and {@code --lexical-feedback} turn on the index's
  * {@link LuceneMemorySearch.Builder#completeFusionScores}, {@link LuceneMemorySearch.Builder#vectorFeedback} and
  * {@link LuceneMemorySearch.Builder#lexicalFeedback}; {@code --title-weight} and {@code --embedded-context} set
  * {@link LuceneMemorySearch.Builder#titleWeight} and {@link LuceneMemorySearch.Builder#embeddedContext};
@@ -62,7 +62,7 @@ public final class RetrievalQuality {
         Path cache = null;
         Path dump = null;
         Path candidatesDump = null;
-        boolean complete = false;
+        boolean complete = LuceneMemorySearch.DEFAULT_COMPLETE_FUSION_SCORES;
         int feedbackDocs = 0;
         double feedbackWeight = 0;
         double[] lexical = {0, 10, 0};
@@ -75,6 +75,7 @@ public final class RetrievalQuality {
                 case "--dump" -> dump = Path.of(args[++i]);
                 case "--dump-candidates" -> candidatesDump = Path.of(args[++i]);
                 case "--complete-scores" -> complete = true;
+                case "--no-complete-scores" -> complete = false;
                 case "--feedback" -> {
                     String[] f = args[++i].split(",");
                     feedbackDocs = Integer.parseInt(f[0]);
@@ -119,7 +120,7 @@ public final class RetrievalQuality {
                 EvalSetup setup = new EvalSetup(embedder, EnumSet.allOf(SearchMode.class), fusion, candidates, before, after,
                         options, (mode, group, category, value) -> perQuestion.add(name + "\t" + mode + "\t" + group + "\t"
                                 + category + "\t" + value));
-                System.out.println(setup.describe(model.shortName()) + (completeScores ? ", complete scores" : "")
+                System.out.println(setup.describe(model.shortName()) + (completeScores ? ", complete scores" : ", scores not completed")
                         + (fbDocs > 0 ? ", vector feedback " + fbDocs + "," + fbWeight : "")
                         + ", title weight " + titleWeight + ", embedded context " + embeddedBefore
                         + (rm3[0] > 0 ? ", lexical feedback " + (int) rm3[0] + "," + (int) rm3[1] + "," + rm3[2] : ""));

@@ -37,6 +37,8 @@ public final class LuceneMemorySearch implements MemorySearch {
     public static final double DEFAULT_TITLE_WEIGHT = 0;
     /** Earlier messages of its session embedded with each message, by default. */
     public static final int DEFAULT_EMBEDDED_CONTEXT = 0;
+    /** Whether a weighted hybrid search scores each candidate by both retrievers, by default. */
+    public static final boolean DEFAULT_COMPLETE_FUSION_SCORES = true;
     /** How deep each retriever looks before a hybrid search fuses, by default. */
     public static final int DEFAULT_CANDIDATES = 100;
 
@@ -144,7 +146,7 @@ public final class LuceneMemorySearch implements MemorySearch {
         private double nameWeight = DEFAULT_NAME_WEIGHT;
         private double titleWeight = DEFAULT_TITLE_WEIGHT;
         private int embeddedBefore = DEFAULT_EMBEDDED_CONTEXT;
-        private boolean completeScores;
+        private boolean completeScores = DEFAULT_COMPLETE_FUSION_SCORES;
         private int feedbackDocs;
         private double feedbackWeight;
         private int lexicalDocs;
@@ -268,7 +270,9 @@ public final class LuceneMemorySearch implements MemorySearch {
          * Whether a weighted hybrid search reads, for each candidate only one retriever found, the other retriever's
          * score from the index (its BM25 score, or its vector's similarity to the query's), and normalises each
          * retriever's scores over all candidates, instead of counting a document missing from one list as scoring
-         * nothing there. Costs a few microseconds per candidate. Default off (see the module README for what it measured).
+         * nothing there. Costs a few microseconds per candidate. Default on since issue 35's session 16 (chosen on folds
+         * with {@link dev.engram.memory.Fusion#defaults()}'s weights, which go with it: see the module README); off
+         * gives the fusion of before, whose weights were 0.4 / 0.6 and 0.6 / 0.4.
          */
         public Builder completeFusionScores(boolean complete) {
             this.completeScores = complete;
