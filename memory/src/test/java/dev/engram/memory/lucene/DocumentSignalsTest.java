@@ -15,8 +15,14 @@ import dev.engram.memory.SearchRequest;
 import dev.engram.memory.WordHashEmbedder;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -93,6 +99,30 @@ class DocumentSignalsTest {
             assertThat(after.get(1).text()).isEqualTo("Yes, last Tuesday.");
             assertThat(after.get(1).score()).isGreaterThan(before.get(1).score() + 0.2);
             assertThat(hits(store, onDisk, request).get(1).score()).isEqualTo(before.get(1).score());
+        }
+    }
+
+    /** An index of session 15's layout (no titles) is rebuilt once when opened: the title signal then finds its documents. */
+    @Test
+    void anIndexOfTheLayoutBeforeTitlesIsRebuiltAtOpen() throws Exception {
+        try (MemoryStore store = MemoryStore.sqlite(dir.resolve("memory.db"))) {
+            String body = "Orchestra seating\nThe cellos sit on the right; the cellos face the conductor, as cellos do.";
+            String titled = "Cellos\nThe string family of the orchestra, bowed and large.";
+            store.archival().insert(ANA, NewArchivalEntry.of(body));
+            store.archival().insert(ANA, NewArchivalEntry.of(titled));
+            SearchRequest request = SearchRequest.builder(ANA, "cellos").mode(SearchMode.BM25).domains(SearchDomain.ARCHIVAL).build();
+            UnaryOperator<LuceneMemorySearch.Builder> onDisk = b -> b.directory(dir.resolve("index")).titleWeight(2);
+            assertThat(hits(store, onDisk, request)).extracting(SearchHit::text).containsExactly(titled, body);
+            // Mark the index as written with the layout of before, and empty it: only a rebuild finds anything again.
+            try (Directory d = FSDirectory.open(dir.resolve("index")); IndexWriter w = new IndexWriter(d, new IndexWriterConfig())) {
+                Map<String, String> data = new HashMap<>();
+                w.getLiveCommitData().forEach(e -> data.put(e.getKey(), e.getValue()));
+                data.put(IndexCommit.FORMAT_DATA, IndexCommit.format("messages 2+1, dated, metadata and validity, message names"));
+                w.deleteAll();
+                w.setLiveCommitData(data.entrySet());
+                w.commit();
+            }
+            assertThat(hits(store, onDisk, request)).extracting(SearchHit::text).containsExactly(titled, body);
         }
     }
 
