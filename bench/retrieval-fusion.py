@@ -1,8 +1,10 @@
 """Fusion variants computed from RetrievalQuality --dump-candidates files, chosen on folds.
 
-Usage: retrieval-fusion.py scifact|locomo FILE [VARIANT...]
+Usage: retrieval-fusion.py scifact|locomo FILE[,FILE...] [VARIANT...]
 FILE holds each question's BM25 and vector lists (CandidateDump). A variant is NAME or NAME:ARG=VALUE,...; without
-variants a grid is measured. The fusion the index computes (weighted min-max over each list's top `cand` candidates,
+variants a grid is measured. Several files (dumps of the same questions from indexes built otherwise: a title weight,
+an embedded context) are compared in one run: a variant's `f=N` reads the Nth file's lists (0, the first, by default;
+BM25 alone, the floor of LoCoMo's categories, is always the first file's); a grid then covers every file. The fusion the index computes (weighted min-max over each list's top `cand` candidates,
 optionally with completion) is reproduced exactly, so that a variant's figure here is the index's figure.
 Prints each variant's hybrid figure (nDCG@10 for SciFact, recall@10 for LoCoMo, with LoCoMo's categories) and the
 figure of the variant chosen on folds (SciFact: five folds of the queries in id order; LoCoMo: leave one conversation
@@ -37,7 +39,7 @@ def neighbours(item, span):
     s, t = item[1:].split(':'); t = int(t)
     return ['D%s:%d' % (s, t + o) for o in range(-span, span + 1) if o != 0]
 
-def fuse(q, wb=0.4, wv=0.6, cand=100, complete=0, norm='minmax', smooth=0.0, span=1, bsmooth=0.0, agg='max'):
+def fuse(q, wb=0.4, wv=0.6, f=0, cand=100, complete=0, norm='minmax', smooth=0.0, span=1, bsmooth=0.0, agg='max'):
     B = q['B']; V = q['V']
     bs = dict(B); vs = dict(V)
     if smooth or bsmooth:  # a message's score raised by its neighbours' (LoCoMo)
@@ -96,16 +98,21 @@ def parse(v):
     return name, kw
 
 def main():
-    kind, path = sys.argv[1], sys.argv[2]
-    qs = load(path)
+    kind, paths = sys.argv[1], sys.argv[2].split(',')
+    files = [load(p) for p in paths]
+    qs = files[0]
+    for other in files[1:]:
+        if [q['id'] for q in other] != [q['id'] for q in qs]:
+            sys.exit('the dumps hold other questions: ' + sys.argv[2])
     if len(sys.argv) > 3:
         variants = [parse(v) for v in sys.argv[3:]]
     else:
         variants = []
-        for c in (0, 1):
-            for wb in (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7):
-                variants.append(('c%d_%.2f' % (c, wb), {'complete': c, 'wb': wb, 'wv': round(1 - wb, 2)}))
-    res = {n: measure(qs, kind, **kw) for n, kw in variants}
+        for fi in range(len(files)):
+            for c in (0, 1):
+                for wb in (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7):
+                    variants.append(('f%d_c%d_%.2f' % (fi, c, wb), {'f': fi, 'complete': c, 'wb': wb, 'wv': round(1 - wb, 2)}))
+    res = {n: measure(files[kw.get('f', 0)], kind, **kw) for n, kw in variants}
     bm = single(qs, kind, 'B'); vec = single(qs, kind, 'V')
     cats = sorted({q['cat'] for q in qs})
     def bycat(vals, keep): return {c: mean(v for v, q in zip(vals, qs) if q['cat'] == c and keep(q)) for c in cats}

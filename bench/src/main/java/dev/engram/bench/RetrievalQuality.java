@@ -28,13 +28,15 @@ import java.util.function.UnaryOperator;
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.engram.bench.RetrievalQuality [scifact|locomo|all]
  *      [--data DIR] [--models minilm,bge-small] [--fusion rrf[:K]|weighted:BM25,VECTOR] [--candidates N]
- *      [--turns text|caption] [--context BEFORE,AFTER] [--embedding-cache DIR] [--complete-scores]
- *      [--feedback DOCS,WEIGHT] [--lexical-feedback DOCS,TERMS,WEIGHT] [--dump FILE] [--dump-candidates PREFIX]
+ *      [--turns text|caption] [--context BEFORE,AFTER] [--embedding-cache DIR] [--[no-]complete-scores]
+ *      [--feedback DOCS,WEIGHT] [--lexical-feedback DOCS,TERMS,WEIGHT] [--title-weight W] [--embedded-context N]
+ *      [--dump FILE] [--dump-candidates PREFIX]
  * </pre>
  *
- * <p>{@code --complete-scores}, {@code --feedback} and {@code --lexical-feedback} turn on the index's
+ * <p>{@code --complete-scores} (the default) or {@code --no-complete-scores}, {@code --feedback} and {@code --lexical-feedback} turn on the index's
  * {@link LuceneMemorySearch.Builder#completeFusionScores}, {@link LuceneMemorySearch.Builder#vectorFeedback} and
- * {@link LuceneMemorySearch.Builder#lexicalFeedback};
+ * {@link LuceneMemorySearch.Builder#lexicalFeedback}; {@code --title-weight} and {@code --embedded-context} set
+ * {@link LuceneMemorySearch.Builder#titleWeight} and {@link LuceneMemorySearch.Builder#embeddedContext};
  * {@code --dump FILE} writes each question's figure (model, mode, conversation or query id, category, recall@10 or
  * nDCG@10) as tab-separated lines, for choosing settings on folds; {@code --dump-candidates PREFIX} measures nothing and
  * writes each question's BM25 and vector lists instead ({@link CandidateDump}, PREFIX-MODEL-SET.tsv), from which
@@ -60,10 +62,12 @@ public final class RetrievalQuality {
         Path cache = null;
         Path dump = null;
         Path candidatesDump = null;
-        boolean complete = false;
+        boolean complete = LuceneMemorySearch.DEFAULT_COMPLETE_FUSION_SCORES;
         int feedbackDocs = 0;
         double feedbackWeight = 0;
         double[] lexical = {0, 10, 0};
+        double title = LuceneMemorySearch.DEFAULT_TITLE_WEIGHT;
+        int embedded = LuceneMemorySearch.DEFAULT_EMBEDDED_CONTEXT;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
@@ -71,6 +75,7 @@ public final class RetrievalQuality {
                 case "--dump" -> dump = Path.of(args[++i]);
                 case "--dump-candidates" -> candidatesDump = Path.of(args[++i]);
                 case "--complete-scores" -> complete = true;
+                case "--no-complete-scores" -> complete = false;
                 case "--feedback" -> {
                     String[] f = args[++i].split(",");
                     feedbackDocs = Integer.parseInt(f[0]);
@@ -80,6 +85,8 @@ public final class RetrievalQuality {
                     String[] f = args[++i].split(",");
                     lexical = new double[] {Integer.parseInt(f[0]), Integer.parseInt(f[1]), Double.parseDouble(f[2])};
                 }
+                case "--title-weight" -> title = Double.parseDouble(args[++i]);
+                case "--embedded-context" -> embedded = Integer.parseInt(args[++i]);
                 case "--models" -> models = List.of(args[++i].split(",")).stream().map(EmbeddingModel::byName).toList();
                 case "--fusion" -> fusion = Fusion.parse(args[++i]);
                 case "--candidates" -> candidates = Integer.parseInt(args[++i]);
@@ -101,8 +108,10 @@ public final class RetrievalQuality {
         int fbDocs = feedbackDocs;
         double fbWeight = feedbackWeight;
         double[] rm3 = lexical;
+        double titleWeight = title;
+        int embeddedBefore = embedded;
         UnaryOperator<LuceneMemorySearch.Builder> options = b -> b.completeFusionScores(completeScores).vectorFeedback(fbDocs, fbWeight)
-                .lexicalFeedback((int) rm3[0], (int) rm3[1], rm3[2]);
+                .lexicalFeedback((int) rm3[0], (int) rm3[1], rm3[2]).titleWeight(titleWeight).embeddedContext(embeddedBefore);
         List<String> perQuestion = new ArrayList<>();
         for (EmbeddingModel model : models) {
             try (Embedder embedder = vectors == null ? OnnxEmbedder.builder(model).build()
@@ -111,8 +120,9 @@ public final class RetrievalQuality {
                 EvalSetup setup = new EvalSetup(embedder, EnumSet.allOf(SearchMode.class), fusion, candidates, before, after,
                         options, (mode, group, category, value) -> perQuestion.add(name + "\t" + mode + "\t" + group + "\t"
                                 + category + "\t" + value));
-                System.out.println(setup.describe(model.shortName()) + (completeScores ? ", complete scores" : "")
+                System.out.println(setup.describe(model.shortName()) + (completeScores ? ", complete scores" : ", scores not completed")
                         + (fbDocs > 0 ? ", vector feedback " + fbDocs + "," + fbWeight : "")
+                        + ", title weight " + titleWeight + ", embedded context " + embeddedBefore
                         + (rm3[0] > 0 ? ", lexical feedback " + (int) rm3[0] + "," + (int) rm3[1] + "," + rm3[2] : ""));
                 if (candidatesDump != null) {
                     String prefix = candidatesDump.toString() + "-" + model.shortName();

@@ -82,7 +82,7 @@ class EvalCommandsTest {
 
         assertThat(run.exit()).as(run.err()).isZero();
         assertThat(run.out().lines().toList().getFirst()).as("the header names the library's defaults")
-                .isEqualTo("model bge-small, fusion weighted:0.4,0.6;conversations:0.6,0.4, candidates 100, conversation context 2 before and 1 after");
+                .isEqualTo("model bge-small, fusion weighted:0.3,0.7;conversations:0.5,0.5, candidates 100, conversation context 2 before and 1 after");
         assertThat(run.out().lines().toList().getLast()).matches("recall@10 0\\.\\d{4}");
 
         Cli.Run chosen = Cli.run(home, "eval", "locomo", file.toString(), "--mode", "bm25", "--model", "minilm",

@@ -23,10 +23,10 @@ class FusionTest {
     @Test
     void conversationMessagesMayBeWeighedApart() {
         Fusion d = Fusion.defaults();
-        assertThat(d.ftsWeight(SearchDomain.ARCHIVAL)).isEqualTo(0.4);
-        assertThat(d.vectorWeight(SearchDomain.NOTES)).isEqualTo(0.6);
-        assertThat(d.ftsWeight(SearchDomain.CONVERSATIONS)).isEqualTo(0.6);
-        assertThat(d.vectorWeight(SearchDomain.CONVERSATIONS)).isEqualTo(0.4);
+        assertThat(d.ftsWeight(SearchDomain.ARCHIVAL)).isEqualTo(0.3);
+        assertThat(d.vectorWeight(SearchDomain.NOTES)).isEqualTo(0.7);
+        assertThat(d.ftsWeight(SearchDomain.CONVERSATIONS)).isEqualTo(0.5);
+        assertThat(d.vectorWeight(SearchDomain.CONVERSATIONS)).isEqualTo(0.5);
         assertThat(Fusion.weighted(0.5, 0.5).spec()).isEqualTo("weighted:0.5,0.5");
         assertThatThrownBy(() -> Fusion.rrf().forConversations(1, 1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Fusion.weighted(1, 1).forConversations(0, 0)).isInstanceOf(IllegalArgumentException.class);

@@ -65,7 +65,7 @@ class EvalOnSharedDataTest {
     }
 
     /**
-     * The library's defaults on LoCoMo meet the retrieval targets: recall@10 at least 0.78 with hybrid, and hybrid at
+     * The library's defaults on LoCoMo meet the retrieval targets: recall@10 at least 0.815 with hybrid, and hybrid at
      * least as good as the better of BM25 and vector in every category. ONNX Runtime may round differently on another
      * CPU, which can move a category by a question's share; the per-category check allows 0.005 for that.
      */
@@ -92,7 +92,9 @@ class EvalOnSharedDataTest {
             LoCoMoEval.Result vector = report.results().get(1);
             LoCoMoEval.Result hybrid = report.results().get(2);
             assertThat(hybrid.mode()).isEqualTo(SearchMode.HYBRID);
-            assertThat(hybrid.recallAt(10)).isGreaterThanOrEqualTo(0.78);
+            // The defaults give 0.8203 here (session 16: completed scores); 0.815 leaves a few questions' room for ONNX
+            // Runtime rounding differently on another CPU, and still fails below the defaults of before (0.8164).
+            assertThat(hybrid.recallAt(10)).isGreaterThanOrEqualTo(0.815);
             for (int category : hybrid.byCategory().keySet()) {
                 double better = Math.max(bm25.byCategory().get(category)[1], vector.byCategory().get(category)[1]);
                 assertThat(hybrid.byCategory().get(category)[1]).as("recall@10 of category %d", category)

@@ -39,6 +39,8 @@ final class LuceneDocuments {
     static final String TEXT = "text";
     /** The names a conversation message's own text mentions ({@link Mentions}), analysed as {@link #TEXT} is: the entity signal. */
     static final String NAMES = "names";
+    /** A document's title ({@link #title}), analysed as {@link #TEXT} is: a boosted BM25 clause searches it. */
+    static final String TITLE = "title";
     static final String CONTENT = "content";
     static final String VECTOR = "vector";
     /** When the item was written (micros): {@code created_at} of filters, and the start of a fact's validity. */
@@ -59,17 +61,23 @@ final class LuceneDocuments {
     private final MemoryStore store;
     private final int before;
     private final int after;
+    private final int embeddedBefore;
 
-    /** {@code before} and {@code after}: the neighbouring messages of its session BM25 sees with each message. */
-    LuceneDocuments(MemoryStore store, int before, int after) {
+    /**
+     * {@code before} and {@code after}: the neighbouring messages of its session BM25 sees with each message;
+     * {@code embeddedBefore}: the earlier messages of its session embedded with each message.
+     */
+    LuceneDocuments(MemoryStore store, int before, int after, int embeddedBefore) {
         this.store = store;
         this.before = before;
         this.after = after;
+        this.embeddedBefore = embeddedBefore;
     }
 
     /** What decides the documents' text, recorded with the index so that an index written otherwise is rebuilt. */
     String layout() {
-        return "messages " + before + "+" + after + ", dated, metadata and validity, message names";
+        return "messages " + before + "+" + after + ", dated, metadata and validity, message names, document titles"
+                + (embeddedBefore == 0 ? "" : ", messages embedded with " + embeddedBefore + " before");
     }
 
     /**
@@ -129,7 +137,8 @@ final class LuceneDocuments {
                     a.createdAt(), a.metadata(), a.validTo()));
             case MESSAGE -> store.messages().get(scope, Long.parseLong(e.id())).filter(m -> !m.content().isBlank())
                     .map(m -> new Item(key, domain, Long.toString(m.id()), e.userId(), scope.agentId(), m.content(),
-                            withContext(scope, m), m.content(), m.createdAt(), List.of(), Optional.of(m.role()), m.createdAt()));
+                            withContext(scope, m), embeddedWithContext(scope, m), m.createdAt(), List.of(), Optional.of(m.role()),
+                            m.createdAt()));
             case BLOCK -> store.blocks().get(scope, e.id()).filter(b -> !b.isShared(scope) && !b.value().isBlank())
                     .map(b -> new Item(key, domain, b.label(), e.userId(), scope.agentId(), b.value(), b.value(),
                             b.value(), b.updatedAt(), List.of(), Optional.empty(), b.createdAt()));
@@ -156,6 +165,40 @@ final class LuceneDocuments {
             later.stream().map(ConversationMessage::content).filter(c -> !c.isBlank()).forEach(parts::add);
         }
         return String.join("\n", parts);
+    }
+
+    /**
+     * What is embedded of a message: up to {@link #embeddedBefore} earlier messages of its session, then the message, so
+     * that a reply's vector carries what it replies to (contextual chunking; the cost is at ingest only).
+     */
+    private String embeddedWithContext(Scope scope, ConversationMessage m) {
+        if (embeddedBefore == 0) {
+            return m.content();
+        }
+        List<String> parts = new ArrayList<>();
+        store.messages().list(scope, MessageQuery.all().withSession(m.sessionId()).withIdRange(Long.MIN_VALUE, m.id())
+                .newest(embeddedBefore)).stream().map(ConversationMessage::content).filter(c -> !c.isBlank()).forEach(parts::add);
+        parts.add(m.content());
+        return String.join("\n", parts);
+    }
+
+    /** The longest first line that counts as a title. */
+    static final int MAX_TITLE_CHARS = 300;
+
+    /**
+     * A document's title: the first line of an archival entry, note or file passage that has more lines after it, when
+     * that line is at most {@link #MAX_TITLE_CHARS} characters (a heading, a paper's title, a file's first line); empty
+     * for conversation messages and blocks, and for a text of one line.
+     */
+    static String title(SearchDomain domain, String text) {
+        if (domain == SearchDomain.CONVERSATIONS || domain == SearchDomain.BLOCKS) {
+            return "";
+        }
+        int end = text.indexOf('\n');
+        if (end <= 0 || end > MAX_TITLE_CHARS || text.substring(end + 1).isBlank()) {
+            return "";
+        }
+        return text.substring(0, end).strip();
     }
 
     static Document document(Item item, float[] vector) {
@@ -191,6 +234,10 @@ final class LuceneDocuments {
         String names = item.domain() == SearchDomain.CONVERSATIONS ? Mentions.of(item.text()) : "";
         if (!names.isEmpty()) {
             d.add(new TextField(NAMES, names, Field.Store.NO));
+        }
+        String title = title(item.domain(), item.text());
+        if (!title.isEmpty()) {
+            d.add(new TextField(TITLE, title, Field.Store.NO));
         }
         d.add(new org.apache.lucene.document.BinaryDocValuesField(CONTENT, new BytesRef(item.text())));
         if (vector != null) { // null while the embedding model is unavailable: the document is found by BM25 alone

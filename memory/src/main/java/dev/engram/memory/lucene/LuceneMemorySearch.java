@@ -33,6 +33,12 @@ public final class LuceneMemorySearch implements MemorySearch {
     public static final int DEFAULT_CONTEXT_AFTER = 1;
     /** The weight of the entity signal (names the query and a passage both mention) beside BM25 over the text, by default. */
     public static final double DEFAULT_NAME_WEIGHT = 0.5;
+    /** The weight of the title signal (query terms in a document's title) beside BM25 over the text, by default. */
+    public static final double DEFAULT_TITLE_WEIGHT = 0;
+    /** Earlier messages of its session embedded with each message, by default. */
+    public static final int DEFAULT_EMBEDDED_CONTEXT = 0;
+    /** Whether a weighted hybrid search scores each candidate by both retrievers, by default. */
+    public static final boolean DEFAULT_COMPLETE_FUSION_SCORES = true;
     /** How deep each retriever looks before a hybrid search fuses, by default. */
     public static final int DEFAULT_CANDIDATES = 100;
 
@@ -48,10 +54,10 @@ public final class LuceneMemorySearch implements MemorySearch {
         this.embedder = new EmbedderWatch(b.embedder);
         // One probe, so that a model that cannot embed shows in the health from the start, not at the first search.
         embedder.works();
-        this.retriever = new LuceneRetriever(analyzer, embedder, b.candidates, b.exactVectorSearchUpTo, b.nameWeight,
+        this.retriever = new LuceneRetriever(analyzer, embedder, b.candidates, b.exactVectorSearchUpTo, b.nameWeight, b.titleWeight,
                 new LuceneRetriever.Tuning(b.completeScores, b.feedbackDocs, b.feedbackWeight, b.lexicalDocs,
                         b.lexicalTerms, b.lexicalWeight));
-        this.indexer = new LuceneIndexer(b.store, embedder, new LuceneDocuments(b.store, b.contextBefore, b.contextAfter), analyzer,
+        this.indexer = new LuceneIndexer(b.store, embedder, new LuceneDocuments(b.store, b.contextBefore, b.contextAfter, b.embeddedBefore), analyzer,
                 b.directory, b.batchEvents, b.indexingBufferMb, b.graphMaxConn, b.graphBeamWidth, b.backgroundInterval);
     }
 
@@ -138,7 +144,9 @@ public final class LuceneMemorySearch implements MemorySearch {
         private int contextBefore = DEFAULT_CONTEXT_BEFORE;
         private int contextAfter = DEFAULT_CONTEXT_AFTER;
         private double nameWeight = DEFAULT_NAME_WEIGHT;
-        private boolean completeScores;
+        private double titleWeight = DEFAULT_TITLE_WEIGHT;
+        private int embeddedBefore = DEFAULT_EMBEDDED_CONTEXT;
+        private boolean completeScores = DEFAULT_COMPLETE_FUSION_SCORES;
         private int feedbackDocs;
         private double feedbackWeight;
         private int lexicalDocs;
@@ -228,10 +236,43 @@ public final class LuceneMemorySearch implements MemorySearch {
         }
 
         /**
+         * The weight of the title signal: a document's title (the first line of an archival entry, note or file passage
+         * when more lines follow and it is at most 300 characters) is indexed in a field of its own, and each query term
+         * is also searched there, its BM25 score times this weight added to the document's. So a document whose title
+         * says what the query asks ranks above one that mentions it in passing. Conversation messages and blocks have no
+         * title. Default {@value LuceneMemorySearch#DEFAULT_TITLE_WEIGHT} (see the module README); 0 turns it off; at
+         * most 10. Only the search changes: the index keeps the titles whatever the weight.
+         */
+        public Builder titleWeight(double weight) {
+            if (!(weight >= 0 && weight <= 10)) {
+                throw new IllegalArgumentException("title weight must be between 0 and 10, got " + weight);
+            }
+            this.titleWeight = weight;
+            return this;
+        }
+
+        /**
+         * How many earlier messages of its session are embedded with each conversation message (contextual chunking):
+         * a reply's vector then carries what it replies to. Hits still show the message alone, and BM25 sees the
+         * {@link #conversationContext} neighbours whatever this is. The cost is at ingest (longer texts to embed), none
+         * at search. Default {@value LuceneMemorySearch#DEFAULT_EMBEDDED_CONTEXT}; at most 10. Changing it rebuilds
+         * an existing index (every message is embedded again).
+         */
+        public Builder embeddedContext(int before) {
+            if (before < 0 || before > 10) {
+                throw new IllegalArgumentException("embedded context must be between 0 and 10 messages, got " + before);
+            }
+            this.embeddedBefore = before;
+            return this;
+        }
+
+        /**
          * Whether a weighted hybrid search reads, for each candidate only one retriever found, the other retriever's
          * score from the index (its BM25 score, or its vector's similarity to the query's), and normalises each
          * retriever's scores over all candidates, instead of counting a document missing from one list as scoring
-         * nothing there. Costs a few microseconds per candidate. Default off (see the module README for what it measured).
+         * nothing there. Costs a few microseconds per candidate. Default on since issue 35's session 16 (chosen on folds
+         * with {@link dev.engram.memory.Fusion#defaults()}'s weights, which go with it: see the module README); off
+         * gives the fusion of before, whose weights were 0.4 / 0.6 and 0.6 / 0.4.
          */
         public Builder completeFusionScores(boolean complete) {
             this.completeScores = complete;

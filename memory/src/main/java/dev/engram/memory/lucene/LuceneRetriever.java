@@ -10,6 +10,7 @@ import static dev.engram.memory.lucene.LuceneDocuments.SUPERSEDED;
 import static dev.engram.memory.lucene.LuceneDocuments.TAG;
 import static dev.engram.memory.lucene.LuceneDocuments.TEXT;
 import static dev.engram.memory.lucene.LuceneDocuments.TIME;
+import static dev.engram.memory.lucene.LuceneDocuments.TITLE;
 import static dev.engram.memory.lucene.LuceneDocuments.VALID_TO;
 import static dev.engram.memory.lucene.LuceneDocuments.VECTOR;
 
@@ -66,6 +67,7 @@ final class LuceneRetriever implements AutoCloseable {
     private final int candidates;
     private final int exactVectorSearchUpTo;
     private final double nameWeight;
+    private final double titleWeight;
     private final Tuning tuning;
     /** Runs k-NN beside BM25 in hybrid searches; as many threads as processors, so searches never queue behind indexing. */
     private final ExecutorService knnPool = Executors.newFixedThreadPool(
@@ -89,9 +91,10 @@ final class LuceneRetriever implements AutoCloseable {
     }
 
     LuceneRetriever(Analyzer analyzer, EmbedderWatch embedder, int candidates, int exactVectorSearchUpTo, double nameWeight,
-            Tuning tuning) {
+            double titleWeight, Tuning tuning) {
         this.analyzer = analyzer;
         this.nameWeight = nameWeight;
+        this.titleWeight = titleWeight;
         this.tuning = tuning;
         this.embedder = embedder;
         this.candidates = candidates;
@@ -284,7 +287,9 @@ final class LuceneRetriever implements AutoCloseable {
         for (String t : queryTerms.subList(0, Math.min(max, queryTerms.size()))) {
             terms.add(new TermQuery(new Term(TEXT, t)), BooleanClause.Occur.SHOULD);
         }
-        Query query = withNames(terms, text, nameWeight, max - Math.min(max, queryTerms.size()), filter);
+        int room = max - Math.min(max, queryTerms.size());
+        room -= withTitles(terms, queryTerms, titleWeight, room);
+        Query query = withNames(terms, text, nameWeight, room, filter);
         List<Ranked> first = top(searcher, query, depth);
         if (tuning.lexicalDocs() == 0 || first.isEmpty()) {
             return new Lexical(query, first);
@@ -303,9 +308,11 @@ final class LuceneRetriever implements AutoCloseable {
         for (LexicalFeedback.Weighted w : kept) {
             weighted.add(new BoostQuery(new TermQuery(new Term(TEXT, w.term())), (float) w.weight()), BooleanClause.Occur.SHOULD);
         }
-        // The names keep their weight relative to the query's own terms, which now weigh (1 - weight) / |q| each.
-        Query second = withNames(weighted, text, nameWeight * (1 - tuning.lexicalWeight()) / queryTerms.size(),
-                max - kept.size(), filter);
+        // The names and titles keep their weight relative to the query's own terms, which now weigh (1 - weight) / |q| each.
+        double scale = (1 - tuning.lexicalWeight()) / queryTerms.size();
+        int room2 = max - kept.size();
+        room2 -= withTitles(weighted, queryTerms, titleWeight * scale, room2);
+        Query second = withNames(weighted, text, nameWeight * scale, room2, filter);
         return new Lexical(second, top(searcher, second, depth));
     }
 
@@ -313,6 +320,21 @@ final class LuceneRetriever implements AutoCloseable {
         // The total hit count is never used: let block-max WAND skip from the first hit on, instead of
         // counting the first 1,000 matches exactly as IndexSearcher.search(query, n) does.
         return ranked(searcher.search(query, new TopScoreDocCollectorManager(depth, null, depth)));
+    }
+
+    /**
+     * Adds the title signal to {@code terms}: each query term also searched in the documents' titles, boosted by
+     * {@code boost} (at most {@code room} clauses); returns how many clauses it added.
+     */
+    private static int withTitles(BooleanQuery.Builder terms, List<String> queryTerms, double boost, int room) {
+        if (boost <= 0) {
+            return 0;
+        }
+        int n = Math.min(room, queryTerms.size());
+        for (String t : queryTerms.subList(0, n)) {
+            terms.add(new BoostQuery(new TermQuery(new Term(TITLE, t)), (float) boost), BooleanClause.Occur.SHOULD);
+        }
+        return n;
     }
 
     /**

@@ -86,10 +86,10 @@ class FusionTuningTest {
             vectors.put(text, HandEmbedder.at(0.90 - 0.01 * i, 2));
         }
         Fusion fusion = Fusion.weighted(0.45, 0.55);
-        assertThat(search(vectors, fusion, b -> b)).first().isEqualTo("banana");
-        assertThat(search(vectors, fusion, b -> b.completeFusionScores(true))).first().isEqualTo("apple apple");
-        // Off by default: the builder without the option ranks as before.
         assertThat(search(vectors, fusion, b -> b.completeFusionScores(false))).first().isEqualTo("banana");
+        assertThat(search(vectors, fusion, b -> b.completeFusionScores(true))).first().isEqualTo("apple apple");
+        // On by default (issue 35, session 16): the builder without the option completes the scores.
+        assertThat(search(vectors, fusion, b -> b)).first().isEqualTo("apple apple");
     }
 
     /**

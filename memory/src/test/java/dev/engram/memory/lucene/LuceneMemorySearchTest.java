@@ -361,7 +361,7 @@ class LuceneMemorySearchTest {
         assertThat(weighted.get(0).text()).isEqualTo("Ana prefers green tea in the morning");
         assertThat(weighted.get(0).score()).isLessThanOrEqualTo(1.0 + 1e-9);
 
-        // The default weighs an archival entry's normalised scores 0.4 (BM25) and 0.6 (vector): first in both is 1.
+        // The default weighs an archival entry's normalised scores 0.3 (BM25) and 0.7 (vector): first in both is 1.
         List<SearchHit> byDefault = search.search(SearchRequest.builder(ANA, "what drink does Ana like in the morning").k(2).build());
         assertThat(byDefault.get(0).text()).isEqualTo("Ana prefers green tea in the morning");
         assertThat(byDefault.get(0).bm25().orElseThrow().rank()).isEqualTo(1);
