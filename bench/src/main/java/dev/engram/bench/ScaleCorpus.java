@@ -41,13 +41,17 @@ record ScaleCorpus(List<String> texts, float[][] base, Map<String, float[]> quer
 
     /** Real vectors of {@code texts} and {@code queries} by {@code model}, kept in {@code file} and read from it when it matches. */
     static ScaleCorpus embedOrLoad(EmbeddingModel model, List<String> texts, List<String> queries, Path file) throws IOException {
-        if (Files.isRegularFile(file)) {
-            ScaleCorpus kept = load(file, texts);
-            if (kept.base.length == texts.size() && kept.queries.keySet().containsAll(queries)) {
-                return kept;
-            }
-        }
         try (OnnxEmbedder e = OnnxEmbedder.builder(model).build()) {
+            if (Files.isRegularFile(file)) {
+                ScaleCorpus kept = load(file, texts);
+                if (kept.base.length == texts.size()) {
+                    Map<String, float[]> qs = new HashMap<>(kept.queries);
+                    queries.stream().filter(q -> !qs.containsKey(q)).forEach(q -> qs.put(q, e.embedQuery(q)));
+                    ScaleCorpus corpus = new ScaleCorpus(texts, kept.base, qs);
+                    corpus.save(file);
+                    return corpus;
+                }
+            }
             float[][] base = new float[texts.size()][];
             for (int from = 0; from < texts.size(); from += 512) {
                 List<float[]> out = e.embed(texts.subList(from, Math.min(texts.size(), from + 512)));
@@ -156,6 +160,15 @@ record ScaleCorpus(List<String> texts, float[][] base, Map<String, float[]> quer
         return v;
     }
 
+    /** The vector of a passage's text; a text without a number (the index's probe of the model) gets a real vector. */
+    float[] vectorOf(String text) {
+        try {
+            return vector(SearchSpeed.passageId(text));
+        } catch (IllegalStateException noNumber) {
+            return base[Math.floorMod(text.hashCode(), base.length)];
+        }
+    }
+
     float[] query(String q) {
         float[] v = queries.get(q);
         if (v == null) {
@@ -180,7 +193,7 @@ record ScaleCorpus(List<String> texts, float[][] base, Map<String, float[]> quer
 
             @Override
             public List<float[]> embed(List<String> passages) {
-                return passages.stream().map(t -> self.vector(SearchSpeed.passageId(t))).toList();
+                return passages.stream().map(self::vectorOf).toList();
             }
 
             @Override
