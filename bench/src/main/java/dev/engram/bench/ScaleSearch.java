@@ -42,7 +42,7 @@ import org.apache.lucene.store.FSDirectory;
  * nice -n 10 java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -Xmx8g \
  *      -cp bench/target/benchmarks.jar dev.engram.bench.ScaleSearch --work DIR [--passages 10000000] [--scopes 10000]
  *      [--milestones 1000000,2000000,5000000] [--texts 8000] [--queries 300] [--passes 1] [--min-free-gb 14]
- *      [--model bge-small|minilm] [--data ../shared/data]
+ *      [--indexing-threads N] [--model bge-small|minilm] [--data ../shared/data]
  * </pre>
  *
  * <p>Texts are short real passages (SciFact sentences and LoCoMo turns, {@code --texts} of them, embedded once by the
@@ -51,10 +51,13 @@ import org.apache.lucene.store.FSDirectory;
 public final class ScaleSearch {
     /** How one run is shaped. */
     record Options(Path work, int passages, int scopes, List<Integer> milestones, int passes, Duration warmUp,
-            long minFreeBytes, int chunk) {
+            long minFreeBytes, int chunk, int indexingThreads) {
         Options {
             if (passages < 1 || scopes < 1 || passes < 1 || chunk < 1) {
                 throw new IllegalArgumentException("passages, scopes, passes and chunk must be positive");
+            }
+            if (indexingThreads < 0) {
+                throw new IllegalArgumentException("indexing threads must be 0 (the library's default) or more");
             }
             List<Integer> sorted = new ArrayList<>(new java.util.TreeSet<>(milestones));
             sorted.removeIf(m -> m >= passages);
@@ -89,6 +92,7 @@ public final class ScaleSearch {
         int queryCount = 300;
         int passes = 1;
         double minFreeGb = 14;
+        int indexingThreads = 0;
         EmbeddingModel model = EmbeddingModel.defaultModel();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -101,6 +105,7 @@ public final class ScaleSearch {
                 case "--queries" -> queryCount = Integer.parseInt(args[++i]);
                 case "--passes" -> passes = Integer.parseInt(args[++i]);
                 case "--min-free-gb" -> minFreeGb = Double.parseDouble(args[++i]);
+                case "--indexing-threads" -> indexingThreads = Integer.parseInt(args[++i]);
                 case "--model" -> model = EmbeddingModel.byName(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
@@ -113,7 +118,7 @@ public final class ScaleSearch {
         List<String> queryTexts = SearchSpeed.loadQueries(data, queryCount);
         ScaleCorpus corpus = ScaleCorpus.embedOrLoad(model, textList, queryTexts, work.resolve("vectors.bin"));
         Options options = new Options(work, passages, scopes, milestones, passes, Duration.ofSeconds(3),
-                (long) (minFreeGb * 1e9), 100_000);
+                (long) (minFreeGb * 1e9), 100_000, indexingThreads);
         new ScaleSearch(options, corpus, queryTexts, System.out).run();
     }
 
@@ -123,9 +128,9 @@ public final class ScaleSearch {
         Files.createDirectories(work);
         Path storeFile = work.resolve("memory.db");
         Path index = work.resolve("index");
-        out.printf(Locale.ROOT, "scale search: %,d passages over %,d scopes, milestones %s; %,d texts, %d queries x %d passes; "
+        out.printf(Locale.ROOT, "scale search: %,d passages over %,d scopes, milestones %s, indexing threads %s; %,d texts, %d queries x %d passes; "
                 + "max heap %d MB, %d processors; work dir %s%n", options.passages(), options.scopes(), options.milestones(),
-                corpus.texts().size(), queries.size(), options.passes(), Runtime.getRuntime().maxMemory() >> 20,
+                options.indexingThreads() == 0 ? "default" : options.indexingThreads(), corpus.texts().size(), queries.size(), options.passes(), Runtime.getRuntime().maxMemory() >> 20,
                 Runtime.getRuntime().availableProcessors(), work);
         long buildNanos = 0;
         int done = 0;
@@ -133,7 +138,7 @@ public final class ScaleSearch {
         int lastDone = 0;
         boolean stopped = false;
         try (MemoryStore store = MemoryStore.sqlite(storeFile);
-                LuceneMemorySearch search = LuceneMemorySearch.builder(store, corpus.embedder()).directory(index)
+                LuceneMemorySearch search = withThreads(LuceneMemorySearch.builder(store, corpus.embedder())).directory(index)
                         .batchEvents(2_048).backgroundInterval(Duration.ofMillis(250)).build()) {
             for (int milestone : options.milestones()) {
                 long start = System.nanoTime();
@@ -160,6 +165,10 @@ public final class ScaleSearch {
             }
         }
         reopen(storeFile, index, done);
+    }
+
+    private LuceneMemorySearch.Builder withThreads(LuceneMemorySearch.Builder builder) {
+        return options.indexingThreads() == 0 ? builder : builder.indexingThreads(options.indexingThreads());
     }
 
     /** Passages {@code from} (inclusive) to {@code to} in one transaction, each scope's in one call. */

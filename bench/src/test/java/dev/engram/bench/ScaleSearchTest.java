@@ -28,7 +28,7 @@ class ScaleSearchTest {
 
     @Test
     void aTinyRunPrintsEveryFieldAtEveryMilestoneAndTheReopening(@TempDir Path work) throws Exception {
-        String out = run(new ScaleSearch.Options(work, 2_000, 20, List.of(1_000), 1, Duration.ZERO, 0, 300));
+        String out = run(new ScaleSearch.Options(work, 2_000, 20, List.of(1_000), 1, Duration.ZERO, 0, 300, 0));
 
         String[] milestones = out.split("== ");
         assertThat(milestones).hasSize(4); // the header, 1,000, 2,000 and the reopening
@@ -54,7 +54,7 @@ class ScaleSearchTest {
 
     @Test
     void underTheFreeDiskFloorItAddsNothingMoreAndStillReportsWhereItStopped(@TempDir Path work) throws Exception {
-        String out = run(new ScaleSearch.Options(work, 2_000, 20, List.of(1_000), 1, Duration.ZERO, Long.MAX_VALUE, 300));
+        String out = run(new ScaleSearch.Options(work, 2_000, 20, List.of(1_000), 1, Duration.ZERO, Long.MAX_VALUE, 300, 2));
 
         assertThat(out).contains("stopped adding passages at 0: free disk").contains("== milestone 0 passages")
                 .doesNotContain("milestone 1,000").contains("== reopened at 0 passages");
@@ -63,10 +63,10 @@ class ScaleSearchTest {
     @Test
     void milestonesBeyondTheRunAreDroppedAndTheEndIsAlwaysOne() {
         ScaleSearch.Options options = new ScaleSearch.Options(Path.of("w"), 5_000, 10, List.of(9_000, 2_000, 1_000, 2_000), 1,
-                Duration.ZERO, 0, 100);
+                Duration.ZERO, 0, 100, 0);
 
         assertThat(options.milestones()).containsExactly(1_000, 2_000, 5_000);
-        assertThatThrownBy(() -> new ScaleSearch.Options(Path.of("w"), 5_000, 10, List.of(0), 1, Duration.ZERO, 0, 100))
+        assertThatThrownBy(() -> new ScaleSearch.Options(Path.of("w"), 5_000, 10, List.of(0), 1, Duration.ZERO, 0, 100, 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("milestones must be positive");
     }
 
