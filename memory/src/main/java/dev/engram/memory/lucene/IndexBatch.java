@@ -3,11 +3,15 @@ package dev.engram.memory.lucene;
 import dev.engram.memory.ChangeEvent;
 import dev.engram.memory.MemoryStore;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.Term;
 
@@ -116,7 +120,7 @@ record IndexBatch(List<ChangeEvent> events, List<String> deletes, List<LuceneDoc
      * is built on several cores. Each item is in a batch once, so the order of its upserts does not matter; the next
      * batch is written after this method returns, so an item's later change always replaces the earlier one.
      */
-    void writeTo(IndexWriter writer, java.util.concurrent.ExecutorService helpers, int threads) throws IOException {
+    void writeTo(IndexWriter writer, ExecutorService helpers, int threads) throws IOException {
         for (String key : deletes) {
             writer.deleteDocuments(new Term(LuceneDocuments.KEY, key));
         }
@@ -125,23 +129,23 @@ record IndexBatch(List<ChangeEvent> events, List<String> deletes, List<LuceneDoc
             write(writer, 0, upserts.size());
             return;
         }
-        List<java.util.concurrent.CompletableFuture<Void>> parts = new ArrayList<>();
+        List<CompletableFuture<Void>> parts = new ArrayList<>();
         for (int s = 0; s < slices; s++) {
             int from = upserts.size() * s / slices;
             int to = upserts.size() * (s + 1) / slices;
-            parts.add(java.util.concurrent.CompletableFuture.runAsync(() -> {
+            parts.add(CompletableFuture.runAsync(() -> {
                 try {
                     write(writer, from, to);
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             }, helpers));
         }
         try {
             // join() waits uninterruptibly: the writer thread is never interrupted in Lucene's I/O.
-            java.util.concurrent.CompletableFuture.allOf(parts.toArray(java.util.concurrent.CompletableFuture[]::new)).join();
-        } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof java.io.UncheckedIOException io) {
+            CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof UncheckedIOException io) {
                 throw io.getCause();
             }
             if (e.getCause() instanceof RuntimeException r) {
