@@ -27,33 +27,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.IntFunction;
-import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.FloatVectorValues;
-import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.MultiTerms;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.BooleanClause;
-import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.DocAndFloatFeatureBuffer;
-import org.apache.lucene.search.DocIdSetIterator;
-import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.KnnFloatVectorQuery;
-import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreMode;
-import org.apache.lucene.search.Scorer;
-import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.search.TopKnnCollector;
-import org.apache.lucene.search.TopScoreDocCollectorManager;
-import org.apache.lucene.search.VectorScorer;
-import org.apache.lucene.search.Weight;
-import org.apache.lucene.store.FSDirectory;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * Scoped search latency by scope size, with the limits beside it: one scope of 1,000, 8,000, 30,000 and 100,000
@@ -168,12 +141,7 @@ public final class ScopeSpeed {
         return scopes == 1 ? Scope.of("bench", "single") : Scope.of("user" + s, "agent");
     }
 
-    /** One query's work, by its index in the query list. */
-    private interface Work {
-        void run(int query) throws IOException;
-    }
-
-    private static void time(String name, List<String> queries, int passes, Work work) throws IOException {
+    private static void time(String name, List<String> queries, int passes, LuceneLimits.Work work) throws IOException {
         long warmUntil = System.nanoTime() + WARM_UP.toNanos();
         for (int i = 0; i < queries.size() || System.nanoTime() < warmUntil; i++) {
             work.run(i % queries.size());
@@ -214,57 +182,7 @@ public final class ScopeSpeed {
 
     /** Bare Lucene on the same index: the nearest limits of what Engram's scoped search does. */
     private static void limits(Path dir, List<String> queries, Vectors vectors, int scopes, int passes) throws IOException {
-        Analyzer analyzer = new EnglishAnalyzer();
-        try (FSDirectory directory = FSDirectory.open(dir.resolve("index")); DirectoryReader reader = DirectoryReader.open(directory)) {
-            IndexSearcher searcher = new IndexSearcher(reader);
-            List<BytesRef> scopeTerms = new ArrayList<>();
-            Terms terms = MultiTerms.getTerms(reader, "scope_domain");
-            TermsEnum te = terms.iterator();
-            for (BytesRef t = te.next(); t != null; t = te.next()) {
-                scopeTerms.add(BytesRef.deepCopyOf(t));
-            }
-            Random pick = new Random(5);
-            IntFunction<Query> scopeFilter = q -> new TermQuery(new Term("scope_domain", scopeTerms.get(pick.nextInt(scopeTerms.size()))));
-            time("lucene bm25, 100 deep, scope filter", queries, passes, q -> {
-                BooleanQuery.Builder words = new BooleanQuery.Builder();
-                try (TokenStream ts = analyzer.tokenStream("text", queries.get(q))) {
-                    CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
-                    ts.reset();
-                    while (ts.incrementToken()) {
-                        words.add(new TermQuery(new Term("text", term.toString())), BooleanClause.Occur.SHOULD);
-                    }
-                    ts.end();
-                }
-                Query query = new BooleanQuery.Builder().add(words.build(), BooleanClause.Occur.MUST)
-                        .add(scopeFilter.apply(q), BooleanClause.Occur.FILTER).build();
-                searcher.search(query, new TopScoreDocCollectorManager(100, null, 100));
-            });
-            time("lucene knn 100 (hnsw" + (scopes == 1 ? ")" : ", scope filter)"), queries, passes, q -> searcher.search(
-                    new KnnFloatVectorQuery("vector", vectors.query(queries.get(q)), 100, scopes == 1 ? null : scopeFilter.apply(q)), 100));
-            time("lucene exact scan of the scope, 100", queries, passes, q -> exact(searcher, vectors.query(queries.get(q)),
-                    scopeFilter.apply(q)));
-        }
-    }
-
-    private static void exact(IndexSearcher searcher, float[] query, Query filter) throws IOException {
-        Weight weight = searcher.createWeight(searcher.rewrite(filter), ScoreMode.COMPLETE_NO_SCORES, 1f);
-        TopKnnCollector top = new TopKnnCollector(100, Integer.MAX_VALUE);
-        DocAndFloatFeatureBuffer batch = new DocAndFloatFeatureBuffer();
-        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-            FloatVectorValues values = leaf.reader().getFloatVectorValues("vector");
-            Scorer docs = values == null ? null : weight.scorer(leaf);
-            if (docs == null) {
-                continue;
-            }
-            VectorScorer.Bulk bulk = values.scorer(query).bulk(docs.iterator());
-            for (bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, leaf.reader().getLiveDocs(), batch); batch.size > 0;
-                    bulk.nextDocsAndScores(DocIdSetIterator.NO_MORE_DOCS, leaf.reader().getLiveDocs(), batch)) {
-                for (int i = 0; i < batch.size; i++) {
-                    top.collect(leaf.docBase + batch.docs[i], batch.features[i]);
-                }
-            }
-        }
-        top.topDocs();
+        LuceneLimits.measure(dir.resolve("index"), queries, vectors::query, scopes, (name, work) -> time(name, queries, passes, work));
     }
 
     /** The real passage vectors and query vectors, kept in the work directory; other passages get perturbed copies. */

@@ -3,11 +3,15 @@ package dev.engram.memory.lucene;
 import dev.engram.memory.ChangeEvent;
 import dev.engram.memory.MemoryStore;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.Term;
 
@@ -99,11 +103,60 @@ record IndexBatch(List<ChangeEvent> events, List<String> deletes, List<LuceneDoc
         }
     }
 
-    void writeTo(IndexWriter writer) throws IOException {
+    /** The fewest documents one thread writes of a batch: a smaller batch is written by the calling thread alone. */
+    static final int MIN_DOCS_PER_THREAD = 256;
+
+    /**
+     * Into how many slices a batch of {@code documents} is cut for {@code threads} writing threads: one per thread, each of
+     * at least {@link #MIN_DOCS_PER_THREAD} documents, and at least one.
+     */
+    static int slices(int documents, int threads) {
+        return Math.clamp(documents / MIN_DOCS_PER_THREAD, 1, Math.max(1, threads));
+    }
+
+    /**
+     * Writes the batch; with {@code helpers}, a large batch's documents are written by up to {@code threads} threads at
+     * once. Lucene gives each thread its own in-memory segment, so that the HNSW graph, most of the cost of a document,
+     * is built on several cores. Each item is in a batch once, so the order of its upserts does not matter; the next
+     * batch is written after this method returns, so an item's later change always replaces the earlier one.
+     */
+    void writeTo(IndexWriter writer, ExecutorService helpers, int threads) throws IOException {
         for (String key : deletes) {
             writer.deleteDocuments(new Term(LuceneDocuments.KEY, key));
         }
-        for (int i = 0; i < upserts.size(); i++) {
+        int slices = helpers == null ? 1 : slices(upserts.size(), threads);
+        if (slices == 1) {
+            write(writer, 0, upserts.size());
+            return;
+        }
+        List<CompletableFuture<Void>> parts = new ArrayList<>();
+        for (int s = 0; s < slices; s++) {
+            int from = upserts.size() * s / slices;
+            int to = upserts.size() * (s + 1) / slices;
+            parts.add(CompletableFuture.runAsync(() -> {
+                try {
+                    write(writer, from, to);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }, helpers));
+        }
+        try {
+            // join() waits uninterruptibly: the writer thread is never interrupted in Lucene's I/O.
+            CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof UncheckedIOException io) {
+                throw io.getCause();
+            }
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    private void write(IndexWriter writer, int from, int to) throws IOException {
+        for (int i = from; i < to; i++) {
             writer.updateDocument(new Term(LuceneDocuments.KEY, upserts.get(i).key()),
                     LuceneDocuments.document(upserts.get(i), vectors.get(i)));
         }

@@ -61,6 +61,10 @@ final class LuceneIndexer implements AutoCloseable {
      */
     private final java.util.concurrent.ExecutorService indexer = java.util.concurrent.Executors.newSingleThreadExecutor(
             Thread.ofPlatform().daemon().name("engram-index-prepare").factory());
+    /** How many threads write a large batch (the writer thread waits for them); 1: the writer thread alone. */
+    private final int writeThreads;
+    /** The threads that write a large batch's slices, when {@link #writeThreads} is more than 1. */
+    private final java.util.concurrent.ExecutorService writeHelpers;
     private volatile long appliedSeq;
     /**
      * The last change searches can see: {@link #appliedSeq} once the searcher is refreshed. A search
@@ -75,8 +79,12 @@ final class LuceneIndexer implements AutoCloseable {
     private final Optional<String> problem;
 
     LuceneIndexer(MemoryStore store, EmbedderWatch watch, LuceneDocuments documents, Analyzer analyzer, Path path,
-            int batchEvents, int indexingBufferMb, int graphMaxConn, int graphBeamWidth, Duration backgroundInterval) {
+            int batchEvents, int indexingBufferMb, int graphMaxConn, int graphBeamWidth, Duration backgroundInterval,
+            int writeThreads) {
         this.store = store;
+        this.writeThreads = writeThreads;
+        this.writeHelpers = writeThreads <= 1 ? null : java.util.concurrent.Executors.newFixedThreadPool(writeThreads,
+                Thread.ofPlatform().daemon().name("engram-index-write-", 1).factory());
         this.watch = watch;
         this.embedder = watch.embedder();
         this.documents = documents;
@@ -174,10 +182,13 @@ final class LuceneIndexer implements AutoCloseable {
     /** The fingerprint of the change at {@link #appliedSeq}, recorded with each commit. */
     private volatile String lastChange;
 
-    /** Releases what a failed open took: the two threads. */
+    /** Releases what a failed open took: the threads. */
     private void abandon() {
         writerThread.close();
         indexer.close();
+        if (writeHelpers != null) {
+            writeHelpers.close();
+        }
     }
 
     /** Acquires a searcher over the latest applied state; release it with {@link #release}. */
@@ -320,7 +331,7 @@ final class LuceneIndexer implements AutoCloseable {
                     break; // on close: what is applied is committed below, the rest is caught up at the next open
                 }
                 next = prepareAsync(batch.lastSeq());
-                batch.writeTo(writer);
+                batch.writeTo(writer, writeHelpers, writeThreads);
                 appliedSeq = batch.lastSeq();
                 lastChange = IndexCommit.fingerprint(batch.events().getLast());
                 progress.progress(appliedSeq - start, Math.max(target, appliedSeq) - start);
@@ -398,6 +409,9 @@ final class LuceneIndexer implements AutoCloseable {
         indexLock.lock();
         try {
             indexer.close();
+            if (writeHelpers != null) {
+                writeHelpers.close();
+            }
             searchers.close();
             writer.close();
             if (ownerFile != null) {

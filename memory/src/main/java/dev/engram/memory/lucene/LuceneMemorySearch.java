@@ -57,8 +57,9 @@ public final class LuceneMemorySearch implements MemorySearch {
         this.retriever = new LuceneRetriever(analyzer, embedder, b.candidates, b.exactVectorSearchUpTo, b.nameWeight, b.titleWeight,
                 new LuceneRetriever.Tuning(b.completeScores, b.feedbackDocs, b.feedbackWeight, b.lexicalDocs,
                         b.lexicalTerms, b.lexicalWeight));
-        this.indexer = new LuceneIndexer(b.store, embedder, new LuceneDocuments(b.store, b.contextBefore, b.contextAfter, b.embeddedBefore), analyzer,
-                b.directory, b.batchEvents, b.indexingBufferMb, b.graphMaxConn, b.graphBeamWidth, b.backgroundInterval);
+        this.indexer = new LuceneIndexer(b.store, embedder, new LuceneDocuments(b.store, b.contextBefore, b.contextAfter, b.embeddedBefore),
+                analyzer, b.directory, b.batchEvents, b.indexingBufferMb, b.graphMaxConn, b.graphBeamWidth,
+                b.backgroundInterval, b.indexingThreads);
     }
 
     /** Starts a builder; by default the index lives in memory. */
@@ -156,6 +157,7 @@ public final class LuceneMemorySearch implements MemorySearch {
         private int graphBeamWidth = 100;
         private int exactVectorSearchUpTo = 20_000;
         private int indexingBufferMb = defaultIndexingBufferMb();
+        private int indexingThreads = defaultIndexingThreads();
 
         private Builder(MemoryStore store, Embedder embedder) {
             this.store = Objects.requireNonNull(store, "store must not be null");
@@ -364,6 +366,24 @@ public final class LuceneMemorySearch implements MemorySearch {
             }
             this.indexingBufferMb = megabytes;
             return this;
+        }
+
+        /**
+         * How many threads write a large batch of changes to the index at once (1 to 64): each builds the HNSW graph of
+         * its own in-memory segment, which is most of the cost of indexing a document, so a bulk load (a rebuild, a long
+         * backlog, an import) uses that many cores. Batches under 512 documents are written by one thread whatever this
+         * says. Default: the available processors, at most 4.
+         */
+        public Builder indexingThreads(int threads) {
+            if (threads < 1 || threads > 64) {
+                throw new IllegalArgumentException("indexing threads must be between 1 and 64, got " + threads);
+            }
+            this.indexingThreads = threads;
+            return this;
+        }
+
+        static int defaultIndexingThreads() {
+            return Math.min(4, Runtime.getRuntime().availableProcessors());
         }
 
         static int defaultIndexingBufferMb() {

@@ -1,0 +1,205 @@
+package dev.engram.bench;
+
+import dev.engram.memory.Embedder;
+import dev.engram.memory.EmbeddingModel;
+import dev.engram.memory.onnx.OnnxEmbedder;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.SplittableRandom;
+
+/**
+ * The passages and vectors of {@link ScaleSearch}: passage {@code i} is text {@code i % T} of {@code T} real texts,
+ * tagged with its number, and its vector a perturbed, renormalised copy of that text's own real vector (made on demand,
+ * never kept, so that ten million cost no memory). {@code T} is chosen prime to the number of scopes, so that a scope's
+ * passages are distinct texts. Queries are replayed from their real vectors.
+ */
+record ScaleCorpus(List<String> texts, float[][] base, Map<String, float[]> queries) {
+    /** The noise added to each dimension of a real vector before renormalising (as in {@code SearchSpeed}'s million). */
+    private static final double NOISE = 0.02;
+
+    /** The first texts of {@code texts}, as many as possible up to all, whose count has no factor in common with {@code scopes}. */
+    static List<String> primeTo(List<String> texts, int scopes) {
+        int n = texts.size();
+        while (n > 1 && gcd(n, scopes) != 1) {
+            n--;
+        }
+        return texts.subList(0, n);
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    /** Real vectors of {@code texts} and {@code queries} by {@code model}, kept in {@code file} and read from it when it matches. */
+    static ScaleCorpus embedOrLoad(EmbeddingModel model, List<String> texts, List<String> queries, Path file) throws IOException {
+        try (OnnxEmbedder e = OnnxEmbedder.builder(model).build()) {
+            if (Files.isRegularFile(file)) {
+                ScaleCorpus kept = load(file, texts);
+                if (kept.base.length == texts.size()) {
+                    Map<String, float[]> qs = new HashMap<>(kept.queries);
+                    queries.stream().filter(q -> !qs.containsKey(q)).forEach(q -> qs.put(q, e.embedQuery(q)));
+                    ScaleCorpus corpus = new ScaleCorpus(texts, kept.base, qs);
+                    corpus.save(file);
+                    return corpus;
+                }
+            }
+            float[][] base = new float[texts.size()][];
+            for (int from = 0; from < texts.size(); from += 512) {
+                List<float[]> out = e.embed(texts.subList(from, Math.min(texts.size(), from + 512)));
+                for (int i = 0; i < out.size(); i++) {
+                    base[from + i] = out.get(i);
+                }
+            }
+            Map<String, float[]> qs = new HashMap<>();
+            for (String q : queries) {
+                qs.put(q, e.embedQuery(q));
+            }
+            ScaleCorpus corpus = new ScaleCorpus(texts, base, qs);
+            corpus.save(file);
+            return corpus;
+        }
+    }
+
+    /** Random unit vectors of {@code dimensions} for every text and query: for tests, where no model runs. */
+    static ScaleCorpus random(List<String> texts, List<String> queries, int dimensions, long seed) {
+        Random r = new Random(seed);
+        float[][] base = new float[texts.size()][];
+        for (int i = 0; i < base.length; i++) {
+            base[i] = unit(r, dimensions);
+        }
+        Map<String, float[]> qs = new HashMap<>();
+        queries.forEach(q -> qs.put(q, unit(r, dimensions)));
+        return new ScaleCorpus(texts, base, qs);
+    }
+
+    private static float[] unit(Random r, int dimensions) {
+        float[] v = new float[dimensions];
+        for (int d = 0; d < dimensions; d++) {
+            v[d] = (float) r.nextGaussian();
+        }
+        return normalise(v);
+    }
+
+    private void save(Path file) throws IOException {
+        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file)))) {
+            out.writeInt(base.length);
+            out.writeInt(base[0].length);
+            for (float[] v : base) {
+                for (float f : v) {
+                    out.writeFloat(f);
+                }
+            }
+            out.writeInt(queries.size());
+            for (Map.Entry<String, float[]> q : queries.entrySet()) {
+                out.writeUTF(q.getKey());
+                for (float f : q.getValue()) {
+                    out.writeFloat(f);
+                }
+            }
+        }
+    }
+
+    private static ScaleCorpus load(Path file, List<String> texts) throws IOException {
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
+            int n = in.readInt();
+            int dims = in.readInt();
+            float[][] base = new float[n][dims];
+            for (float[] v : base) {
+                for (int d = 0; d < dims; d++) {
+                    v[d] = in.readFloat();
+                }
+            }
+            int count = in.readInt();
+            Map<String, float[]> qs = new HashMap<>();
+            for (int i = 0; i < count; i++) {
+                String q = in.readUTF();
+                float[] v = new float[dims];
+                for (int d = 0; d < dims; d++) {
+                    v[d] = in.readFloat();
+                }
+                qs.put(q, v);
+            }
+            return new ScaleCorpus(texts, base, qs);
+        }
+    }
+
+    int dimensions() {
+        return base[0].length;
+    }
+
+    /** Passage {@code i}'s text: its real text and its number, which {@link SearchSpeed#passageId} reads back. */
+    String text(int i) {
+        return texts.get(i % texts.size()) + " (p" + i + ")";
+    }
+
+    /** Passage {@code i}'s vector, the same on every call. */
+    float[] vector(int i) {
+        float[] b = base[i % base.length];
+        SplittableRandom r = new SplittableRandom(i * 2654435761L);
+        float[] v = new float[b.length];
+        for (int d = 0; d < v.length; d++) {
+            v[d] = b[d] + (float) (r.nextGaussian() * NOISE);
+        }
+        return normalise(v);
+    }
+
+    private static float[] normalise(float[] v) {
+        double norm = Math.sqrt(SearchSpeed.dot(v, v));
+        for (int d = 0; d < v.length; d++) {
+            v[d] /= (float) norm;
+        }
+        return v;
+    }
+
+    /** The vector of a passage's text; a text without a number (the index's probe of the model) gets a real vector. */
+    float[] vectorOf(String text) {
+        try {
+            return vector(SearchSpeed.passageId(text));
+        } catch (IllegalStateException noNumber) {
+            return base[Math.floorMod(text.hashCode(), base.length)];
+        }
+    }
+
+    float[] query(String q) {
+        float[] v = queries.get(q);
+        if (v == null) {
+            throw new IllegalStateException("no vector for query '" + q + "'");
+        }
+        return v;
+    }
+
+    /** Documents embedded by {@link #vector} (from the number in their text), queries replayed. */
+    Embedder embedder() {
+        ScaleCorpus self = this;
+        return new Embedder() {
+            @Override
+            public String id() {
+                return "scale:" + self.dimensions();
+            }
+
+            @Override
+            public int dimensions() {
+                return self.dimensions();
+            }
+
+            @Override
+            public List<float[]> embed(List<String> passages) {
+                return passages.stream().map(self::vectorOf).toList();
+            }
+
+            @Override
+            public float[] embedQuery(String query) {
+                return self.query(query);
+            }
+        };
+    }
+}
