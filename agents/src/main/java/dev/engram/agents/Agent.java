@@ -438,6 +438,7 @@ public final class Agent {
         turns.begin(scope, turn);
         turn.thread = Thread.currentThread();
         turn.record = new StepRecord(settings.store().clock());
+        turn.wrote = context::wrote;
         List<ToolResult> allResults = new ArrayList<>();
         long inTokens = 0;
         long outTokens = 0;
@@ -445,7 +446,7 @@ public final class Agent {
         int failingSteps = 0;
         try {
             tools.step().recordInterruptedCalls();
-            settings.append(scope, NewMessage.user(turn.session, message, images));
+            turn.wrote.accept(List.of(settings.append(scope, NewMessage.user(turn.session, message, images))));
             while (true) {
                 if (turn.token.isCancelled()) {
                     return turn.response(AgentStopReason.CANCELLED, steps, allResults, inTokens, outTokens, "");
@@ -521,8 +522,8 @@ public final class Agent {
         ToolStep.Outcome outcome = null;
         if (ran == null) {
             if (!assistant.text().isBlank()) {
-                settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), List.of(),
-                        Reasonings.stored(assistant.reasoning())));
+                turn.wrote.accept(List.of(settings.append(scope, NewMessage.assistant(turn.session, assistant.text(),
+                        List.of(), Reasonings.stored(assistant.reasoning())))));
             }
             stop = Optional.of(AgentStopReason.END_TURN);
         } else {
@@ -562,9 +563,9 @@ public final class Agent {
         if (steps >= definition.maxSteps()) {
             return Optional.of(AgentStopReason.STEP_CAP);
         }
-        settings.append(scope, NewMessage.user(turn.session, RUNTIME_NOTE
+        turn.wrote.accept(List.of(settings.append(scope, NewMessage.user(turn.session, RUNTIME_NOTE
                 + "Your turn cannot end yet: the tool rules require you to call " + String.join(", ", missing)
-                + " first. Call it now."));
+                + " first. Call it now."))));
         return Optional.empty();
     }
 

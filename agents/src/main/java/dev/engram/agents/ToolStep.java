@@ -142,8 +142,8 @@ final class ToolStep {
             toRunIndex.add(i);
             settings.events().accept(new AgentEvent.ToolCallStarted(scope, stripped));
         }
-        settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), recorded.stream()
-                .map(c -> new MessageToolCall(c.id(), c.name(), c.arguments())).toList(), Reasonings.stored(assistant.reasoning())));
+        turn.wrote.accept(List.of(settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), recorded.stream()
+                .map(c -> new MessageToolCall(c.id(), c.name(), c.arguments())).toList(), Reasonings.stored(assistant.reasoning())))));
         Set<String> ranByClient = Set.of();
         if (!toRun.isEmpty()) {
             List<ToolResult> ran;
@@ -190,7 +190,7 @@ final class ToolStep {
         for (ToolResult r : results) {
             batch.add(NewMessage.tool(turn.session, r.callId(), contentForModel(r), outcome(r)));
         }
-        settings.appendAll(scope, batch);
+        turn.wrote.accept(settings.appendAll(scope, batch));
         recordProgramCalls(turn, o);
 
         for (int i = 0; i < n; i++) {
@@ -249,7 +249,7 @@ final class ToolStep {
             o.agentAnswered |= p.result().has(ToolEffect.AGENT_ANSWERED);
             o.memoryEdited |= p.result().has(ToolEffect.MEMORY_EDITED);
         }
-        settings.appendAll(scope, batch);
+        turn.wrote.accept(settings.appendAll(scope, batch));
     }
 
     /** How a call ended and what it did, as stored with its result. */
