@@ -480,14 +480,22 @@ public final class Agent {
                 ChatMessage.Assistant assistant = response.message();
                 String finalText = assistant.toolCalls().isEmpty() ? assistant.text() : "";
                 AgentTools now = tools;
-                // Calls are recorded and run first (their record commits before any side effect)
-                ToolStep.Outcome ran = assistant.toolCalls().isEmpty() ? null
-                        : now.step().run(turn, steps, assistant, now.names());
                 int step = steps;
                 int failingBefore = failingSteps;
-                // The step's last writes and its record ({@link AgentEvent.StepTaken}, which a listener may store)
-                // are one transaction: a step whose results are stored has its record stored too.
-                StepEnd end = settings.store().inTransaction(tx -> endStep(turn, step, assistant, now, ran, failingBefore));
+                StepEnd end;
+                if (!assistant.toolCalls().isEmpty() && now.step().runsInOneUnit(turn, assistant, now.mayAskForApproval())) {
+                    // Every call runs on this thread and touches only the store: the calls' record, what they write,
+                    // their results and the step's record commit together, and a call that fails leaves no write.
+                    end = settings.store().inTransaction(tx -> endStep(turn, step, assistant, now,
+                            now.step().run(turn, step, assistant, now.names(), true), failingBefore));
+                } else {
+                    // Calls are recorded and run first (their record commits before any side effect)
+                    ToolStep.Outcome ran = assistant.toolCalls().isEmpty() ? null
+                            : now.step().run(turn, steps, assistant, now.names(), false);
+                    // The step's last writes and its record ({@link AgentEvent.StepTaken}, which a listener may store)
+                    // are one transaction: a step whose results are stored has its record stored too.
+                    end = settings.store().inTransaction(tx -> endStep(turn, step, assistant, now, ran, failingBefore));
+                }
                 if (end.outcome() != null) {
                     allResults.addAll(end.outcome().results);
                     failingSteps = end.outcome().anyFailed ? failingSteps + 1 : 0;

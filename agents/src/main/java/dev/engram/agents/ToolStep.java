@@ -1,6 +1,7 @@
 package dev.engram.agents;
 
 import dev.engram.framework.ApprovalHandler;
+import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ToolCall;
 import dev.engram.framework.ToolContext;
 import dev.engram.framework.ToolEffect;
@@ -8,6 +9,7 @@ import dev.engram.framework.ToolExecutor;
 import dev.engram.framework.ToolResult;
 import dev.engram.framework.ToolStatus;
 import dev.engram.framework.model.ChatMessage;
+import dev.engram.memory.Attempt;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageToolCall;
@@ -101,10 +103,31 @@ final class ToolStep {
     }
 
     /**
-     * Admits, records and runs the step's calls; their results are recorded by {@link #store}, which the loop calls in
-     * the step's last transaction (with the step's record).
+     * Whether the step's calls can run inside the step's one unit of work ({@link #run} with {@code inUnit}): the store
+     * can undo a failed call's writes ({@link dev.engram.memory.MemoryStore#supportsAttempts()}), no call may wait for
+     * an approval or for the turn's client, and every call's tool runs on this thread ({@link DynamicTool#runsInline()}),
+     * so that nothing it does waits for the unit to end.
      */
-    Outcome run(Turn turn, int step, ChatMessage.Assistant assistant, Set<String> available) {
+    boolean runsInOneUnit(Turn turn, ChatMessage.Assistant assistant, boolean mayAskForApproval) {
+        if (mayAskForApproval || !settings.store().supportsAttempts()) {
+            return false;
+        }
+        for (ToolCall call : assistant.toolCalls()) {
+            if (turn.client.filter(c -> c.has(call.name())).isPresent()
+                    || !executor.registry().find(call.name()).map(DynamicTool::runsInline).orElse(false)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Admits, records and runs the step's calls; their results are recorded by {@link #store}, which the loop calls in
+     * the step's last transaction (with the step's record). {@code inUnit}: the step runs inside its unit of work
+     * ({@link #runsInOneUnit}); each call then runs one at a time as an attempt whose writes are undone unless it
+     * succeeds, so a call that fails half-way (a tool that writes and then throws) leaves nothing behind.
+     */
+    Outcome run(Turn turn, int step, ChatMessage.Assistant assistant, Set<String> available, boolean inUnit) {
         Outcome o = new Outcome();
         List<ToolCall> calls = assistant.toolCalls();
         int n = calls.size();
@@ -153,6 +176,8 @@ final class ToolStep {
                         request -> settings.events().accept(new AgentEvent.ApprovalRequested(scope, request)));
                 ran = round.results();
                 ranByClient = round.ranByClient();
+            } else if (inUnit) {
+                ran = attempts(toRun, toolContext(turn, step));
             } else {
                 ran = executor.executeAll(toRun, toolContext(turn, step));
             }
@@ -174,6 +199,22 @@ final class ToolStep {
         o.broken = broken;
         o.ranByClient = ranByClient;
         return o;
+    }
+
+    /** Runs each call as an attempt that keeps its writes only if it succeeds; a success whose write failed is an error. */
+    private List<ToolResult> attempts(List<ToolCall> calls, ToolContext context) {
+        List<ToolResult> ran = new ArrayList<>(calls.size());
+        for (ToolCall call : calls) {
+            Attempt<ToolResult> a = settings.store().attempt(() -> executor.execute(call, context),
+                    r -> r.status() == ToolStatus.SUCCESS);
+            ToolResult r = a.result();
+            if (a.failure().isPresent() && r.status() == ToolStatus.SUCCESS) {
+                r = r.asError(ToolStatus.TOOL_ERROR, "The call failed and nothing it wrote was kept: "
+                        + a.failure().get().getMessage());
+            }
+            ran.add(r);
+        }
+        return ran;
     }
 
     /**

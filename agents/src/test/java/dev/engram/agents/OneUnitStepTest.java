@@ -1,0 +1,177 @@
+package dev.engram.agents;
+
+import static dev.engram.agents.AgentFixture.script;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.engram.framework.AiTool;
+import dev.engram.framework.ApprovalMode;
+import dev.engram.framework.SafetyTier;
+import dev.engram.framework.ToolContext;
+import dev.engram.framework.ToolException;
+import dev.engram.framework.ToolInfo;
+import dev.engram.framework.model.ScriptedChatModel;
+import dev.engram.memory.BlockStore;
+import dev.engram.memory.ConversationMessage;
+import dev.engram.memory.MemorySearch;
+import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MessageQuery;
+import dev.engram.memory.NewBlock;
+import dev.engram.memory.Scope;
+import dev.engram.memory.SqliteOptions;
+import dev.engram.memory.lucene.LuceneMemorySearch;
+import dev.engram.memory.ToolOutcome;
+import dev.engram.memory.spi.MemoryBackend;
+import dev.engram.memory.spi.Rows;
+import dev.engram.memory.sqlite.SqliteBackend;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A step whose calls all run inline on a store that can undo part of a unit of work is one transaction: the call's
+ * record, what the tools write, their results and the step's record commit together, and a call that fails half-way
+ * leaves none of its writes.
+ */
+class OneUnitStepTest {
+    private static final Scope ANA = Scope.of("ana", "helper");
+
+    @TempDir
+    Path dir;
+    private MemoryStore store;
+    private MemorySearch search;
+    private AgentRuntime runtime;
+    private final AtomicInteger writes = new AtomicInteger();
+
+    /** SQLite, counting its write transactions. */
+    private final class Counting implements MemoryBackend {
+        private final SqliteBackend sqlite = SqliteBackend.open(SqliteOptions.builder(dir.resolve("memory.db")).build());
+
+        @Override
+        public <T> T write(Function<Rows, T> work) {
+            writes.incrementAndGet();
+            return sqlite.write(work);
+        }
+
+        @Override
+        public <T> T writeUnit(Function<Rows, T> work) {
+            writes.incrementAndGet();
+            return sqlite.writeUnit(work);
+        }
+
+        @Override
+        public <T> T read(Function<Rows, T> work) {
+            return sqlite.read(work);
+        }
+
+        @Override
+        public boolean savepoints() {
+            return sqlite.savepoints();
+        }
+
+        @Override
+        public void close() {
+            sqlite.close();
+        }
+    }
+
+    record Nothing(Optional<String> note) {
+    }
+
+    /** Writes a block, then throws; runs inline. */
+    private final class Scribble implements AiTool<Nothing, String> {
+        @Override
+        public ToolInfo info() {
+            return ToolInfo.of("scribble", "Writes in the notes block, then breaks.", SafetyTier.SIDE_EFFECTING);
+        }
+
+        @Override
+        public Class<Nothing> inputType() {
+            return Nothing.class;
+        }
+
+        @Override
+        public boolean runsInline() {
+            return true;
+        }
+
+        @Override
+        public String execute(Nothing input, ToolContext context) {
+            store.blocks().replace(ANA, "notes", "half-written", BlockStore.ANY_VERSION);
+            throw new ToolException("The notes could not be finished.");
+        }
+    }
+
+    private Agent open(ScriptedChatModel model) {
+        store = MemoryStore.over(new Counting());
+        search = LuceneMemorySearch.builder(store, AgentFixture.embedder()).directory(dir.resolve("index"))
+                .backgroundInterval(Duration.ZERO).build();
+        runtime = AgentRuntime.builder(store, search).model("script:test", model).tool(new Scribble()).build();
+        return runtime.create(AgentDefinition.builder("ana").id("helper").model("script:test")
+                .block(NewBlock.builder("human").value("").limit(1000).build())
+                .block(NewBlock.builder("notes").value("clean").limit(1000).build())
+                .tools("block", "send_message", "scribble").approvalMode(ApprovalMode.YOLO).build());
+    }
+
+    @AfterEach
+    void close() {
+        if (runtime != null) {
+            runtime.close();
+        }
+        if (search != null) {
+            search.close();
+        }
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    @Test
+    void aStepOfInlineCallsIsOneTransaction() {
+        Agent agent = open(script("""
+                {"turns": [
+                  {"tool_calls": [{"name": "block", "arguments": {"operation": "view", "label": "human"}},
+                                  {"name": "block", "arguments": {"operation": "append", "label": "human", "text": "Ana"}}]},
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "Noted."}}]}
+                ]}"""));
+        writes.set(0);
+        AgentResponse r = agent.send("I'm Ana.");
+        assertThat(r.reply()).contains("Noted.");
+        // the user message (1), the block step in one transaction (1: before, 2, its calls being written alone first),
+        // and the send_message step as before (2: that tool may wait for another agent, so it does not run inline)
+        assertThat(r.steps()).isEqualTo(2);
+        assertThat(writes.get()).isEqualTo(4);
+        assertThat(store.blocks().get(ANA, "human").orElseThrow().value()).isEqualTo("Ana");
+        List<ConversationMessage> stored = store.messages().list(ANA, MessageQuery.all());
+        assertThat(stored).extracting(ConversationMessage::role).extracting(Enum::name).containsExactly(
+                "USER", "ASSISTANT", "TOOL", "TOOL", "ASSISTANT", "TOOL");
+        // what the agent keeps in context is what the store holds
+        assertThat(agent.inContextMessages()).isEqualTo(store.messages().list(ANA, MessageQuery.inContext()));
+    }
+
+    @Test
+    void aToolThatThrowsAfterWritingLeavesNoWriteWhileTheStepsOtherCallsAndRecordsStay() {
+        Agent agent = open(script("""
+                {"turns": [
+                  {"tool_calls": [{"name": "block", "arguments": {"operation": "append", "label": "human", "text": "Ana"}},
+                                  {"name": "scribble", "arguments": {}}]},
+                  {"tool_calls": [{"name": "send_message", "arguments": {"message": "Done."}}]}
+                ]}"""));
+        AgentResponse r = agent.send("Take notes.");
+        assertThat(r.reply()).contains("Done.");
+        assertThat(store.blocks().get(ANA, "notes").orElseThrow().value()).isEqualTo("clean");
+        assertThat(store.blocks().get(ANA, "human").orElseThrow().value()).isEqualTo("Ana");
+        List<ConversationMessage> stored = store.messages().list(ANA, MessageQuery.all());
+        assertThat(stored.get(1).toolCalls()).extracting(c -> c.name()).containsExactly("block", "scribble");
+        assertThat(stored.get(2).toolOutcome().orElseThrow().status()).isEqualTo(ToolOutcome.Status.OK);
+        assertThat(stored.get(3).toolOutcome().orElseThrow().status()).isEqualTo(ToolOutcome.Status.ERROR);
+        assertThat(stored.get(3).content()).contains("The notes could not be finished.");
+        assertThat(runtime.agent("ana", "helper").inContextMessages()).isEqualTo(
+                store.messages().list(ANA, MessageQuery.inContext()));
+    }
+}
