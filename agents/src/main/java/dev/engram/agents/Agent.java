@@ -445,7 +445,10 @@ public final class Agent {
         int steps = 0;
         int failingSteps = 0;
         try {
-            tools.step().recordInterruptedCalls();
+            // The context read at the turn's start serves the interrupted-calls check and, with the messages stored
+            // next, the first step's prompt.
+            tools.step().recordInterruptedCalls(turn, context.read().messages());
+            turn.fresh = true;
             turn.wrote.accept(List.of(settings.append(scope, NewMessage.user(turn.session, message, images))));
             while (true) {
                 if (turn.token.isCancelled()) {
@@ -649,7 +652,8 @@ public final class Agent {
 
     /** Compiles, compacting first when over the window (or when {@code forceCompaction}). */
     private CompiledPrompt promptForStep(Turn turn, boolean forceCompaction) {
-        InContextMessages.Read read = context.read(turn.session);
+        InContextMessages.Read read = turn.fresh ? context.withOwnWrites(turn.session) : context.read(turn.session);
+        turn.fresh = false;
         turn.record.prompt(read.messages());
         CompiledPrompt prompt = compile(read);
         // A swap the agent asked for happens where there is something to evict; otherwise there is nothing to do.

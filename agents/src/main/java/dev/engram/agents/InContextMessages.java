@@ -10,6 +10,7 @@ import dev.engram.memory.Scope;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -41,6 +42,8 @@ final class InContextMessages {
     private volatile long lastSeq = -1;
     /** What the agent stored itself since the last read, oldest first ({@link #wrote}): the next read need not read it. */
     private final List<ConversationMessage> written = new ArrayList<>();
+    /** The statistics of the last read. */
+    private MemoryStats lastStats;
 
     InContextMessages(MemoryStore store, Scope scope, int max) {
         this.store = store;
@@ -64,7 +67,10 @@ final class InContextMessages {
 
     /** The in-context messages a turn in {@code session} sees, and the scope's statistics. */
     Read read(String session) {
-        Read all = read();
+        return of(session, read());
+    }
+
+    private static Read of(String session, Read all) {
         boolean conversation = Conversation.isConversationSession(session);
         List<ConversationMessage> seen = all.messages().stream().filter(m -> conversation
                 ? m.sessionId().equals(session) : !Conversation.isConversationSession(m.sessionId())).toList();
@@ -82,8 +88,40 @@ final class InContextMessages {
         written.addAll(stored);
     }
 
+    /**
+     * The last read with what the agent stored itself since ({@link #wrote}) added, without asking the store: for the
+     * first step of a turn, whose start read the context ({@link #read()}) a moment before it stored the turn's message.
+     * The statistics count the added messages. Anything else written meanwhile is seen by the next {@link #read()}.
+     */
+    synchronized Read withOwnWrites(String session) {
+        if (last.isEmpty() || lastStats == null) {
+            return read(session);
+        }
+        List<ConversationMessage> mine = List.copyOf(written);
+        written.clear();
+        if (!mine.isEmpty()) {
+            if (mine.getFirst().id() <= last.getLast().id()) {
+                return read(session); // noted out of order: read it
+            }
+            List<ConversationMessage> all = new ArrayList<>(last.size() + mine.size());
+            all.addAll(last);
+            all.addAll(mine);
+            last = List.copyOf(all);
+            MemoryStats s = lastStats;
+            lastStats = new MemoryStats(s.blocks(), s.archivalEntries(), s.notes(), s.messages() + mine.size(),
+                    s.messagesInContext() + mine.size(), Optional.of(mine.getLast().createdAt()));
+        }
+        return of(session, new Read(last, lastStats));
+    }
+
     /** The in-context messages of every session, and the scope's statistics. */
     synchronized Read read() {
+        Read r = validated();
+        lastStats = r.stats();
+        return r;
+    }
+
+    private Read validated() {
         List<ConversationMessage> known = last;
         long seqBefore = lastSeq;
         List<ConversationMessage> mine = List.copyOf(written);

@@ -11,7 +11,6 @@ import dev.engram.framework.ToolStatus;
 import dev.engram.framework.model.ChatMessage;
 import dev.engram.memory.Attempt;
 import dev.engram.memory.ConversationMessage;
-import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
@@ -334,17 +333,16 @@ final class ToolStep {
      * Pairs every tool call with a result. A step records its calls, runs them, then records all their
      * results in one transaction, so calls can only be left unanswered by a crash (or any failure) in
      * between, and then they are in the newest message: it gets an interrupted result for each call,
-     * so the history the model sees always pairs.
+     * so the history the model sees always pairs. {@code inContext}: every in-context message, as just read.
      */
-    void recordInterruptedCalls() {
-        List<ConversationMessage> newest = settings.store().messages().list(scope, MessageQuery.inContext().newest(1));
-        if (newest.isEmpty() || newest.getFirst().toolCalls().isEmpty()) {
+    void recordInterruptedCalls(Turn turn, List<ConversationMessage> inContext) {
+        if (inContext.isEmpty() || inContext.getLast().toolCalls().isEmpty()) {
             return;
         }
-        ConversationMessage m = newest.getFirst();
-        settings.appendAll(scope, m.toolCalls().stream()
+        ConversationMessage m = inContext.getLast();
+        turn.wrote.accept(settings.appendAll(scope, m.toolCalls().stream()
                 .map(c -> NewMessage.tool(m.sessionId(), c.id(), Prompts.ERROR_PREFIX + INTERRUPTED,
-                        ToolOutcome.of(ToolOutcome.Status.CANCELLED))).toList());
+                        ToolOutcome.of(ToolOutcome.Status.CANCELLED))).toList()));
     }
 
     static String contentForModel(ToolResult r) {

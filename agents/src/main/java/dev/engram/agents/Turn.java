@@ -46,6 +46,8 @@ final class Turn {
     StepRecord record;
     /** Told of the messages the turn stores in its agent's conversation ({@link InContextMessages#wrote}); set when the loop starts. */
     Consumer<List<ConversationMessage>> wrote = stored -> { };
+    /** Whether the context was read at the turn's start and only the turn's own messages were stored since. */
+    boolean fresh;
 
     Turn(String session, List<String> chain, Optional<String> fromAgentId, List<ToolRule> rules,
             AgentStreamListener listener) {
