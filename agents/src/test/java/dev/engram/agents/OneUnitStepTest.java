@@ -174,4 +174,61 @@ class OneUnitStepTest {
         assertThat(runtime.agent("ana", "helper").inContextMessages()).isEqualTo(
                 store.messages().list(ANA, MessageQuery.inContext()));
     }
+
+    @Test
+    void everyStepsPromptHoldsWhatTheStoreHoldsInContextWhateverHappensBetweenTurns() {
+        List<String> mismatches = new java.util.ArrayList<>();
+        AtomicInteger n = new AtomicInteger();
+        dev.engram.framework.model.ChatModel checking = new dev.engram.framework.model.ChatModel() {
+            @Override
+            public String name() {
+                return "checking";
+            }
+
+            @Override
+            public dev.engram.framework.model.ChatResponse chat(dev.engram.framework.model.ChatRequest request) {
+                List<String> prompt = request.messages().stream().skip(1).map(m -> switch (m) {
+                    case dev.engram.framework.model.ChatMessage.User u -> u.text();
+                    case dev.engram.framework.model.ChatMessage.Assistant a -> a.text();
+                    case dev.engram.framework.model.ChatMessage.ToolResult t -> t.content();
+                    default -> "?";
+                }).toList();
+                // as the prompt shows the store's context: a result whose call left the context is left out
+                List<ConversationMessage> in = store.messages().list(ANA, MessageQuery.inContext());
+                java.util.Set<String> calls = new java.util.HashSet<>();
+                in.forEach(m -> m.toolCalls().forEach(c -> calls.add(c.id())));
+                List<String> inStore = in.stream().filter(m -> m.toolCallId().map(calls::contains).orElse(true))
+                        .map(ConversationMessage::content).toList();
+                if (!prompt.equals(inStore)) {
+                    mismatches.add(prompt + " != " + inStore);
+                }
+                int k = n.incrementAndGet();
+                dev.engram.framework.ToolCall call = k % 2 == 1
+                        ? new dev.engram.framework.ToolCall("v" + k, "block", "{\"operation\":\"view\",\"label\":\"human\",\"request_heartbeat\":true}")
+                        : new dev.engram.framework.ToolCall("s" + k, "send_message", "{\"message\":\"ok " + k + "\"}");
+                return new dev.engram.framework.model.ChatResponse(new dev.engram.framework.model.ChatMessage.Assistant(
+                        "step " + k, List.of(call)), dev.engram.framework.model.ChatResponse.Usage.NONE,
+                        dev.engram.framework.model.ChatResponse.StopReason.TOOL_CALLS);
+            }
+        };
+        store = MemoryStore.over(new Counting());
+        search = LuceneMemorySearch.builder(store, AgentFixture.embedder()).directory(dir.resolve("index"))
+                .backgroundInterval(Duration.ZERO).build();
+        runtime = AgentRuntime.builder(store, search).model("script:test", checking).build();
+        Agent agent = runtime.create(AgentDefinition.builder("ana").id("helper").model("script:test")
+                .block(NewBlock.builder("human").value("Ana").limit(1000).build())
+                .tools("block", "send_message").approvalMode(ApprovalMode.YOLO).build());
+        for (int i = 0; i < 6; i++) {
+            agent.send("message " + i);
+            List<Long> in = store.messages().list(ANA, MessageQuery.inContext()).stream().map(ConversationMessage::id).toList();
+            switch (i % 3) {
+                case 0 -> store.messages().markOutOfContext(ANA, in.subList(0, 2)); // a trim
+                case 1 -> store.messages().append(ANA, dev.engram.memory.NewMessage.user("default", "via the API " + i));
+                default -> store.messages().edit(ANA, in.getLast(), "corrected " + i, List.of(),
+                        dev.engram.memory.MessageReasoning.NONE);
+            }
+        }
+        assertThat(n.get()).isGreaterThanOrEqualTo(12);
+        assertThat(mismatches).isEmpty();
+    }
 }
