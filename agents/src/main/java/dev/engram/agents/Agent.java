@@ -438,14 +438,18 @@ public final class Agent {
         turns.begin(scope, turn);
         turn.thread = Thread.currentThread();
         turn.record = new StepRecord(settings.store().clock());
+        turn.wrote = context::wrote;
         List<ToolResult> allResults = new ArrayList<>();
         long inTokens = 0;
         long outTokens = 0;
         int steps = 0;
         int failingSteps = 0;
         try {
-            tools.step().recordInterruptedCalls();
-            settings.append(scope, NewMessage.user(turn.session, message, images));
+            // The context read at the turn's start serves the interrupted-calls check and, with the messages stored
+            // next, the first step's prompt.
+            tools.step().recordInterruptedCalls(turn, context.read().messages());
+            turn.fresh = true;
+            turn.wrote.accept(List.of(settings.append(scope, NewMessage.user(turn.session, message, images))));
             while (true) {
                 if (turn.token.isCancelled()) {
                     return turn.response(AgentStopReason.CANCELLED, steps, allResults, inTokens, outTokens, "");
@@ -479,14 +483,22 @@ public final class Agent {
                 ChatMessage.Assistant assistant = response.message();
                 String finalText = assistant.toolCalls().isEmpty() ? assistant.text() : "";
                 AgentTools now = tools;
-                // Calls are recorded and run first (their record commits before any side effect)
-                ToolStep.Outcome ran = assistant.toolCalls().isEmpty() ? null
-                        : now.step().run(turn, steps, assistant, now.names());
                 int step = steps;
                 int failingBefore = failingSteps;
-                // The step's last writes and its record ({@link AgentEvent.StepTaken}, which a listener may store)
-                // are one transaction: a step whose results are stored has its record stored too.
-                StepEnd end = settings.store().inTransaction(tx -> endStep(turn, step, assistant, now, ran, failingBefore));
+                StepEnd end;
+                if (!assistant.toolCalls().isEmpty() && now.step().runsInOneUnit(turn, assistant, now.mayAskForApproval())) {
+                    // Every call runs on this thread and touches only the store: the calls' record, what they write,
+                    // their results and the step's record commit together, and a call that fails leaves no write.
+                    end = settings.store().inTransaction(tx -> endStep(turn, step, assistant, now,
+                            now.step().run(turn, step, assistant, now.names(), true), failingBefore));
+                } else {
+                    // Calls are recorded and run first (their record commits before any side effect)
+                    ToolStep.Outcome ran = assistant.toolCalls().isEmpty() ? null
+                            : now.step().run(turn, steps, assistant, now.names(), false);
+                    // The step's last writes and its record ({@link AgentEvent.StepTaken}, which a listener may store)
+                    // are one transaction: a step whose results are stored has its record stored too.
+                    end = settings.store().inTransaction(tx -> endStep(turn, step, assistant, now, ran, failingBefore));
+                }
                 if (end.outcome() != null) {
                     allResults.addAll(end.outcome().results);
                     failingSteps = end.outcome().anyFailed ? failingSteps + 1 : 0;
@@ -521,8 +533,8 @@ public final class Agent {
         ToolStep.Outcome outcome = null;
         if (ran == null) {
             if (!assistant.text().isBlank()) {
-                settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), List.of(),
-                        Reasonings.stored(assistant.reasoning())));
+                turn.wrote.accept(List.of(settings.append(scope, NewMessage.assistant(turn.session, assistant.text(),
+                        List.of(), Reasonings.stored(assistant.reasoning())))));
             }
             stop = Optional.of(AgentStopReason.END_TURN);
         } else {
@@ -562,9 +574,9 @@ public final class Agent {
         if (steps >= definition.maxSteps()) {
             return Optional.of(AgentStopReason.STEP_CAP);
         }
-        settings.append(scope, NewMessage.user(turn.session, RUNTIME_NOTE
+        turn.wrote.accept(List.of(settings.append(scope, NewMessage.user(turn.session, RUNTIME_NOTE
                 + "Your turn cannot end yet: the tool rules require you to call " + String.join(", ", missing)
-                + " first. Call it now."));
+                + " first. Call it now."))));
         return Optional.empty();
     }
 
@@ -640,7 +652,8 @@ public final class Agent {
 
     /** Compiles, compacting first when over the window (or when {@code forceCompaction}). */
     private CompiledPrompt promptForStep(Turn turn, boolean forceCompaction) {
-        InContextMessages.Read read = context.read(turn.session);
+        InContextMessages.Read read = turn.fresh ? context.withOwnWrites(turn.session) : context.read(turn.session);
+        turn.fresh = false;
         turn.record.prompt(read.messages());
         CompiledPrompt prompt = compile(read);
         // A swap the agent asked for happens where there is something to evict; otherwise there is nothing to do.

@@ -8,7 +8,10 @@ import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.Scope;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * An agent's in-context messages, read whole once and then, at each step, only what was added since: every step
@@ -20,7 +23,8 @@ import java.util.List;
  * context now is the first kept one after them; anything else (a message evicted from the middle, an import) reads
  * the whole context again. A stored message changes only by a correction ({@code MessageStore.edit}),
  * which the change log records: a change to one of the kept messages since they were read (by this process or
- * another sharing the storage) reads the whole context again too.
+ * another sharing the storage) reads the whole context again too. What the agent stored itself ({@link #wrote}) is
+ * not read back at all when the change log shows that nothing else was added.
  *
  * <p>A turn sees the context of its session ({@link #read(String)}): a conversation's session
  * ({@link Conversation#isConversationSession}) sees only its own messages; any other session sees the agent's own
@@ -36,6 +40,10 @@ final class InContextMessages {
     private volatile List<ConversationMessage> last = List.of();
     /** The change log's newest sequence number before {@link #last} was read. */
     private volatile long lastSeq = -1;
+    /** What the agent stored itself since the last read, oldest first ({@link #wrote}): the next read need not read it. */
+    private final List<ConversationMessage> written = new ArrayList<>();
+    /** The statistics of the last read. */
+    private MemoryStats lastStats;
 
     InContextMessages(MemoryStore store, Scope scope, int max) {
         this.store = store;
@@ -59,22 +67,70 @@ final class InContextMessages {
 
     /** The in-context messages a turn in {@code session} sees, and the scope's statistics. */
     Read read(String session) {
-        Read all = read();
+        return of(session, read());
+    }
+
+    private static Read of(String session, Read all) {
         boolean conversation = Conversation.isConversationSession(session);
         List<ConversationMessage> seen = all.messages().stream().filter(m -> conversation
                 ? m.sessionId().equals(session) : !Conversation.isConversationSession(m.sessionId())).toList();
         return seen.size() == all.messages().size() ? all : new Read(seen, all.stats());
     }
 
+    /**
+     * Notes messages of the scope that the agent itself stored (a turn's user message, a step's call and results), as the
+     * store returned them: when the change log shows that they are all that was added since the last read, the next read
+     * appends them to the kept messages instead of reading them back. Anything else added (by the API, another process, a
+     * compaction) or a message noted here whose write did not commit (a rolled-back unit of work: its event never comes)
+     * makes the next read read what was added from the store, as without this note.
+     */
+    synchronized void wrote(List<ConversationMessage> stored) {
+        written.addAll(stored);
+    }
+
+    /**
+     * The last read with what the agent stored itself since ({@link #wrote}) added, without asking the store: for the
+     * first step of a turn, whose start read the context ({@link #read()}) a moment before it stored the turn's message.
+     * The statistics count the added messages. Anything else written meanwhile is seen by the next {@link #read()}.
+     */
+    synchronized Read withOwnWrites(String session) {
+        if (last.isEmpty() || lastStats == null) {
+            return read(session);
+        }
+        List<ConversationMessage> mine = List.copyOf(written);
+        written.clear();
+        if (!mine.isEmpty()) {
+            if (mine.getFirst().id() <= last.getLast().id()) {
+                return read(session); // noted out of order: read it
+            }
+            List<ConversationMessage> all = new ArrayList<>(last.size() + mine.size());
+            all.addAll(last);
+            all.addAll(mine);
+            last = List.copyOf(all);
+            MemoryStats s = lastStats;
+            lastStats = new MemoryStats(s.blocks(), s.archivalEntries(), s.notes(), s.messages() + mine.size(),
+                    s.messagesInContext() + mine.size(), Optional.of(mine.getLast().createdAt()));
+        }
+        return of(session, new Read(last, lastStats));
+    }
+
     /** The in-context messages of every session, and the scope's statistics. */
-    Read read() {
+    synchronized Read read() {
+        Read r = validated();
+        lastStats = r.stats();
+        return r;
+    }
+
+    private Read validated() {
         List<ConversationMessage> known = last;
         long seqBefore = lastSeq;
+        List<ConversationMessage> mine = List.copyOf(written);
+        written.clear();
         // The change log is read before the messages: a correction made while they are read is seen by the next read.
         List<ChangeEvent> events = known.isEmpty() ? List.of() : store.changes().since(seqBefore, MAX_EVENTS);
         if (!known.isEmpty() && !corrected(known, events)) {
             long seqNow = events.isEmpty() ? seqBefore : events.getLast().seq();
-            List<ConversationMessage> added = store.messages().list(scope,
+            List<ConversationMessage> added = onlyMine(known, mine, events) ? mine : store.messages().list(scope,
                     MessageQuery.inContext().withIdRange(known.getLast().id(), Long.MAX_VALUE).withLimit(max));
             // Read after the messages: a message stored meanwhile makes the count larger than what was read.
             MemoryStats stats = store.stats(scope);
@@ -104,6 +160,36 @@ final class InContextMessages {
     }
 
     /**
+     * Whether the messages added to the scope since the kept ones were read are exactly those the agent stored itself:
+     * the change log's message events of the scope name exactly their ids (none missing: each write committed; none
+     * more: nobody else added one), all newer than the kept ones.
+     */
+    private boolean onlyMine(List<ConversationMessage> known, List<ConversationMessage> mine, List<ChangeEvent> events) {
+        long newest = known.getLast().id();
+        Set<Long> ids = new HashSet<>();
+        for (ConversationMessage m : mine) {
+            if (m.id() <= newest || !ids.add(m.id())) {
+                return false;
+            }
+        }
+        int seen = 0;
+        for (ChangeEvent e : events) {
+            if (ofScope(e)) {
+                if (!ids.contains(Long.parseLong(e.id()))) {
+                    return false;
+                }
+                seen++;
+            }
+        }
+        return seen == ids.size();
+    }
+
+    private boolean ofScope(ChangeEvent e) {
+        return e.entity() == ChangeEvent.Entity.MESSAGE && e.userId().equals(scope.userId())
+                && e.agentId().filter(scope.agentId()::equals).isPresent();
+    }
+
+    /**
      * Whether the kept messages from {@code from} on are the ones still in the context, {@code from} being how many
      * left by the count: all when none left, none when all left (the added ones are then the whole count), otherwise
      * when the kept message at {@code from} is the oldest in the context now (those before it left, and as many as left
@@ -128,8 +214,7 @@ final class InContextMessages {
         }
         long newest = known.getLast().id();
         for (ChangeEvent e : events) {
-            if (e.entity() == ChangeEvent.Entity.MESSAGE && e.userId().equals(scope.userId())
-                    && e.agentId().filter(scope.agentId()::equals).isPresent() && Long.parseLong(e.id()) <= newest) {
+            if (ofScope(e) && Long.parseLong(e.id()) <= newest) {
                 return true;
             }
         }

@@ -1,6 +1,7 @@
 package dev.engram.agents;
 
 import dev.engram.framework.ApprovalHandler;
+import dev.engram.framework.DynamicTool;
 import dev.engram.framework.ToolCall;
 import dev.engram.framework.ToolContext;
 import dev.engram.framework.ToolEffect;
@@ -8,8 +9,8 @@ import dev.engram.framework.ToolExecutor;
 import dev.engram.framework.ToolResult;
 import dev.engram.framework.ToolStatus;
 import dev.engram.framework.model.ChatMessage;
+import dev.engram.memory.Attempt;
 import dev.engram.memory.ConversationMessage;
-import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
@@ -101,10 +102,31 @@ final class ToolStep {
     }
 
     /**
-     * Admits, records and runs the step's calls; their results are recorded by {@link #store}, which the loop calls in
-     * the step's last transaction (with the step's record).
+     * Whether the step's calls can run inside the step's one unit of work ({@link #run} with {@code inUnit}): the store
+     * can undo a failed call's writes ({@link dev.engram.memory.MemoryStore#supportsAttempts()}), no call may wait for
+     * an approval or for the turn's client, and every call's tool runs on this thread ({@link DynamicTool#runsInline()}),
+     * so that nothing it does waits for the unit to end.
      */
-    Outcome run(Turn turn, int step, ChatMessage.Assistant assistant, Set<String> available) {
+    boolean runsInOneUnit(Turn turn, ChatMessage.Assistant assistant, boolean mayAskForApproval) {
+        if (mayAskForApproval || !settings.store().supportsAttempts()) {
+            return false;
+        }
+        for (ToolCall call : assistant.toolCalls()) {
+            if (turn.client.filter(c -> c.has(call.name())).isPresent()
+                    || !executor.registry().find(call.name()).map(DynamicTool::runsInline).orElse(false)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Admits, records and runs the step's calls; their results are recorded by {@link #store}, which the loop calls in
+     * the step's last transaction (with the step's record). {@code inUnit}: the step runs inside its unit of work
+     * ({@link #runsInOneUnit}); each call then runs one at a time as an attempt whose writes are undone unless it
+     * succeeds, so a call that fails half-way (a tool that writes and then throws) leaves nothing behind.
+     */
+    Outcome run(Turn turn, int step, ChatMessage.Assistant assistant, Set<String> available, boolean inUnit) {
         Outcome o = new Outcome();
         List<ToolCall> calls = assistant.toolCalls();
         int n = calls.size();
@@ -142,8 +164,8 @@ final class ToolStep {
             toRunIndex.add(i);
             settings.events().accept(new AgentEvent.ToolCallStarted(scope, stripped));
         }
-        settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), recorded.stream()
-                .map(c -> new MessageToolCall(c.id(), c.name(), c.arguments())).toList(), Reasonings.stored(assistant.reasoning())));
+        turn.wrote.accept(List.of(settings.append(scope, NewMessage.assistant(turn.session, assistant.text(), recorded.stream()
+                .map(c -> new MessageToolCall(c.id(), c.name(), c.arguments())).toList(), Reasonings.stored(assistant.reasoning())))));
         Set<String> ranByClient = Set.of();
         if (!toRun.isEmpty()) {
             List<ToolResult> ran;
@@ -153,6 +175,8 @@ final class ToolStep {
                         request -> settings.events().accept(new AgentEvent.ApprovalRequested(scope, request)));
                 ran = round.results();
                 ranByClient = round.ranByClient();
+            } else if (inUnit) {
+                ran = attempts(toRun, toolContext(turn, step));
             } else {
                 ran = executor.executeAll(toRun, toolContext(turn, step));
             }
@@ -176,6 +200,22 @@ final class ToolStep {
         return o;
     }
 
+    /** Runs each call as an attempt that keeps its writes only if it succeeds; a success whose write failed is an error. */
+    private List<ToolResult> attempts(List<ToolCall> calls, ToolContext context) {
+        List<ToolResult> ran = new ArrayList<>(calls.size());
+        for (ToolCall call : calls) {
+            Attempt<ToolResult> a = settings.store().attempt(() -> executor.execute(call, context),
+                    r -> r.status() == ToolStatus.SUCCESS);
+            ToolResult r = a.result();
+            if (a.failure().isPresent() && r.status() == ToolStatus.SUCCESS) {
+                r = r.asError(ToolStatus.TOOL_ERROR, "The call failed and nothing it wrote was kept: "
+                        + a.failure().get().getMessage());
+            }
+            ran.add(r);
+        }
+        return ran;
+    }
+
     /**
      * Records the results of the calls {@link #run} ran (and the calls their programs made) and completes the outcome;
      * the stream events of the results wait in {@link Outcome#returns} for the caller to deliver once its transaction
@@ -190,7 +230,7 @@ final class ToolStep {
         for (ToolResult r : results) {
             batch.add(NewMessage.tool(turn.session, r.callId(), contentForModel(r), outcome(r)));
         }
-        settings.appendAll(scope, batch);
+        turn.wrote.accept(settings.appendAll(scope, batch));
         recordProgramCalls(turn, o);
 
         for (int i = 0; i < n; i++) {
@@ -249,7 +289,7 @@ final class ToolStep {
             o.agentAnswered |= p.result().has(ToolEffect.AGENT_ANSWERED);
             o.memoryEdited |= p.result().has(ToolEffect.MEMORY_EDITED);
         }
-        settings.appendAll(scope, batch);
+        turn.wrote.accept(settings.appendAll(scope, batch));
     }
 
     /** How a call ended and what it did, as stored with its result. */
@@ -293,17 +333,16 @@ final class ToolStep {
      * Pairs every tool call with a result. A step records its calls, runs them, then records all their
      * results in one transaction, so calls can only be left unanswered by a crash (or any failure) in
      * between, and then they are in the newest message: it gets an interrupted result for each call,
-     * so the history the model sees always pairs.
+     * so the history the model sees always pairs. {@code inContext}: every in-context message, as just read.
      */
-    void recordInterruptedCalls() {
-        List<ConversationMessage> newest = settings.store().messages().list(scope, MessageQuery.inContext().newest(1));
-        if (newest.isEmpty() || newest.getFirst().toolCalls().isEmpty()) {
+    void recordInterruptedCalls(Turn turn, List<ConversationMessage> inContext) {
+        if (inContext.isEmpty() || inContext.getLast().toolCalls().isEmpty()) {
             return;
         }
-        ConversationMessage m = newest.getFirst();
-        settings.appendAll(scope, m.toolCalls().stream()
+        ConversationMessage m = inContext.getLast();
+        turn.wrote.accept(settings.appendAll(scope, m.toolCalls().stream()
                 .map(c -> NewMessage.tool(m.sessionId(), c.id(), Prompts.ERROR_PREFIX + INTERRUPTED,
-                        ToolOutcome.of(ToolOutcome.Status.CANCELLED))).toList());
+                        ToolOutcome.of(ToolOutcome.Status.CANCELLED))).toList()));
     }
 
     static String contentForModel(ToolResult r) {

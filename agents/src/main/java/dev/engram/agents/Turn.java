@@ -3,12 +3,14 @@ package dev.engram.agents;
 import dev.engram.framework.CancellationToken;
 import dev.engram.framework.ToolCall;
 import dev.engram.framework.ToolResult;
+import dev.engram.memory.ConversationMessage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +44,10 @@ final class Turn {
     volatile Thread thread;
     /** What the loop notes of the step it runs ({@link AgentEvent.StepTaken}); set when the loop starts. */
     StepRecord record;
+    /** Told of the messages the turn stores in its agent's conversation ({@link InContextMessages#wrote}); set when the loop starts. */
+    Consumer<List<ConversationMessage>> wrote = stored -> { };
+    /** Whether the context was read at the turn's start and only the turn's own messages were stored since. */
+    boolean fresh;
 
     Turn(String session, List<String> chain, Optional<String> fromAgentId, List<ToolRule> rules,
             AgentStreamListener listener) {

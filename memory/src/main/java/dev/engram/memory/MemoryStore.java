@@ -8,6 +8,8 @@ import java.time.Clock;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Everything an agent remembers: core memory {@linkplain #blocks() blocks}, {@linkplain #archival()
@@ -148,6 +150,31 @@ public final class MemoryStore implements AutoCloseable {
             work.accept(this);
             return null;
         });
+    }
+
+    /**
+     * Whether {@link #attempt} is available: this store's backend can undo part of a unit of work (SQLite can; a
+     * backend says so with {@link MemoryBackend#savepoints()}).
+     */
+    public boolean supportsAttempts() {
+        return core.attempts();
+    }
+
+    /**
+     * Inside a unit of work ({@link #inTransaction}), runs {@code work} so that what it writes can be undone without the
+     * unit's other writes: they stay, to commit with the unit, when {@code work} returns a result that {@code keep}
+     * accepts and no store call inside it failed; otherwise they are undone and the unit goes on (a store call that failed
+     * inside does not spoil it: what it wrote is gone). Use it for a step of your own that may fail half-way, such as a
+     * tool that writes and then throws. When {@code work} throws, its writes are undone and the exception spoils the unit
+     * and reaches the caller.
+     *
+     * @throws IllegalStateException if no unit of work is open on this thread, or the backend cannot undo part of one
+     *                               ({@link #supportsAttempts()}); nothing runs then
+     */
+    public <R> Attempt<R> attempt(Supplier<R> work, Predicate<R> keep) {
+        Objects.requireNonNull(work, "work must not be null");
+        Objects.requireNonNull(keep, "keep must not be null");
+        return core.attempt(work, keep);
     }
 
     /** Whether the calling thread is inside a unit of work of this store ({@link #inTransaction}). */

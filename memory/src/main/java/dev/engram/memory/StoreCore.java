@@ -8,8 +8,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -211,6 +213,52 @@ final class StoreCore {
         return e instanceof StorageUnavailableException || e instanceof StorageFullException
                 || e instanceof RuntimeException && !(e instanceof MemoryException || e instanceof IllegalArgumentException
                         || e instanceof IllegalStateException || e instanceof UnsupportedOperationException);
+    }
+
+    /** Whether {@link #attempt} is available: the backend can undo part of a unit of work. */
+    boolean attempts() {
+        return backend.savepoints();
+    }
+
+    /**
+     * Runs {@code work} inside the unit of work open on this thread so that its writes can be undone alone: kept when it
+     * returns a result {@code keep} accepts and no store call inside it failed; otherwise undone, and a store call's
+     * failure inside it no longer spoils the unit (what it wrote is gone). When {@code work} throws, its writes are
+     * undone and the exception spoils the unit as any failed store call does.
+     */
+    <T> Attempt<T> attempt(Supplier<T> work, Predicate<T> keep) {
+        checkOpen();
+        Unit open = unit.get();
+        if (open == null) {
+            throw new IllegalStateException("An attempt runs inside a unit of work (inTransaction); none is open on this thread.");
+        }
+        if (!backend.savepoints()) {
+            throw new IllegalStateException("This store's backend cannot undo part of a unit of work; check supportsAttempts() first.");
+        }
+        RuntimeException before = open.failure;
+        boolean beforeStorage = open.storageFailed;
+        List<T> result = new ArrayList<>(1);
+        List<RuntimeException> failed = new ArrayList<>(1);
+        boolean kept;
+        try {
+            kept = open.rows.savepoint(() -> {
+                T r = work.get();
+                result.add(r);
+                if (open.failure != before) {
+                    failed.add(open.failure);
+                    return false;
+                }
+                return keep.test(r);
+            });
+        } catch (RuntimeException | Error e) {
+            open.failure = before;
+            open.storageFailed = beforeStorage;
+            spoil(open, e, false);
+            throw e;
+        }
+        open.failure = before;
+        open.storageFailed = beforeStorage;
+        return new Attempt<>(result.getFirst(), kept, failed.isEmpty() ? Optional.empty() : Optional.of(failed.getFirst()));
     }
 
     /** The UTF-8 length of {@code text}, as quotas count stored bytes, without encoding it. */

@@ -47,6 +47,14 @@ public interface MemoryBackend extends AutoCloseable {
     }
 
     /**
+     * Whether {@link Rows#savepoint} works inside {@link #writeUnit}: part of a unit of work can be undone alone
+     * ({@link dev.engram.memory.MemoryStore#attempt}). The default is {@code false}.
+     */
+    default boolean savepoints() {
+        return false;
+    }
+
+    /**
      * Runs read-only {@code work}; it may run while a write is in progress and must see every
      * committed write. The default runs it as a write.
      */

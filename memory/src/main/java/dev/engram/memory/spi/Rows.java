@@ -10,6 +10,7 @@ import dev.engram.memory.Scope;
 import dev.engram.memory.UserUsage;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * The row operations of one {@link MemoryBackend} transaction. Each stores or returns exactly what it
@@ -89,5 +90,18 @@ public interface Rows extends BlockRows, ArchivalRows, NoteRows, MessageRows, Ag
      */
     default String storeId() {
         return "";
+    }
+
+    /**
+     * Runs {@code work} inside the open write transaction so that what it writes can be undone alone: a savepoint is set
+     * before it and released when it returns {@code true} (its writes stay, to commit with the transaction); when it
+     * returns {@code false} or throws, the transaction goes back to the savepoint (its writes are gone, the earlier ones
+     * stay) and the exception reaches the caller. Only a backend whose {@link MemoryBackend#savepoints()} is
+     * {@code true} is asked; the default throws {@link UnsupportedOperationException}.
+     *
+     * @return what {@code work} returned: whether its writes were kept
+     */
+    default boolean savepoint(BooleanSupplier work) {
+        throw new UnsupportedOperationException("This backend cannot undo part of a transaction (no savepoints).");
     }
 }

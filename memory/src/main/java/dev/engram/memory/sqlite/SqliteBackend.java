@@ -131,6 +131,12 @@ public final class SqliteBackend implements MemoryBackend {
         }
     }
 
+    /** SQLite undoes part of a transaction to a {@code SAVEPOINT} ({@link SqliteRows#savepoint}). */
+    @Override
+    public boolean savepoints() {
+        return true;
+    }
+
     @Override
     public <T> T read(Function<Rows, T> work) {
         checkOpen();

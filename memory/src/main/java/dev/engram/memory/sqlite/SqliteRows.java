@@ -31,6 +31,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.Query;
@@ -51,6 +52,34 @@ final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkR
     @Override
     public Handle handle() {
         return h;
+    }
+
+    /**
+     * SQLite's {@code SAVEPOINT}: nested ones of the same name are allowed, and {@code ROLLBACK TO} undoes the innermost
+     * while it stays open (so it is released after). Statements kept in the connection's cache hold no transaction
+     * state, so they survive the undo.
+     */
+    @Override
+    public boolean savepoint(BooleanSupplier work) {
+        h.execute("SAVEPOINT engram_part");
+        boolean keep;
+        try {
+            keep = work.getAsBoolean();
+        } catch (RuntimeException | Error e) {
+            undo();
+            throw e;
+        }
+        if (keep) {
+            h.execute("RELEASE engram_part");
+        } else {
+            undo();
+        }
+        return keep;
+    }
+
+    private void undo() {
+        h.execute("ROLLBACK TO engram_part");
+        h.execute("RELEASE engram_part");
     }
 
     String integrityCheck() {
