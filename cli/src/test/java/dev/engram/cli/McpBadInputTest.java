@@ -8,7 +8,6 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -43,10 +42,7 @@ class McpBadInputTest {
     private final BlockingQueue<byte[]> toWrite = new LinkedBlockingQueue<>();
 
     private void start() throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-Dai.djl.offline=true",
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), EngramCli.class.getName(), "--home", home.toString(),
-                "mcp", "--user", "ana"));
+        List<String> cmd = EngramChild.command(List.of("-Xmx512m"), home, "mcp", "--user", "ana");
         server = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         toServer = server.getOutputStream();
         Thread.ofVirtual().start(() -> {

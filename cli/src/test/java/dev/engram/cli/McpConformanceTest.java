@@ -135,10 +135,11 @@ class McpConformanceTest {
     /** A script that runs {@code engram mcp-turn} in a new JVM with this test's classpath (the suite adds the URL). */
     private Path turnCommand(Path dir, Path turnHome) throws IOException {
         Path script = dir.resolve("engram-mcp-turn-" + ProcessHandle.current().pid() + ".sh");
-        Files.writeString(script, "#!/bin/sh\nexec '" + ProcessHandle.current().info().command().orElse("java")
-                + "' --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -Dai.djl.offline=true -cp '"
-                + System.getProperty("java.class.path") + "' " + EngramCli.class.getName() + " --home '" + turnHome
-                + "' mcp-turn --approve \"$@\"\n");
+        StringBuilder line = new StringBuilder("#!/bin/sh\nexec");
+        for (String word : EngramChild.command(turnHome, "mcp-turn", "--approve")) {
+            line.append(" '").append(word).append('\'');
+        }
+        Files.writeString(script, line.append(" \"$@\"\n").toString());
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
         return script;
     }

@@ -15,7 +15,6 @@ import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -46,10 +45,7 @@ class McpConsentTest {
     }
 
     private List<String> engramMcp() {
-        return new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-Dai.djl.offline=true",
-                "-cp", System.getProperty("java.class.path"), EngramCli.class.getName(), "--home", home.toString(), "mcp",
-                "--user", "ana", "--agent", "helper"));
+        return EngramChild.command(home, "mcp", "--user", "ana", "--agent", "helper");
     }
 
     private String diary() {

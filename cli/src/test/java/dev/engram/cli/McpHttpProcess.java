@@ -44,11 +44,9 @@ final class McpHttpProcess implements AutoCloseable {
 
     /** Starts {@code engram --home HOME mcp --http --port 0 ARGS…} and waits until it listens. */
     static McpHttpProcess start(Path home, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-Dai.djl.offline=true",
-                "-cp", System.getProperty("java.class.path"), EngramCli.class.getName(), "--home", home.toString(), "mcp",
-                "--http", "--port", "0"));
+        List<String> cmd = new ArrayList<>(List.of("mcp", "--http", "--port", "0"));
         cmd.addAll(List.of(args));
+        cmd = EngramChild.command(home, cmd.toArray(String[]::new));
         Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
         StringBuilder seen = new StringBuilder();

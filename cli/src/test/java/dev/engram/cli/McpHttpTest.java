@@ -143,10 +143,8 @@ class McpHttpTest {
     @Test
     void overStdioTheAgentIsCreatedWhenItDoesNotExist() throws Exception {
         assertThat(Cli.ok(home, "agent", "list", "--user", "cleo").out()).doesNotContain("desk");
-        Process p = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
-                "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-Dai.djl.offline=true",
-                "-cp", System.getProperty("java.class.path"), EngramCli.class.getName(), "--home", home.toString(), "mcp",
-                "--user", "cleo", "--agent", "desk", "--model", "openai:gpt-4.1-mini")
+        Process p = new ProcessBuilder(EngramChild.command(home, "mcp", "--user", "cleo", "--agent", "desk", "--model",
+                "openai:gpt-4.1-mini"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         p.getOutputStream().close(); // the client leaves at once: the server has started, and created the agent, by then
         assertThat(p.waitFor()).isZero();

@@ -40,11 +40,9 @@ class McpTest {
 
     /** The command that starts {@code engram mcp} in a new JVM with this test's classpath. */
     private List<String> engramMcp(String... args) {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "--enable-native-access=ALL-UNNAMED", "--add-modules", "jdk.incubator.vector", "-Dai.djl.offline=true",
-                "-cp", System.getProperty("java.class.path"), EngramCli.class.getName(), "--home", home.toString(), "mcp"));
+        List<String> cmd = new ArrayList<>(List.of("mcp"));
         cmd.addAll(List.of(args));
-        return cmd;
+        return EngramChild.command(home, cmd.toArray(String[]::new));
     }
 
     @Test

@@ -25,7 +25,9 @@ public final class StubMcpServer {
     /** The command that starts this server in {@code mode} ({@code ok}, {@code stall} or {@code crash}). */
     public static List<String> command(String mode) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"), StubMcpServer.class.getName(), mode));
+        // C1 only and the serial collector: a stub answers a few lines, and C2's compilations were CPU beside the tests.
+        return new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+                System.getProperty("java.class.path"), StubMcpServer.class.getName(), mode));
     }
 
     public static void main(String[] args) throws Exception {
