@@ -51,10 +51,14 @@ final class BlockTool implements AiTool<BlockTool.Op, ToolOutput> {
                 + "memory, load to bring a copy of an archival entry in as a working block, swap to do both at once, view and "
                 + "list to read. Returns what changed and the block's new size against its character limit.",
             SafetyTier.SIDE_EFFECTING, ToolInfo.DEFAULT_TIMEOUT, Truncation.KEEP_HEAD);
-    /** Reads and writes the memory store only: cheap, trusted, never blocked but by the store. */
+    /**
+     * Reads and writes the memory store only: cheap and trusted, so it runs on the caller's thread, unless its consent
+     * broker may wait for a person (a write to a partner or human block then waits for an answer that the caller's
+     * open transaction must not hold up).
+     */
     @Override
     public boolean runsInline() {
-        return true;
+        return inline;
     }
 
     static final String LABEL = "Label of the block, e.g. \"human\" (for load: the label of the archival entry).";
@@ -123,6 +127,7 @@ final class BlockTool implements AiTool<BlockTool.Op, ToolOutput> {
     private final BlockAccess access;
     private final int loadLimit;
     private final MemoryPermission archivalPermission;
+    private final boolean inline;
 
     BlockTool(MemoryStore store, PermissionBroker broker, Duration consentTimeout, int loadLimit,
             MemoryPermission archivalPermission) {
@@ -130,6 +135,7 @@ final class BlockTool implements AiTool<BlockTool.Op, ToolOutput> {
         this.access = new BlockAccess(store, broker, consentTimeout);
         this.loadLimit = loadLimit;
         this.archivalPermission = archivalPermission;
+        this.inline = broker.answersAtOnce();
     }
 
     @Override

@@ -13,9 +13,28 @@ import java.util.concurrent.CompletionStage;
 public interface PermissionBroker {
     CompletionStage<Boolean> requestConsent(ConsentRequest request);
 
+    /**
+     * Whether this broker answers every request at once, without waiting for anyone (as {@link #denyAll()} does): a
+     * tool that asks it can then run on the caller's thread inside the caller's transaction, since asking never waits
+     * for a person whose answer needs the store. False unless a broker says otherwise.
+     */
+    default boolean answersAtOnce() {
+        return false;
+    }
+
     /** Refuses every request: the safe default when no one can be asked. */
     static PermissionBroker denyAll() {
-        return request -> CompletableFuture.completedFuture(false);
+        return new PermissionBroker() {
+            @Override
+            public CompletionStage<Boolean> requestConsent(ConsentRequest request) {
+                return CompletableFuture.completedFuture(false);
+            }
+
+            @Override
+            public boolean answersAtOnce() {
+                return true;
+            }
+        };
     }
 
     /**

@@ -80,4 +80,20 @@ class ConsentBrokerTest {
                 + "elicitation").contains("Nothing was changed");
         assertThat(store.blocks().get(ANA, "diary").orElseThrow().value()).isEqualTo("Ana's diary.");
     }
+
+    /**
+     * The block tool runs on the caller's thread (inside a step's one transaction) only while its broker answers at
+     * once: with a broker that may wait for a person, a consent wait must not hold the caller's transaction open (the
+     * person's answer is itself a write).
+     */
+    @Test
+    void theBlockToolRunsInlineOnlyWhileItsBrokerAnswersAtOnce() {
+        assertThat(PermissionBroker.denyAll().answersAtOnce()).isTrue();
+        PermissionBroker asking = request -> CompletableFuture.completedFuture(true);
+        assertThat(asking.answersAtOnce()).isFalse();
+        assertThat(new BlockTool(store, PermissionBroker.denyAll(), Duration.ofSeconds(5), 5_000, MemoryPermission.READ_WRITE)
+                .runsInline()).isTrue();
+        assertThat(new BlockTool(store, asking, Duration.ofSeconds(5), 5_000, MemoryPermission.READ_WRITE).runsInline())
+                .isFalse();
+    }
 }
