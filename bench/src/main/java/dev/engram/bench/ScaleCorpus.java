@@ -3,10 +3,6 @@ package dev.engram.bench;
 import dev.engram.memory.Embedder;
 import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.onnx.OnnxEmbedder;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,30 +38,18 @@ record ScaleCorpus(List<String> texts, float[][] base, Map<String, float[]> quer
     /** Real vectors of {@code texts} and {@code queries} by {@code model}, kept in {@code file} and read from it when it matches. */
     static ScaleCorpus embedOrLoad(EmbeddingModel model, List<String> texts, List<String> queries, Path file) throws IOException {
         try (OnnxEmbedder e = OnnxEmbedder.builder(model).build()) {
+            VectorFile vectors = null;
             if (Files.isRegularFile(file)) {
-                ScaleCorpus kept = load(file, texts);
-                if (kept.base.length == texts.size()) {
-                    Map<String, float[]> qs = new HashMap<>(kept.queries);
-                    queries.stream().filter(q -> !qs.containsKey(q)).forEach(q -> qs.put(q, e.embedQuery(q)));
-                    ScaleCorpus corpus = new ScaleCorpus(texts, kept.base, qs);
-                    corpus.save(file);
-                    return corpus;
+                VectorFile kept = VectorFile.read(file);
+                if (kept.passages().length == texts.size()) {
+                    vectors = kept.withQueries(e, queries);
                 }
             }
-            float[][] base = new float[texts.size()][];
-            for (int from = 0; from < texts.size(); from += 512) {
-                List<float[]> out = e.embed(texts.subList(from, Math.min(texts.size(), from + 512)));
-                for (int i = 0; i < out.size(); i++) {
-                    base[from + i] = out.get(i);
-                }
+            if (vectors == null) {
+                vectors = VectorFile.embed(e, texts, queries);
             }
-            Map<String, float[]> qs = new HashMap<>();
-            for (String q : queries) {
-                qs.put(q, e.embedQuery(q));
-            }
-            ScaleCorpus corpus = new ScaleCorpus(texts, base, qs);
-            corpus.save(file);
-            return corpus;
+            vectors.write(file);
+            return new ScaleCorpus(texts, vectors.passages(), vectors.queries());
         }
     }
 
@@ -87,49 +71,6 @@ record ScaleCorpus(List<String> texts, float[][] base, Map<String, float[]> quer
             v[d] = (float) r.nextGaussian();
         }
         return normalise(v);
-    }
-
-    private void save(Path file) throws IOException {
-        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file)))) {
-            out.writeInt(base.length);
-            out.writeInt(base[0].length);
-            for (float[] v : base) {
-                for (float f : v) {
-                    out.writeFloat(f);
-                }
-            }
-            out.writeInt(queries.size());
-            for (Map.Entry<String, float[]> q : queries.entrySet()) {
-                out.writeUTF(q.getKey());
-                for (float f : q.getValue()) {
-                    out.writeFloat(f);
-                }
-            }
-        }
-    }
-
-    private static ScaleCorpus load(Path file, List<String> texts) throws IOException {
-        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
-            int n = in.readInt();
-            int dims = in.readInt();
-            float[][] base = new float[n][dims];
-            for (float[] v : base) {
-                for (int d = 0; d < dims; d++) {
-                    v[d] = in.readFloat();
-                }
-            }
-            int count = in.readInt();
-            Map<String, float[]> qs = new HashMap<>();
-            for (int i = 0; i < count; i++) {
-                String q = in.readUTF();
-                float[] v = new float[dims];
-                for (int d = 0; d < dims; d++) {
-                    v[d] = in.readFloat();
-                }
-                qs.put(q, v);
-            }
-            return new ScaleCorpus(texts, base, qs);
-        }
     }
 
     int dimensions() {

@@ -11,8 +11,6 @@ import dev.engram.memory.SearchMode;
 import dev.engram.memory.SearchRequest;
 import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.onnx.OnnxEmbedder;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -193,59 +191,15 @@ public final class ScopeSpeed {
 
         static Vectors embed(EmbeddingModel model, List<String> passages, List<String> queries, Path work) throws IOException {
             try (OnnxEmbedder e = OnnxEmbedder.builder(model).build()) {
-                float[][] base = new float[passages.size()][];
-                for (int from = 0; from < passages.size(); from += 512) {
-                    List<float[]> out = e.embed(passages.subList(from, Math.min(passages.size(), from + 512)));
-                    for (int i = 0; i < out.size(); i++) {
-                        base[from + i] = out.get(i);
-                    }
-                }
-                Map<String, float[]> qs = new HashMap<>();
-                for (String q : queries) {
-                    qs.put(q, e.embedQuery(q));
-                }
-                try (DataOutputStream out = new DataOutputStream(Files.newOutputStream(work.resolve("vectors.bin")))) {
-                    out.writeInt(base.length);
-                    out.writeInt(base[0].length);
-                    for (float[] v : base) {
-                        for (float f : v) {
-                            out.writeFloat(f);
-                        }
-                    }
-                    out.writeInt(qs.size());
-                    for (Map.Entry<String, float[]> q : qs.entrySet()) {
-                        out.writeUTF(q.getKey());
-                        for (float f : q.getValue()) {
-                            out.writeFloat(f);
-                        }
-                    }
-                }
-                return new Vectors(base, qs);
+                VectorFile vectors = VectorFile.embed(e, passages, queries);
+                vectors.write(work.resolve("vectors.bin"));
+                return new Vectors(vectors.passages(), vectors.queries());
             }
         }
 
         static Vectors load(Path work) throws IOException {
-            try (DataInputStream in = new DataInputStream(Files.newInputStream(work.resolve("vectors.bin")))) {
-                int n = in.readInt();
-                int dims = in.readInt();
-                float[][] base = new float[n][dims];
-                for (float[] v : base) {
-                    for (int d = 0; d < dims; d++) {
-                        v[d] = in.readFloat();
-                    }
-                }
-                int count = in.readInt();
-                Map<String, float[]> qs = new HashMap<>();
-                for (int i = 0; i < count; i++) {
-                    String q = in.readUTF();
-                    float[] v = new float[dims];
-                    for (int d = 0; d < dims; d++) {
-                        v[d] = in.readFloat();
-                    }
-                    qs.put(q, v);
-                }
-                return new Vectors(base, qs);
-            }
+            VectorFile vectors = VectorFile.read(work.resolve("vectors.bin"));
+            return new Vectors(vectors.passages(), vectors.queries());
         }
 
         float[] query(String q) {
