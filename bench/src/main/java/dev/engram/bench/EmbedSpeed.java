@@ -58,7 +58,7 @@ public final class EmbedSpeed {
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
-        List<String> texts = SearchSpeed.loadQueries(data, queries);
+        List<String> texts = BenchData.loadQueries(data, queries);
         int threads = Runtime.getRuntime().availableProcessors();
         EmbeddingModel m = model;
         try (OnnxEmbedder today = OnnxEmbedder.builder(model).spinning(true).queryCache(0).build();

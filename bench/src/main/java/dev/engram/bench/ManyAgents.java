@@ -181,13 +181,7 @@ public final class ManyAgents {
         }
         Files.writeString(dir.resolve("layout.properties"), "agents=" + agents + "\nusers=" + users + "\nmessages=" + messages + "\n");
         System.out.printf(Locale.ROOT, "# built %s: %d agents of %d users, %d messages each, in %.0f s, %.1f MB on disk%n", dir, agents,
-                users, messages, (System.nanoTime() - t0) / 1e9, size(dir) / 1e6);
-    }
-
-    private static long size(Path dir) throws IOException {
-        try (var files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
-        }
+                users, messages, (System.nanoTime() - t0) / 1e9, BenchData.bytesOnDisk(dir) / 1e6);
     }
 
     /**

@@ -94,7 +94,7 @@ record ScaleCorpus(List<String> texts, float[][] base, Map<String, float[]> quer
     }
 
     private static float[] normalise(float[] v) {
-        double norm = Math.sqrt(SearchSpeed.dot(v, v));
+        double norm = Math.sqrt(BenchData.dot(v, v));
         for (int d = 0; d < v.length; d++) {
             v[d] /= (float) norm;
         }
@@ -104,7 +104,7 @@ record ScaleCorpus(List<String> texts, float[][] base, Map<String, float[]> quer
     /** The vector of a passage's text; a text without a number (the index's probe of the model) gets a real vector. */
     float[] vectorOf(String text) {
         try {
-            return vector(SearchSpeed.passageId(text));
+            return vector(BenchData.passageId(text));
         } catch (IllegalStateException noNumber) {
             return base[Math.floorMod(text.hashCode(), base.length)];
         }

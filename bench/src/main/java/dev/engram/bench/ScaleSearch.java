@@ -25,7 +25,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.store.FSDirectory;
 
@@ -114,8 +113,8 @@ public final class ScaleSearch {
             throw new IllegalArgumentException("--work DIR is required: the store, the index and the kept vectors go there");
         }
         Files.createDirectories(work);
-        List<String> textList = ScaleCorpus.primeTo(SearchSpeed.loadPassages(data, texts), scopes);
-        List<String> queryTexts = SearchSpeed.loadQueries(data, queryCount);
+        List<String> textList = ScaleCorpus.primeTo(BenchData.loadPassages(data, texts), scopes);
+        List<String> queryTexts = BenchData.loadQueries(data, queryCount);
         ScaleCorpus corpus = ScaleCorpus.embedOrLoad(model, textList, queryTexts, work.resolve("vectors.bin"));
         Options options = new Options(work, passages, scopes, milestones, passes, Duration.ofSeconds(3),
                 (long) (minFreeGb * 1e9), 100_000, indexingThreads);
@@ -198,7 +197,7 @@ public final class ScaleSearch {
                 }
             }
         }
-        out.printf(Locale.ROOT, "disk: index %.2f GB in %d segments, store %.2f GB, free %.1f GB%n", size(index) / 1e9, segments,
+        out.printf(Locale.ROOT, "disk: index %.2f GB in %d segments, store %.2f GB, free %.1f GB%n", BenchData.bytesOnDisk(index) / 1e9, segments,
                 storeSize() / 1e9, Files.getFileStore(options.work()).getUsableSpace() / 1e9);
         out.printf(Locale.ROOT, "heap after GC: %d MB (max %d MB)%n", heapAfterGc() >> 20, Runtime.getRuntime().maxMemory() >> 20);
         if (done == 0) {
@@ -243,12 +242,12 @@ public final class ScaleSearch {
             Set<Integer> got = new HashSet<>();
             for (SearchHit h : search.search(SearchRequest.builder(scope(s), queries.get(q)).mode(SearchMode.VECTOR)
                     .domains(SearchDomain.ARCHIVAL).k(10).build())) {
-                got.add(SearchSpeed.passageId(h.text()));
+                got.add(BenchData.passageId(h.text()));
             }
             float[] qv = corpus.query(queries.get(q));
             List<double[]> all = new ArrayList<>();
             for (int i = s; i < done; i += options.scopes()) {
-                all.add(new double[] {SearchSpeed.dot(qv, corpus.vector(i)), i});
+                all.add(new double[] {BenchData.dot(qv, corpus.vector(i)), i});
             }
             all.sort((a, b) -> Double.compare(b[0], a[0]));
             total += all.subList(0, Math.min(10, all.size())).stream().filter(e -> got.contains((int) e[1])).count()
@@ -286,17 +285,5 @@ public final class ScaleSearch {
             bytes += Files.isRegularFile(f) ? Files.size(f) : 0;
         }
         return bytes;
-    }
-
-    static long size(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(p -> {
-                try {
-                    return Files.size(p);
-                } catch (IOException e) {
-                    return 0; // a file a merge deleted while we walked
-                }
-            }).sum();
-        }
     }
 }

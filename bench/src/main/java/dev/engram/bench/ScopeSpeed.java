@@ -80,8 +80,8 @@ public final class ScopeSpeed {
         }
         Files.createDirectories(work);
         int largest = Math.max(Arrays.stream(sizes).max().orElse(0), spread[0]);
-        List<String> texts = SearchSpeed.loadPassages(data, largest);
-        List<String> queryTexts = SearchSpeed.loadQueries(data, queries);
+        List<String> texts = BenchData.loadPassages(data, largest);
+        List<String> queryTexts = BenchData.loadQueries(data, queries);
         Vectors vectors = build ? Vectors.embed(model, texts.subList(0, Math.min(real, texts.size())), queryTexts, work)
                 : Vectors.load(work);
         System.out.printf(Locale.ROOT, "%s; %,d real passage vectors; %d queries x %d passes%n", build ? "build and measure"
@@ -165,12 +165,12 @@ public final class ScopeSpeed {
             Set<Integer> got = new HashSet<>();
             for (SearchHit h : search.search(SearchRequest.builder(scope(s, scopes), queries.get(q)).mode(SearchMode.VECTOR)
                     .domains(SearchDomain.ARCHIVAL).k(10).build())) {
-                got.add(SearchSpeed.passageId(h.text()));
+                got.add(BenchData.passageId(h.text()));
             }
             float[] qv = vectors.query(queries.get(q));
             List<double[]> all = new ArrayList<>();
             for (int i = s; i < n; i += scopes) {
-                all.add(new double[] {SearchSpeed.dot(qv, vectors.vector(i)), i});
+                all.add(new double[] {BenchData.dot(qv, vectors.vector(i)), i});
             }
             all.sort((a, b) -> Double.compare(b[0], a[0]));
             total += all.subList(0, Math.min(10, all.size())).stream().filter(e -> got.contains((int) e[1])).count() / 10.0;
@@ -216,17 +216,7 @@ public final class ScopeSpeed {
         }
 
         private float[] perturb(int id) {
-            float[] b = base[id % base.length];
-            Random r = new Random(id * 2654435761L);
-            float[] v = new float[b.length];
-            for (int i = 0; i < v.length; i++) {
-                v[i] = b[i] + (float) (r.nextGaussian() * 0.02);
-            }
-            double norm = Math.sqrt(SearchSpeed.dot(v, v));
-            for (int i = 0; i < v.length; i++) {
-                v[i] /= (float) norm;
-            }
-            return v;
+            return BenchData.perturbed(base, id);
         }
 
         /** Documents embedded by {@link #vector}, queries replayed. */
@@ -245,7 +235,7 @@ public final class ScopeSpeed {
 
                 @Override
                 public List<float[]> embed(List<String> texts) {
-                    return texts.stream().map(t -> self.vector(SearchSpeed.passageId(t))).toList();
+                    return texts.stream().map(t -> self.vector(BenchData.passageId(t))).toList();
                 }
 
                 @Override

@@ -13,18 +13,8 @@ import dev.engram.memory.SearchHit;
 import dev.engram.memory.SearchMode;
 import dev.engram.memory.SearchRequest;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,11 +30,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Search speed at two scales, through Engram's own store and index, next to SQLite FTS5 bm25() and
@@ -62,8 +48,6 @@ import tools.jackson.databind.json.JsonMapper;
  * precomputed query vectors; "with" runs the model on the query.
  */
 public final class SearchSpeed {
-    private static final Pattern SUFFIX = Pattern.compile("\\(p(\\d+)\\)\\s*$");
-    private static final JsonMapper MAPPER = JsonMapper.builder().build();
     /** How long each query kind runs untimed before it is measured. */
     private static final Duration WARM_UP = Duration.ofSeconds(5);
     /**
@@ -109,8 +93,8 @@ public final class SearchSpeed {
             }
         }
         Files.createDirectories(work);
-        List<String> texts = loadPassages(data, passages);
-        List<String> queryTexts = loadQueries(data, queries);
+        List<String> texts = BenchData.loadPassages(data, passages);
+        List<String> queryTexts = BenchData.loadQueries(data, queries);
         if (reuse) {
             queriesOnly(work, queryTexts, scopes, candidates, embeddingModel);
             return;
@@ -162,11 +146,11 @@ public final class SearchSpeed {
                     System.out.printf(Locale.ROOT, "raw " + model.model().shortName() + " embedding after ingest: %.0f passages/s; mean of before and after %.0f%n",
                             rawAfter, raw);
                     System.out.printf(Locale.ROOT, "ingest with embeddings (store + index): %.0f passages/s = %.0f%% of raw embedding; "
-                            + "index size %s%n", perSecond, 100 * perSecond / raw, size(dir1.resolve("index")));
+                            + "index size %s%n", perSecond, 100 * perSecond / raw, BenchData.megabytes(dir1.resolve("index")));
                 }
                 Supplier<Scope> scopeOfQuery = () -> one;
                 measure(store, dir1, recording, model, queryTexts, queryVectors, scopeOfQuery, vectors, null, candidates);
-                sqliteBaselines(work.resolve("baseline-single.db"), texts.size(), texts::get, i -> vectors[i], 1, queryTexts,
+                SqliteBaselines.run(work.resolve("baseline-single.db"), texts.size(), texts::get, i -> vectors[i], 1, queryTexts,
                         queryVectors);
             }
 
@@ -200,12 +184,12 @@ public final class SearchSpeed {
                 double seconds = (System.nanoTime() - start) / 1e9;
                 System.out.printf(Locale.ROOT, "%nscale: %,d passages over %,d scopes%n", n, scopeCount);
                 System.out.printf(Locale.ROOT, "ingest without embedding (replayed vectors): store %.0f s, store + index %.0f s "
-                        + "(%.0f passages/s); index size %s%n", storeSeconds, seconds, n / seconds, size(dir2.resolve("index")));
+                        + "(%.0f passages/s); index size %s%n", storeSeconds, seconds, n / seconds, BenchData.megabytes(dir2.resolve("index")));
                 Random pick = new Random(5);
                 Supplier<Scope> randomScope = () -> Scope.of("user" + pick.nextInt(scopeCount), "agent");
                 measure(store, dir2, perturbed, model, queryTexts, queryVectors, randomScope, null, perturbed, candidates);
             }
-            sqliteBaselines(work.resolve("baseline-million.db"), n, i -> texts.get(i % texts.size()), perturbed::vector, scopeCount,
+            SqliteBaselines.run(work.resolve("baseline-million.db"), n, i -> texts.get(i % texts.size()), perturbed::vector, scopeCount,
                     queryTexts, queryVectors);
         }
     }
@@ -331,7 +315,7 @@ public final class SearchSpeed {
                     .domains(SearchDomain.ARCHIVAL).k(10).build());
             Set<Integer> got = new LinkedHashSet<>();
             for (SearchHit h : hits) {
-                got.add(passageId(h.text()));
+                got.add(BenchData.passageId(h.text()));
             }
             List<Integer> exact;
             if (singleScopeVectors != null) {
@@ -345,7 +329,7 @@ public final class SearchSpeed {
                         break;
                     }
                 }
-                int[] ids = all.stream().mapToInt(a -> passageId(a.content())).toArray();
+                int[] ids = all.stream().mapToInt(a -> BenchData.passageId(a.content())).toArray();
                 exact = topK(qv, ids.length, i -> perturbed.vector(ids[i]), i -> ids[i], 10);
             }
             total += exact.stream().filter(got::contains).count() / 10.0;
@@ -357,7 +341,7 @@ public final class SearchSpeed {
             java.util.function.IntUnaryOperator id, int k) {
         PriorityQueue<double[]> heap = new PriorityQueue<>(Comparator.comparingDouble(a -> a[0]));
         for (int i = 0; i < n; i++) {
-            double s = dot(q, vector.apply(i));
+            double s = BenchData.dot(q, vector.apply(i));
             if (heap.size() < k) {
                 heap.add(new double[] {s, id.applyAsInt(i)});
             } else if (s > heap.peek()[0]) {
@@ -367,208 +351,6 @@ public final class SearchSpeed {
         }
         List<Integer> out = new ArrayList<>();
         heap.forEach(a -> out.add((int) a[1]));
-        return out;
-    }
-
-    static double dot(float[] a, float[] b) {
-        double s = 0;
-        for (int i = 0; i < a.length; i++) {
-            s += a[i] * b[i];
-        }
-        return s;
-    }
-
-    /** Loads passage {@code i}'s text and vector into FTS5 and a vector table, then times both baselines. */
-    private static void sqliteBaselines(Path file, int n, java.util.function.IntFunction<String> text,
-            java.util.function.IntFunction<float[]> vector, int scopeCount, List<String> queries,
-            Map<String, float[]> queryVectors) throws SQLException {
-        try (Connection c = openBaseline(file)) {
-            PreparedStatement fts = c.prepareStatement("INSERT INTO fts (rowid, text, scope) VALUES (?, ?, ?)");
-            PreparedStatement vec = c.prepareStatement("INSERT INTO vec (id, scope, v) VALUES (?, ?, ?)");
-            c.setAutoCommit(false);
-            for (int i = 0; i < n; i++) {
-                String scope = "s" + (i % scopeCount);
-                fts.setInt(1, i);
-                fts.setString(2, text.apply(i));
-                fts.setString(3, scope);
-                fts.addBatch();
-                vec.setInt(1, i);
-                vec.setString(2, scope);
-                vec.setBytes(3, bytes(vector.apply(i)));
-                vec.addBatch();
-                if (i % 10_000 == 9_999) {
-                    fts.executeBatch();
-                    vec.executeBatch();
-                    c.commit();
-                }
-            }
-            fts.executeBatch();
-            vec.executeBatch();
-            c.commit();
-            c.setAutoCommit(true);
-            Random r = new Random(3);
-            runBaselineQueries(c, queries, queryVectors, () -> "s" + r.nextInt(scopeCount));
-        }
-    }
-
-    private static Connection openBaseline(Path file) throws SQLException {
-        Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
-        try (Statement s = c.createStatement()) {
-            s.execute("PRAGMA journal_mode=WAL");
-            s.execute("PRAGMA synchronous=NORMAL");
-            s.execute("CREATE VIRTUAL TABLE fts USING fts5(text, scope)");
-            s.execute("CREATE TABLE vec (id INTEGER PRIMARY KEY, scope TEXT NOT NULL, v BLOB NOT NULL)");
-            s.execute("CREATE INDEX vec_scope ON vec (scope)");
-        }
-        return c;
-    }
-
-    private static void runBaselineQueries(Connection c, List<String> queries, Map<String, float[]> queryVectors,
-            Supplier<String> scope) throws SQLException {
-        PreparedStatement fts = c.prepareStatement(
-                "SELECT rowid, bm25(fts) FROM fts WHERE fts MATCH ? ORDER BY bm25(fts) LIMIT 10");
-        PreparedStatement vec = c.prepareStatement("SELECT id, v FROM vec WHERE scope = ?");
-        long[] ftsNanos = new long[queries.size()];
-        long[] vecNanos = new long[queries.size()];
-        for (int i = 0; i < queries.size(); i++) {
-            String s = scope.get();
-            String match = "scope:\"" + s + "\" AND (" + ftsTerms(queries.get(i)) + ")";
-            long t = System.nanoTime();
-            fts.setString(1, match);
-            try (ResultSet rs = fts.executeQuery()) {
-                while (rs.next()) {
-                    rs.getInt(1);
-                }
-            }
-            ftsNanos[i] = System.nanoTime() - t;
-            float[] q = queryVectors.get(queries.get(i));
-            t = System.nanoTime();
-            vec.setString(1, s);
-            PriorityQueue<double[]> heap = new PriorityQueue<>(Comparator.comparingDouble(a -> a[0]));
-            try (ResultSet rs = vec.executeQuery()) {
-                while (rs.next()) {
-                    double score = dot(q, floats(rs.getBytes(2)));
-                    if (heap.size() < 10) {
-                        heap.add(new double[] {score, rs.getInt(1)});
-                    } else if (score > heap.peek()[0]) {
-                        heap.poll();
-                        heap.add(new double[] {score, rs.getInt(1)});
-                    }
-                }
-            }
-            vecNanos[i] = System.nanoTime() - t;
-        }
-        Arrays.sort(ftsNanos);
-        Arrays.sort(vecNanos);
-        System.out.printf(Locale.ROOT, "%-34s %9.3f %9.3f%n", "sqlite fts5 bm25()", ftsNanos[ftsNanos.length / 2] / 1e6,
-                ftsNanos[(int) (ftsNanos.length * 0.99)] / 1e6);
-        System.out.printf(Locale.ROOT, "%-34s %9.3f %9.3f%n", "sqlite exact cosine (vectors in rows)",
-                vecNanos[vecNanos.length / 2] / 1e6, vecNanos[(int) (vecNanos.length * 0.99)] / 1e6);
-    }
-
-    /** Every word quoted and OR-ed: FTS5 treats {@code user's}, {@code e-mail}, {@code C++} as syntax otherwise. */
-    static String ftsTerms(String text) {
-        List<String> words = new ArrayList<>();
-        for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-            if (w.length() > 2) {
-                words.add("\"" + w + "\"");
-            }
-        }
-        return words.isEmpty() ? "\"the\"" : String.join(" OR ", words);
-    }
-
-    static byte[] bytes(float[] v) {
-        ByteBuffer b = ByteBuffer.allocate(v.length * 4).order(ByteOrder.LITTLE_ENDIAN);
-        for (float f : v) {
-            b.putFloat(f);
-        }
-        return b.array();
-    }
-
-    static float[] floats(byte[] bytes) {
-        ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        float[] v = new float[bytes.length / 4];
-        for (int i = 0; i < v.length; i++) {
-            v[i] = b.getFloat();
-        }
-        return v;
-    }
-
-    static int passageId(String text) {
-        Matcher m = SUFFIX.matcher(text);
-        if (!m.find()) {
-            throw new IllegalStateException("passage without id: " + text);
-        }
-        return Integer.parseInt(m.group(1));
-    }
-
-    private static String size(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            long bytes = files.filter(Files::isRegularFile).mapToLong(p -> {
-                try {
-                    return Files.size(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }).sum();
-            return String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
-        }
-    }
-
-    /** Real sentences: SciFact sentences and consecutive sentence pairs, and LoCoMo turns. */
-    static List<String> loadPassages(Path data, int n) throws IOException {
-        Set<String> out = new LinkedHashSet<>();
-        List<String> pairs = new ArrayList<>();
-        List<String> triples = new ArrayList<>();
-        try (Stream<String> lines = Files.lines(data.resolve("scifact/corpus.jsonl"), StandardCharsets.UTF_8)) {
-            for (String line : (Iterable<String>) lines::iterator) {
-                JsonNode doc = MAPPER.readTree(line);
-                String[] sentences = doc.path("text").asString("").split("(?<=[.!?])\\s+");
-                for (int i = 0; i < sentences.length; i++) {
-                    if (sentences[i].length() > 30) {
-                        out.add(sentences[i]);
-                    }
-                    if (i + 1 < sentences.length) {
-                        pairs.add(sentences[i] + " " + sentences[i + 1]);
-                    }
-                    if (i + 2 < sentences.length) {
-                        triples.add(sentences[i] + " " + sentences[i + 1] + " " + sentences[i + 2]);
-                    }
-                }
-            }
-        }
-        Path locomo = data.resolve("locomo/locomo-dev.json");
-        if (Files.isRegularFile(locomo)) {
-            for (JsonNode conv : MAPPER.readTree(locomo.toFile())) {
-                for (String name : conv.path("conversation").propertyNames()) {
-                    JsonNode session = conv.path("conversation").get(name);
-                    if (session.isArray()) {
-                        session.forEach(t -> out.add(t.path("speaker").asString() + ": " + t.path("text").asString()));
-                    }
-                }
-            }
-        }
-        pairs.addAll(triples);
-        for (String p : pairs) {
-            if (out.size() >= n) {
-                break;
-            }
-            out.add(p);
-        }
-        List<String> list = new ArrayList<>(out);
-        return list.subList(0, Math.min(n, list.size()));
-    }
-
-    static List<String> loadQueries(Path data, int n) throws IOException {
-        List<String> out = new ArrayList<>();
-        try (Stream<String> lines = Files.lines(data.resolve("scifact/queries.jsonl"), StandardCharsets.UTF_8)) {
-            for (String line : (Iterable<String>) lines::iterator) {
-                out.add(MAPPER.readTree(line).path("text").asString());
-                if (out.size() >= n) {
-                    break;
-                }
-            }
-        }
         return out;
     }
 
@@ -588,7 +370,7 @@ public final class SearchSpeed {
         public List<float[]> embed(List<String> texts) {
             List<float[]> out = model.embed(texts);
             for (int i = 0; i < texts.size(); i++) {
-                vectors[passageId(texts.get(i))] = out.get(i);
+                vectors[BenchData.passageId(texts.get(i))] = out.get(i);
             }
             return out;
         }
@@ -610,17 +392,7 @@ public final class SearchSpeed {
         }
 
         float[] vector(int id) {
-            float[] b = base[id % base.length];
-            Random r = new Random(id * 2654435761L);
-            float[] v = new float[b.length];
-            for (int i = 0; i < v.length; i++) {
-                v[i] = b[i] + (float) (r.nextGaussian() * 0.02);
-            }
-            double norm = Math.sqrt(dot(v, v));
-            for (int i = 0; i < v.length; i++) {
-                v[i] /= (float) norm;
-            }
-            return v;
+            return BenchData.perturbed(base, id);
         }
 
         @Override
@@ -635,7 +407,7 @@ public final class SearchSpeed {
 
         @Override
         public List<float[]> embed(List<String> texts) {
-            return texts.stream().map(t -> vector(passageId(t))).toList();
+            return texts.stream().map(t -> vector(BenchData.passageId(t))).toList();
         }
 
         @Override

@@ -78,7 +78,7 @@ class ScaleSearchTest {
 
         assertThat(corpus.text(40)).isEqualTo(TEXTS.get(3) + " (p40)");
         assertThat(corpus.vector(40)).isEqualTo(corpus.vector(40)).isNotEqualTo(corpus.vector(3));
-        assertThat(SearchSpeed.dot(corpus.vector(40), corpus.vector(40))).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-5));
-        assertThat(SearchSpeed.dot(corpus.vector(40), corpus.vector(3))).isGreaterThan(0.8);
+        assertThat(BenchData.dot(corpus.vector(40), corpus.vector(40))).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-5));
+        assertThat(BenchData.dot(corpus.vector(40), corpus.vector(3))).isGreaterThan(0.8);
     }
 }
