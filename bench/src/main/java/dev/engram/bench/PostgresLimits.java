@@ -19,10 +19,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * counters of commits and WAL flushes the database keeps, to say how many a message costs.
  */
 final class PostgresLimits {
-    /** The commits and WAL flushes PostgreSQL counted so far. */
-    record Counts(long commits, long walSyncs) {
+    /**
+     * The commits and WAL flushes PostgreSQL counted so far, and the CPU time (ms) of this JVM (the servers and the load
+     * clients) and of the database's processes (read from {@code /proc} for the processes {@code pg_stat_activity}
+     * lists, so only for a database on this machine, else -1; a process that ended in between is not counted).
+     */
+    record Counts(long commits, long walSyncs, long jvmCpuMs, long pgCpuMs) {
         Counts minus(Counts earlier) {
-            return new Counts(commits - earlier.commits, walSyncs - earlier.walSyncs);
+            return new Counts(commits - earlier.commits, walSyncs - earlier.walSyncs, jvmCpuMs - earlier.jvmCpuMs,
+                    pgCpuMs < 0 || earlier.pgCpuMs < 0 ? -1 : pgCpuMs - earlier.pgCpuMs);
         }
     }
 
@@ -43,10 +48,36 @@ final class PostgresLimits {
                 ResultSet rs = st.executeQuery("SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()), "
                         + "(SELECT wal_sync FROM pg_stat_wal)")) {
             rs.next();
-            return new Counts(rs.getLong(1), rs.getLong(2));
+            long commits = rs.getLong(1);
+            long walSyncs = rs.getLong(2);
+            long jvm = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                    .getOperatingSystemMXBean()).getProcessCpuTime() / 1_000_000;
+            return new Counts(commits, walSyncs, jvm, databaseCpuMs());
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read PostgreSQL's statistics: " + e.getMessage(), e);
         }
+    }
+
+    /** The CPU time of the database's processes (ms), from /proc; -1 when they are not on this machine. */
+    private long databaseCpuMs() throws SQLException {
+        long ticks = 0;
+        try (Statement st = counters.createStatement(); ResultSet rs = st.executeQuery("SELECT pid FROM pg_stat_activity")) {
+            while (rs.next()) {
+                java.nio.file.Path stat = java.nio.file.Path.of("/proc", Integer.toString(rs.getInt(1)), "stat");
+                String line;
+                try {
+                    line = java.nio.file.Files.readString(stat);
+                } catch (java.io.IOException e) {
+                    if (!java.nio.file.Files.exists(java.nio.file.Path.of("/proc"))) {
+                        return -1;
+                    }
+                    continue; // it ended meanwhile, or it is another machine's process
+                }
+                String[] f = line.substring(line.lastIndexOf(')') + 2).split(" ");
+                ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14 and 15)
+            }
+        }
+        return ticks * 10; // USER_HZ is 100 on Linux
     }
 
     /**

@@ -335,6 +335,8 @@ public final class ServerLoad {
             double n = closed.latencyNanos().length;
             System.out.printf(Locale.ROOT, "closed loop, per message: %.2f commits (reads included), %.2f WAL flushes (pg_stat_database, "
                     + "pg_stat_wal; PostgreSQL's counts, flushed about once a second)%n", d.commits() / n, d.walSyncs() / n);
+            System.out.printf(Locale.ROOT, "closed loop, CPU per message: %.2f ms this JVM (servers and load clients), %s PostgreSQL "
+                    + "(its processes, /proc)%n", d.jvmCpuMs() / n, d.pgCpuMs() < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f ms", d.pgCpuMs() / n));
         }
         Map<String, Set<String>> acknowledged = new HashMap<>();
         for (LoadClients.Result r : List.of(closed, paced)) {

@@ -19,7 +19,8 @@ import org.jdbi.v3.core.Jdbi;
  * releases only after the commit's WAL flush, so writes of one user never share a flush the way concurrent
  * transactions otherwise do. Here the writes queued behind a running one run next in the same transaction, each on
  * its own caller's thread, one after the other (in the order they arrived), then commit together; the change-log
- * entries of all of them are inserted just before the commit ({@link WriteLocks#insertChanges}).
+ * entries of all of them are inserted with the commit, in the same round trip ({@link
+ * WriteLocks#insertChangesAndCommit}).
  *
  * <p>A write that needs a lock another transaction holds while this one holds others is taken back to its savepoint
  * ({@link WriteLocks.Retry}), the writes before it commit, and it runs again first in a new transaction, which may
@@ -239,7 +240,7 @@ final class GroupCommit {
     private void commit(Batch batch) {
         open = null;
         try {
-            batch.locks.insertChanges();
+            batch.locks.insertChangesAndCommit();
             batch.handle.commit();
         } catch (RuntimeException e) {
             batch.failure = e;

@@ -156,6 +156,15 @@ public final class PostgresBackend implements MemoryBackend {
         }
     }
 
+    /**
+     * PostgreSQL undoes part of a unit of work to a {@code SAVEPOINT} ({@link WriteLocks}, which runs every write), so a step whose
+     * calls run inline is one transaction ({@link MemoryStore#attempt}): one commit where there were several.
+     */
+    @Override
+    public boolean savepoints() {
+        return true;
+    }
+
     /** Writes of this process waiting for their turn now (for tests). */
     int queuedWrites() {
         return writes.queued();

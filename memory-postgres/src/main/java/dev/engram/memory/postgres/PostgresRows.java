@@ -36,7 +36,6 @@ import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
-import org.jdbi.v3.core.statement.SqlStatement;
 
 /** {@link Rows} on one PostgreSQL connection, inside the transaction (or read) {@link PostgresBackend} opened. */
 record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, PostgresWorkRows, PostgresCanvasRows, PostgresJobRows,
@@ -48,15 +47,6 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
 
     /** A NULL of a given SQL type, for a column that is not text. */
     record Null(int sqlType) {
-    }
-
-    /** Binds positional arguments; a {@code null} is bound as a text NULL. */
-    private static <S extends SqlStatement<S>> S bind(S statement, Object... args) {
-        for (int i = 0; i < args.length; i++) {
-            statement = args[i] == null ? statement.bindNull(i, Types.VARCHAR)
-                    : args[i] instanceof Null n ? statement.bindNull(i, n.sqlType()) : statement.bind(i, args[i]);
-        }
-        return statement;
     }
 
 
@@ -104,14 +94,16 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
                 rs.getString("definition"), Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
     }
 
+    /** Runs an update on the handle's connection ({@link Statements}: positional arguments bound by type). */
     @Override
     public int exec(String sql, Object... args) {
-        return bind(h.createUpdate(sql), args).execute();
+        return Statements.exec(h.getConnection(), sql, args);
     }
 
+    /** Runs a query on the handle's connection ({@link Statements}). */
     @Override
     public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
-        return bind(h.createQuery(sql), args).map(mapper).list();
+        return Statements.query(h.getConnection(), sql, mapper, args);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.engram.memory.postgres;
 
+import dev.engram.memory.Run;
 import dev.engram.memory.Scope;
 import dev.engram.memory.spi.NewChange;
 import dev.engram.memory.spi.Rows;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import org.jdbi.v3.core.Handle;
 
 /**
@@ -63,6 +65,8 @@ final class WriteLocks {
     private static final Map<Class<?>, Optional<RecordComponent>> OWNER = new ConcurrentHashMap<>();
     /** What a write needs: a user, the whole database, or nothing. */
     private static final String DATABASE_WIDE = "\u0000database";
+    /** Undoes the innermost part ({@link #savepoint}) and releases its savepoint: one round trip. */
+    private static final String UNDO_PART = "ROLLBACK TO SAVEPOINT engram_part; RELEASE SAVEPOINT engram_part";
 
     /** A write that needs a lock another transaction holds while its own transaction holds others: run it again alone. */
     static final class Retry extends Error {
@@ -86,6 +90,9 @@ final class WriteLocks {
     private boolean unit;
     private Mode mode = Mode.NONE;
     private final Set<Integer> users = new HashSet<>();
+    /** What the writes kept so far hold: a write taken back to its savepoint gave up every lock it took (PostgreSQL). */
+    private Mode keptMode = Mode.NONE;
+    private final Set<Integer> keptUsers = new HashSet<>();
     /** Change-log entries of the writes kept so far, and of the write running now. */
     private final List<NewChange> changes = new ArrayList<>();
     private final List<NewChange> running = new ArrayList<>();
@@ -108,7 +115,7 @@ final class WriteLocks {
 
     /** Takes the database lock exclusively, waiting for it: for a write run again alone after a {@link Retry}. */
     void lockDatabase() {
-        h.execute("SELECT pg_advisory_xact_lock(?)", DATABASE);
+        run("SELECT pg_advisory_xact_lock(?)", DATABASE);
         mode = Mode.EXCLUSIVE;
     }
 
@@ -127,23 +134,72 @@ final class WriteLocks {
         unit = false;
         changes.addAll(running);
         running.clear();
-    }
-
-    /** The running write was taken back: so are its change-log entries. */
-    void discarded() {
-        running.clear();
+        keptMode = mode;
+        keptUsers.addAll(users);
     }
 
     /**
-     * Inserts the change-log entries of the transaction's writes, in order, under {@link #CHANGE_LOG}; just before
-     * commit. The lock and the first insert go in one round trip (two statements sent together).
+     * The running write was taken back to its savepoint: so are its change-log entries, and the locks it took, which
+     * PostgreSQL released with the rollback (a later write of the transaction that needs one takes it again).
      */
-    void insertChanges() {
+    void discarded() {
+        running.clear();
+        mode = keptMode;
+        users.retainAll(keptUsers);
+    }
+
+    /**
+     * {@link Rows#savepoint} inside a unit of work, on PostgreSQL's {@code SAVEPOINT}: a nested one of the same name hides
+     * the outer one until released, and {@code ROLLBACK TO} undoes the innermost (and ends the aborted state a failed
+     * statement leaves), which stays open, so it is released after. What the undone part took is forgotten with it:
+     * its locks, which PostgreSQL releases with the rollback, and its change-log entries.
+     */
+    private boolean savepoint(BooleanSupplier work) {
+        Mode modeBefore = mode;
+        Set<Integer> usersBefore = Set.copyOf(users);
+        int runningBefore = running.size();
+        run("SAVEPOINT engram_part");
+        boolean keep;
+        try {
+            keep = work.getAsBoolean();
+        } catch (RuntimeException | Error e) {
+            forget(modeBefore, usersBefore, runningBefore);
+            try {
+                run(UNDO_PART);
+            } catch (RuntimeException again) {
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
+        if (keep) {
+            run("RELEASE SAVEPOINT engram_part");
+        } else {
+            forget(modeBefore, usersBefore, runningBefore);
+            run(UNDO_PART);
+        }
+        return keep;
+    }
+
+    private void forget(Mode modeBefore, Set<Integer> usersBefore, int runningBefore) {
+        mode = modeBefore;
+        users.retainAll(usersBefore);
+        running.subList(runningBefore, running.size()).clear();
+    }
+
+    /**
+     * Inserts the change-log entries of the transaction's writes, in order, under {@link #CHANGE_LOG}, and commits: the
+     * lock, the insert and the {@code COMMIT} go in one round trip (three statements sent together; a failed insert
+     * leaves the transaction aborted and uncommitted, for the caller to roll back). The handle's own commit after it
+     * then finds nothing to commit (the driver sends nothing for a transaction already ended). Without entries, nothing
+     * is sent and the caller commits as usual.
+     */
+    void insertChangesAndCommit() {
         if (changes.isEmpty()) {
             return;
         }
         for (int from = 0; from < changes.size(); from += 1_000) {
-            List<NewChange> part = changes.subList(from, Math.min(changes.size(), from + 1_000));
+            int to = Math.min(changes.size(), from + 1_000);
+            List<NewChange> part = changes.subList(from, to);
             StringBuilder sql = new StringBuilder(from == 0 ? "SELECT pg_advisory_xact_lock(?); " : "");
             sql.append("INSERT INTO changes (entity, entity_id, op, user_id, agent_id) VALUES ");
             List<Object> args = new ArrayList<>();
@@ -158,7 +214,10 @@ final class WriteLocks {
                 args.add(c.userId());
                 args.add(c.agentId().orElse(null));
             }
-            new PostgresRows(h).exec(sql.toString(), args.toArray());
+            if (to == changes.size()) {
+                sql.append("; COMMIT");
+            }
+            run(sql.toString(), args.toArray());
         }
         changes.clear();
     }
@@ -171,6 +230,9 @@ final class WriteLocks {
         if (m.getDeclaringClass() == Unlocked.class) {
             return target;
         }
+        if (name.equals("savepoint")) {
+            return savepoint((BooleanSupplier) args[0]);
+        }
         if (name.equals("appendChanges")) {
             @SuppressWarnings("unchecked")
             List<NewChange> added = (List<NewChange>) args[0];
@@ -179,6 +241,9 @@ final class WriteLocks {
         }
         if (!FREE.contains(name)) {
             need(owner(name, args));
+        }
+        if (args != null && args.length == 1 && args[0] instanceof Run r) {
+            knownRun(r.id(), r.userId()); // its later writes by id need not look its user up
         }
         try {
             return m.invoke(target, args);
@@ -207,14 +272,19 @@ final class WriteLocks {
             return;
         }
         if (mode == Mode.NONE) {
-            h.execute("SELECT pg_advisory_xact_lock_shared(?), pg_advisory_xact_lock(?, ?)", DATABASE, USER_SPACE, key);
+            run("SELECT pg_advisory_xact_lock_shared(?), pg_advisory_xact_lock(?, ?)", DATABASE, USER_SPACE, key);
             mode = Mode.SHARED;
         } else if (unit) {
-            h.execute("SELECT pg_advisory_xact_lock(?, ?)", USER_SPACE, key);
+            run("SELECT pg_advisory_xact_lock(?, ?)", USER_SPACE, key);
         } else if (!tryLock("SELECT pg_try_advisory_xact_lock(?, ?)", USER_SPACE, key)) {
             throw Retry.INSTANCE;
         }
         users.add(key);
+    }
+
+    /** Runs a statement of this transaction's on its connection ({@link Statements}). */
+    private void run(String sql, Object... args) {
+        Statements.exec(h.getConnection(), sql, args);
     }
 
     private boolean tryLock(String sql, Object... args) {
@@ -257,11 +327,15 @@ final class WriteLocks {
         if (user.isEmpty()) {
             return DATABASE_WIDE; // no such run (yet): nothing to go by
         }
+        knownRun(runId, user.get());
+        return user.get();
+    }
+
+    private void knownRun(String runId, String user) {
         if (runOwners.size() > 100_000) {
             runOwners.clear();
         }
-        runOwners.put(runId, user.get());
-        return user.get();
+        runOwners.put(runId, user);
     }
 
     /** A scope's user, or a record's {@code userId} (a string) or {@code scope}; null when it has neither. */

@@ -1,0 +1,81 @@
+package dev.engram.memory.postgres;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+
+/**
+ * The statements of {@link PostgresRows} on the JDBC connection of its handle, without Jdbi's statement layer: Jdbi
+ * builds a statement context, copies its configuration and looks up an argument factory for every argument of every
+ * statement, which cost about a tenth of a PostgreSQL server's time under load (a JFR profile of {@code ServerLoad}),
+ * for positional arguments whose JDBC setter is known from their type. The driver still keeps each statement prepared
+ * on the server from its fifth use on the connection, as under Jdbi. A failure is thrown as Jdbi's {@link
+ * UnableToExecuteStatementException} with the driver's {@link SQLException} as its cause, as before, so that {@link
+ * PostgresFailures} classifies it the same way.
+ */
+final class Statements {
+    private Statements() {
+    }
+
+    /** Runs {@code sql} (one statement, or several separated by semicolons); returns the first result's update count. */
+    static int exec(Connection c, String sql, Object... args) {
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            bind(s, args);
+            s.execute();
+            return Math.max(0, s.getUpdateCount());
+        } catch (SQLException e) {
+            throw failed(sql, e);
+        }
+    }
+
+    /** Runs the query {@code sql} and maps every row (the mappers of these rows read the row only, not the context). */
+    static <T> List<T> query(Connection c, String sql, RowMapper<T> mapper, Object... args) {
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            bind(s, args);
+            try (ResultSet rs = s.executeQuery()) {
+                List<T> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(mapper.map(rs, null));
+                }
+                return out;
+            }
+        } catch (SQLException e) {
+            throw failed(sql, e);
+        }
+    }
+
+    /**
+     * Binds positional arguments by their type, as Jdbi bound them: a {@code null} as a text NULL, a {@link
+     * PostgresRows.Null} as a NULL of its type, an enum as its name.
+     */
+    static void bind(PreparedStatement s, Object... args) throws SQLException {
+        for (int i = 0; i < args.length; i++) {
+            int p = i + 1;
+            switch (args[i]) {
+                case null -> s.setNull(p, Types.VARCHAR);
+                case PostgresRows.Null n -> s.setNull(p, n.sqlType());
+                case String v -> s.setString(p, v);
+                case Long v -> s.setLong(p, v);
+                case Integer v -> s.setInt(p, v);
+                case Boolean v -> s.setBoolean(p, v);
+                case Double v -> s.setDouble(p, v);
+                case Float v -> s.setFloat(p, v);
+                case Short v -> s.setShort(p, v);
+                case byte[] v -> s.setBytes(p, v);
+                case Enum<?> v -> s.setString(p, v.name());
+                default -> s.setObject(p, args[i]);
+            }
+        }
+    }
+
+    private static UnableToExecuteStatementException failed(String sql, SQLException e) {
+        return new UnableToExecuteStatementException("Statement failed: " + e.getMessage() + " [statement: " + sql + "]", e,
+                null);
+    }
+}
