@@ -176,8 +176,14 @@ public final class EngramServer implements AutoCloseable {
         this.web = web.build();
     }
 
-    /** The server's route table: every endpoint, in the order Helidon matches them. */
+    /**
+     * The server's route table: every endpoint, in the order Helidon matches them. Its second half is built on another
+     * thread while this one builds the first (each route is a lambda the JVM spins at its first use: hundreds at a
+     * start, which a second core shares); the order is the same either way.
+     */
     private List<Route> routes(Api api, Providers providers, ModelCatalog models, boolean metricsHere, CustomTools custom) {
+        CompletableFuture<List<Route>> later = CompletableFuture.supplyAsync(() -> laterRoutes(api, providers, models, custom),
+                task -> Thread.ofPlatform().daemon().name("engram-routes").start(task));
         List<Route> routes = new ArrayList<>(Route.table().twin(Route.open(Method.GET, "/v1/health", this::health)).list());
         routes.addAll(ops.probes());
         if (metricsHere) {
@@ -203,6 +209,13 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new PassageRoutes(api).routes());
         routes.addAll(new McpServerRoutes(api, mcp).routes());
         routes.addAll(new ArchiveRoutes(api).routes());
+        routes.addAll(joined(later));
+        return List.copyOf(routes);
+    }
+
+    /** The route table's second half, in order (after {@link ArchiveRoutes}). */
+    private static List<Route> laterRoutes(Api api, Providers providers, ModelCatalog models, CustomTools custom) {
+        List<Route> routes = new ArrayList<>();
         // Before ToolRoutes: /v1/tools/count is not a tool id.
         routes.addAll(new CustomToolRoutes(api, custom).routes());
         routes.addAll(new GroupRoutes(api).routes());
@@ -223,7 +236,22 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new JobRoutes(api).routes());
         routes.addAll(new FolderRoutes(api).routes());
         routes.addAll(new AgentFolderRoutes(api).routes());
-        return List.copyOf(routes);
+        return routes;
+    }
+
+    /** What {@code part} returned, or what it threw, unwrapped. */
+    private static <T> T joined(CompletableFuture<T> part) {
+        try {
+            return part.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
     }
 
     /** The route table (for tests that walk every endpoint). */
