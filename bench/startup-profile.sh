@@ -9,6 +9,9 @@
 #   listening  JVM uptime when the first request's HTTP/1 connection class loads (the script asks /v1/health/ at once)
 #   ready      wall time from the launcher until /readyz says 200, and the JVM's CPU (user+sys) then
 #   classes    classes loaded until ready: from the AOT cache / the jar / the JDK's modules / generated (lambdas, proxies)
+#   threads    CPU (ms) of each live thread with 50 ms or more at ready ("java": the main thread; "C1/C2 CompilerThre": the
+#              JIT); threads that ended before ready (the store's open, the preparation, the routes' second half) are in
+#              the process's CPU only
 # Compare two builds by running it for each, alternately. Run on a quiet machine for figures to quote.
 set -u
 JAR=$1; LABEL=$2; L=${3:-$(cd "$(dirname "$0")/.." && pwd)/engram}; RUNS=${4:-3}
@@ -39,6 +42,8 @@ for i in $(seq 1 "$RUNS"); do
   until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/readyz")" = 200 ]; do sleep 0.01; done
   t2=$(date +%s%N)
   cpu=$(awk '{print ($14+$15)*10}' /proc/$SPID/stat)
+  threads=$(for t in /proc/$SPID/task/*; do n=$(cat $t/comm); s=($(sed 's/.*) //' $t/stat)); echo "$(( (${s[11]}+${s[12]})*10 )) $n"; done \
+    | sort -rn | awk '$1 >= 50 {printf "%s%s %s", sep, $2 " " $3, $1; sep=", "}')
   cp "$H/cl$i.log" "$H/cl$i.ready"
   stop
   vm=$(grep -o 'Create VM, [0-9.]*' "$H/st$i.log" | awk '{printf "%d", $3*1000}')
@@ -53,5 +58,6 @@ for i in $(seq 1 "$RUNS"); do
   echo "$LABEL run $i: create-vm $vm ms (genesis $genesis); main at $main ms; listening at $listening ms (JVM uptime);" \
     "ready $(( (t2-t0)/1000000 )) ms wall, cpu $cpu ms; classes $total: $cached cached, $jar from the jar," \
     "$jdk from the JDK's modules, $(( total - cached - jar - jdk )) generated; $(grep -o 'started in [0-9]* ms' "$H/serve$i.log")"
+  echo "$LABEL run $i threads at ready (CPU ms): $threads"
 done
 rm -rf "$H"

@@ -11,6 +11,9 @@ import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Scope;
 import dev.engram.memory.SearchRequest;
 import dev.engram.memory.onnx.OnnxEmbedder;
+import dev.engram.memory.SqliteOptions;
+import dev.engram.memory.spi.MemoryBackend;
+import dev.engram.memory.sqlite.SqliteBackend;
 import dev.engram.memory.sqlite.SqliteNativeLibrary;
 import dev.engram.tools.PermissionBroker;
 import dev.engram.tools.ShellSessions;
@@ -76,21 +79,49 @@ final class Engine implements AutoCloseable {
         synchronized (storeLock) {
             checkOpen();
             if (store == null) {
-                try {
-                    Files.createDirectories(home);
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot create the Engram home " + home + ": " + e.getMessage(), e);
-                }
-                store = postgres.map(url -> MemoryStore.over(dev.engram.memory.postgres.PostgresBackend.open(url,
-                                environment.get("PGUSER"), environment.get("PGPASSWORD"))))
-                        .orElseGet(() -> {
-                            // sqlite-jdbc's native library from the home's cache, not copied out of the jar on each start
-                            SqliteNativeLibrary.useCache(home.resolve("native").resolve("sqlite"));
-                            return MemoryStore.sqlite(home.resolve("memory.db"));
-                        });
+                createHome();
+                store = MemoryStore.over(openBackend());
             }
             return store;
         }
+    }
+
+    /**
+     * Starts opening the store on a thread of its own ({@code engram serve} builds its server meanwhile), unless it is
+     * open already: {@link #store()} then returns at once, and each of its calls waits until the open has ended (and
+     * throws its failure, the same exception an open on the caller's thread throws). The returned stage completes when
+     * the open has ended, exceptionally with its failure. A home that cannot be created fails here, at once.
+     */
+    CompletableFuture<Void> openStoreInBackground() {
+        synchronized (storeLock) {
+            checkOpen();
+            if (store != null) {
+                return CompletableFuture.completedFuture(null);
+            }
+            createHome();
+            OpeningBackend opening = OpeningBackend.start(storeDescription(), this::openBackend);
+            store = MemoryStore.over(opening);
+            return opening.opened();
+        }
+    }
+
+    private void createHome() {
+        try {
+            Files.createDirectories(home);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the Engram home " + home + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Opens the backend: PostgreSQL at the URL given, else the home's SQLite file (as {@code MemoryStore.sqlite}). */
+    private MemoryBackend openBackend() {
+        return postgres.<MemoryBackend>map(url -> dev.engram.memory.postgres.PostgresBackend.open(url,
+                        environment.get("PGUSER"), environment.get("PGPASSWORD")))
+                .orElseGet(() -> {
+                    // sqlite-jdbc's native library from the home's cache, not copied out of the jar on each start
+                    SqliteNativeLibrary.useCache(home.resolve("native").resolve("sqlite"));
+                    return SqliteBackend.open(SqliteOptions.builder(home.resolve("memory.db")).build());
+                });
     }
 
     /** The embedding model; a stand-in that fails every call when it cannot be opened, so that search degrades to BM25. */

@@ -3,11 +3,11 @@ package dev.engram.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,34 +23,38 @@ public final class EngramCli implements Runnable {
     /**
      * The subcommands, in the order the usage lists them. Added by {@link #commandLine(Map, String...)} rather than
      * declared on the annotation: picocli builds the model of every declared command (reflection over each one's
-     * options) before it parses, and a run needs only the one it invokes.
+     * options) before it parses, and a run needs only the one it invokes. Made by {@link #newCommand} (a switch, not a
+     * table of constructor references: each reference would be a class the JVM generates at every start).
      */
-    private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+    private static final Set<String> SUBCOMMANDS = Collections.unmodifiableSet(new LinkedHashSet<>(List.of("demo", "chat",
+            "agent", "block", "archival", "archive", "notes", "search", "ingest", "folder", "reindex", "tools", "canvas",
+            "schedule", "keys", "serve", "eval", "memory", "mcp", "mcp-turn", "help")));
 
-    private static Map<String, Supplier<Object>> subcommands() {
-        Map<String, Supplier<Object>> m = new LinkedHashMap<>();
-        m.put("demo", DemoCommand::new);
-        m.put("chat", ChatCommand::new);
-        m.put("agent", AgentCommands::new);
-        m.put("block", BlockCommands::new);
-        m.put("archival", ArchivalCommands::new);
-        m.put("archive", ArchiveCommands::new);
-        m.put("notes", NotesCommands::new);
-        m.put("search", SearchCommand::new);
-        m.put("ingest", IngestCommand::new);
-        m.put("folder", FolderCommands::new);
-        m.put("reindex", ReindexCommand::new);
-        m.put("tools", ToolsCommands::new);
-        m.put("canvas", CanvasCommands::new);
-        m.put("schedule", ScheduleCommands::new);
-        m.put("keys", KeysCommands::new);
-        m.put("serve", ServeCommand::new);
-        m.put("eval", EvalCommands::new);
-        m.put("memory", MemoryCommands::new);
-        m.put("mcp", McpCommand::new);
-        m.put("mcp-turn", McpTurnCommand::new);
-        m.put("help", CommandLine.HelpCommand::new);
-        return Collections.unmodifiableMap(m);
+    private static Object newCommand(String name) {
+        return switch (name) {
+            case "demo" -> new DemoCommand();
+            case "chat" -> new ChatCommand();
+            case "agent" -> new AgentCommands();
+            case "block" -> new BlockCommands();
+            case "archival" -> new ArchivalCommands();
+            case "archive" -> new ArchiveCommands();
+            case "notes" -> new NotesCommands();
+            case "search" -> new SearchCommand();
+            case "ingest" -> new IngestCommand();
+            case "folder" -> new FolderCommands();
+            case "reindex" -> new ReindexCommand();
+            case "tools" -> new ToolsCommands();
+            case "canvas" -> new CanvasCommands();
+            case "schedule" -> new ScheduleCommands();
+            case "keys" -> new KeysCommands();
+            case "serve" -> new ServeCommand();
+            case "eval" -> new EvalCommands();
+            case "memory" -> new MemoryCommands();
+            case "mcp" -> new McpCommand();
+            case "mcp-turn" -> new McpTurnCommand();
+            case "help" -> new CommandLine.HelpCommand();
+            default -> throw new IllegalArgumentException("no subcommand " + name);
+        };
     }
 
     /** The root options that take a value: the word after them is that value, not a command. */
@@ -105,12 +109,15 @@ public final class EngramCli implements Runnable {
     public static void main(String[] args) {
         System.setProperty("ai.djl.offline", "true");
         LUCENE_LOG.setLevel(java.util.logging.Level.WARNING);
+        if (invoked(args).filter("serve"::equals).isPresent()) {
+            ServeCommand.prepareInBackground(); // on the other core while picocli parses
+        }
         System.exit(commandLine(System.getenv(), args).execute(args));
     }
 
     /** The configured command line with every subcommand, for tests. */
     static CommandLine commandLine(Map<String, String> environment) {
-        return configure(new EngramCli(environment), SUBCOMMANDS.keySet());
+        return configure(new EngramCli(environment), SUBCOMMANDS);
     }
 
     /**
@@ -119,7 +126,7 @@ public final class EngramCli implements Runnable {
      * usage, {@code help}, a mistyped command and its suggestions).
      */
     static CommandLine commandLine(Map<String, String> environment, String... args) {
-        return configure(new EngramCli(environment), invoked(args).map(Set::of).orElse(SUBCOMMANDS.keySet()));
+        return configure(new EngramCli(environment), invoked(args).map(Set::of).orElse(SUBCOMMANDS));
     }
 
     /** The subcommand {@code args} invoke, after the root options; empty when they invoke none or {@code help}. */
@@ -131,7 +138,7 @@ public final class EngramCli implements Runnable {
             } else if (ROOT_USAGE_OPTIONS.contains(arg)) {
                 return Optional.empty(); // the root's usage or version, whatever follows
             } else if (!arg.startsWith("-")) {
-                return SUBCOMMANDS.containsKey(arg) && !arg.equals("help") ? Optional.of(arg) : Optional.empty();
+                return SUBCOMMANDS.contains(arg) && !arg.equals("help") ? Optional.of(arg) : Optional.empty();
             } else if (arg.equals("--")) {
                 return Optional.empty();
             }
@@ -142,7 +149,9 @@ public final class EngramCli implements Runnable {
     private static CommandLine configure(EngramCli root, Set<String> names) {
         CommandLine cl = new CommandLine(root);
         // Added before the settings below, which picocli passes on only to the subcommands present when they are set.
-        names.forEach(name -> cl.addSubcommand(name, SUBCOMMANDS.get(name).get()));
+        for (String name : names) {
+            cl.addSubcommand(name, newCommand(name));
+        }
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();

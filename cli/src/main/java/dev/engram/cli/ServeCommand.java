@@ -102,6 +102,23 @@ final class ServeCommand extends BaseCommand {
     @Mixin
     LimitOptions limits;
 
+    /**
+     * Called by {@code main} before picocli parses a {@code serve} command line: on a daemon thread, routes
+     * java.util.logging as the server does, then {@linkplain EngramServer#prepare() prepares} what every server's start
+     * needs, so that it is done on the other core while the arguments are parsed. A failure there is left for the start
+     * itself to meet, which does the same work again.
+     */
+    static void prepareInBackground() {
+        Thread.ofPlatform().daemon().name("engram-prepare").start(() -> {
+            try {
+                JulRoute.install();
+                EngramServer.prepare();
+            } catch (RuntimeException | LinkageError e) {
+                // the server's own start does this again, and reports what fails
+            }
+        });
+    }
+
     @Override
     int run() throws InterruptedException {
         long start = System.nanoTime();
@@ -121,6 +138,9 @@ final class ServeCommand extends BaseCommand {
             // (with the embedding model) in the background once the server listens, so that the server starts at once.
             // Built before the server starts: without bubblewrap, python3 or node it fails here, saying what to install.
             CodeRunner runner = code ? CodeRunner.sandboxed() : null;
+            // The store opens on a thread of its own while the server is built over it (its calls wait for the open);
+            // the server listens only once it opened, and a store that cannot open fails the start, nothing listening.
+            CompletableFuture<Void> storeOpened = engine.openStoreInBackground();
             MemorySearch search = engine.onPostgres() ? engine.search() : new LazySearch(engine::search);
             EngramServer.Builder b = EngramServer.builder(engine.store(), search).host(host).port(port).defaultModel(model)
                     .modelPolicy(ModelPolicy.providersOnly().allow(allowModels)).runtime(rb -> {
@@ -152,6 +172,7 @@ final class ServeCommand extends BaseCommand {
             // Ready once listening (a turn and a search are answered correctly; a search that comes while the
             // embedding model loads waits for it); /readyz says "warm": false until the warm-up below ends.
             b.warmUpAfterReady(warmedUp);
+            b.listenAfter(storeOpened);
             server = b.start();
             // Once listening: the first search costs what later ones cost (the index, the embedding model, the server's
             // own search path, a real agent's first request, and the token counter of the default model, which every

@@ -28,7 +28,14 @@ import tools.jackson.databind.node.ObjectNode;
  * required unless it is an {@code Optional}. Generated schemas are cached per type.
  */
 final class InputSchemas {
-    private static final SchemaGenerator GENERATOR = createGenerator();
+    /**
+     * The generator, made at the first schema generated (victools and its Jackson module load then), not when the class
+     * is first used: a sealed tool input's operation names are read at the tool's construction, schemas only later.
+     */
+    private static final class Generator {
+        static final SchemaGenerator INSTANCE = createGenerator();
+    }
+
     private static final Map<Class<?>, ObjectNode> CACHE = new ConcurrentHashMap<>();
 
     private InputSchemas() {
@@ -96,7 +103,7 @@ final class InputSchemas {
         for (GeneratedTools.Parameter p : parameters) {
             ObjectNode property;
             try {
-                property = GENERATOR.generateSchema(p.type());
+                property = Generator.INSTANCE.generateSchema(p.type());
             } catch (RuntimeException e) {
                 throw new ToolDefinitionException("Cannot generate a JSON Schema for parameter '" + p.jsonName() + "' of tool '"
                         + toolName + "': " + e.getMessage(), e);
@@ -123,7 +130,7 @@ final class InputSchemas {
         }
         ObjectNode schema;
         try {
-            schema = GENERATOR.generateSchema(recordType);
+            schema = Generator.INSTANCE.generateSchema(recordType);
         } catch (RuntimeException e) {
             throw new ToolDefinitionException("Cannot generate a JSON Schema for tool input type " + recordType.getName()
                     + ": " + e.getMessage() + ". Tool inputs must not be recursive and must use JSON-mappable types.", e);

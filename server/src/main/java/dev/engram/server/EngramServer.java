@@ -176,8 +176,14 @@ public final class EngramServer implements AutoCloseable {
         this.web = web.build();
     }
 
-    /** The server's route table: every endpoint, in the order Helidon matches them. */
+    /**
+     * The server's route table: every endpoint, in the order Helidon matches them. Its second half is built on another
+     * thread while this one builds the first (each route is a lambda the JVM spins at its first use: hundreds at a
+     * start, which a second core shares); the order is the same either way.
+     */
     private List<Route> routes(Api api, Providers providers, ModelCatalog models, boolean metricsHere, CustomTools custom) {
+        CompletableFuture<List<Route>> later = CompletableFuture.supplyAsync(() -> laterRoutes(api, providers, models, custom),
+                task -> Thread.ofPlatform().daemon().name("engram-routes").start(task));
         List<Route> routes = new ArrayList<>(Route.table().twin(Route.open(Method.GET, "/v1/health", this::health)).list());
         routes.addAll(ops.probes());
         if (metricsHere) {
@@ -203,6 +209,13 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new PassageRoutes(api).routes());
         routes.addAll(new McpServerRoutes(api, mcp).routes());
         routes.addAll(new ArchiveRoutes(api).routes());
+        routes.addAll(joined(later));
+        return List.copyOf(routes);
+    }
+
+    /** The route table's second half, in order (after {@link ArchiveRoutes}). */
+    private static List<Route> laterRoutes(Api api, Providers providers, ModelCatalog models, CustomTools custom) {
+        List<Route> routes = new ArrayList<>();
         // Before ToolRoutes: /v1/tools/count is not a tool id.
         routes.addAll(new CustomToolRoutes(api, custom).routes());
         routes.addAll(new GroupRoutes(api).routes());
@@ -223,7 +236,22 @@ public final class EngramServer implements AutoCloseable {
         routes.addAll(new JobRoutes(api).routes());
         routes.addAll(new FolderRoutes(api).routes());
         routes.addAll(new AgentFolderRoutes(api).routes());
-        return List.copyOf(routes);
+        return routes;
+    }
+
+    /** What {@code part} returned, or what it threw, unwrapped. */
+    private static <T> T joined(CompletableFuture<T> part) {
+        try {
+            return part.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
     }
 
     /** The route table (for tests that walk every endpoint). */
@@ -244,6 +272,20 @@ public final class EngramServer implements AutoCloseable {
         ArrayNode reasons = body.putArray("reasons");
         searchHealth.reasons().forEach(reasons::add);
         Api.json(res, body);
+    }
+
+    /**
+     * Does, on the calling thread, the part of every server's start that no setting changes, so that a server built
+     * afterwards (or meanwhile, on another thread) finds it done: Helidon's service registry and its configuration, and
+     * the classes of the JSON mapper and of the metrics. Optional, and safe to call more than once or never: a command
+     * line that is about to start a server calls it on a thread of its own while it parses its arguments, on a machine
+     * with a second core. It builds no server, binds no port and starts no thread.
+     */
+    public static void prepare() {
+        HttpRouting.Builder routing = HttpRouting.builder();
+        WebServer.builder().host("127.0.0.1").port(0).shutdownHook(false).routing(routing).buildPrototype();
+        Body.JSON.createObjectNode();
+        new Metrics();
     }
 
     /** A builder over the caller's store and search. */
@@ -390,6 +432,7 @@ public final class EngramServer implements AutoCloseable {
         private ImageParts.Limits imageLimits = ImageParts.Limits.defaults();
         private CompletionStage<?> readyAfter = CompletableFuture.completedFuture(null);
         private CompletionStage<?> warmingAfterReady = CompletableFuture.completedFuture(null);
+        private CompletionStage<?> listenAfter = CompletableFuture.completedFuture(null);
         private McpServerPolicy mcpPolicy = McpServerPolicy.defaults();
 
         private Builder(MemoryStore store, MemorySearch search) {
@@ -624,23 +667,70 @@ public final class EngramServer implements AutoCloseable {
             return this;
         }
 
-        /** Builds the runtime, starts listening, and starts delivering scheduled messages. */
+        /**
+         * Work that must succeed before the server listens, such as opening the store on another thread while the server
+         * is built over it (the store's calls waiting for its open): {@link #start()} builds the server, then waits for
+         * {@code opening}, and only then listens. When it failed, {@code start()} stops what it built and throws its
+         * failure (the cause itself, not wrapped), and nothing ever listened. By default the server listens once built.
+         */
+        public Builder listenAfter(CompletionStage<?> opening) {
+            this.listenAfter = Objects.requireNonNull(opening, "listen-after stage must not be null");
+            return this;
+        }
+
+        private void awaitListenAfter() {
+            try {
+                listenAfter.toCompletableFuture().join();
+            } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+                Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+                if (cause instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (cause instanceof Error err) {
+                    throw err;
+                }
+                throw new IllegalStateException("the server could not start: " + cause.getMessage(), cause);
+            }
+        }
+
+        /**
+         * Builds the runtime, waits for {@link #listenAfter} (if given), starts listening, and starts delivering scheduled
+         * messages; on a failure, stops whatever of it had started and throws.
+         */
         public EngramServer start() {
             if (managementPort > 0 && managementPort == port) {
                 throw new IllegalArgumentException("The management port must differ from the server's port (both are "
                         + port + "); leave it unset to serve /metrics on the server's port.");
             }
             EngramServer server = new EngramServer(this);
-            server.web.start();
-            // memory jobs whose process stopped (this server's last run, another server's, a CLI's); a job another live
-            // process holds is left to it, and one whose owner stops while this server runs is taken up within a lease
-            server.memory.resumeAbandoned();
-            server.memory.resumeAbandonedEvery(MemoryManager.LEASE);
-            // uploads to folders whose server stopped, under the same lease: one another live server runs is left to it
-            server.uploads.resumeAbandoned();
-            server.uploads.resumeAbandonedEvery(MemoryManager.LEASE);
-            server.batches.start(); // message batches whose server stopped are marked failed, saying what they did
-            server.runtime.scheduler().start(scheduleInterval);
+            try {
+                awaitListenAfter();
+                server.web.start();
+                if (!server.web.isRunning()) {
+                    // Helidon logs why (the address in use, say), stops, and returns without throwing
+                    throw new IllegalStateException("Cannot listen on " + host + ", port " + port
+                            + (managementPort >= 0 ? " (management port " + managementPort + ")" : "")
+                            + ": the port is in use or the address cannot be bound; nothing was started");
+                }
+                // memory jobs whose process stopped (this server's last run, another server's, a CLI's); a job another
+                // live process holds is left to it, and one whose owner stops while this server runs is taken up
+                // within a lease
+                server.memory.resumeAbandoned();
+                server.memory.resumeAbandonedEvery(MemoryManager.LEASE);
+                // uploads to folders whose server stopped, under the same lease: one another live server runs is left to it
+                server.uploads.resumeAbandoned();
+                server.uploads.resumeAbandonedEvery(MemoryManager.LEASE);
+                server.batches.start(); // message batches whose server stopped are marked failed, saying what they did
+                server.runtime.scheduler().start(scheduleInterval);
+            } catch (RuntimeException | Error e) {
+                // Nothing half-started: what was built (and, if it got so far, the listener) is stopped again.
+                try {
+                    server.close();
+                } catch (RuntimeException | Error suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
             server.ops.started();
             LOG.info("Engram server listening on http://{}:{} (store {}, default model {})", host, server.port(),
                     store, defaultModel);
