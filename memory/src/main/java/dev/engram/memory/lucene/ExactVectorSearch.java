@@ -29,14 +29,6 @@ final class ExactVectorSearch {
      */
     static final int GRAPH_VISITS_PER_BEAM = 40;
 
-    /**
-     * The scope up to which vectors are always scored exactly, whatever share of its index the scope is: the scan of
-     * 10,000 vectors costs about 0.3 ms ({@code ScopeSpeed}: 8,000 in 0.24-0.29 ms, against 0.09-0.14 ms for the graph's
-     * 100), well inside a hybrid search's 1 ms, and gives the fusion the true nearest candidates where the graph misses
-     * some of them (SciFact's 5,183 documents in one scope: nDCG@10 0.7675 through the graph, see the module README).
-     */
-    static final int ALWAYS_EXACT_UP_TO = 10_000;
-
     private ExactVectorSearch() {
     }
 
@@ -45,16 +37,15 @@ final class ExactVectorSearch {
      * {@code scope}'s documents; a filtered graph walk visits about {@code beam * GRAPH_VISITS_PER_BEAM} documents of
      * the scope, and as many outside it for each inside (a scope of a tenth of the index: ten times as many), so
      * exact wins while {@code scope * scope / index} stays below the graph's visits. A scope that is most of its
-     * index and larger than those visits walks the graph, unless it holds at most {@link #ALWAYS_EXACT_UP_TO} documents
-     * (8,000 passages of one agent alone: exact; 30,000: graph); a scope of 20,000 in an index of a million is scored
-     * exactly. Never exact above {@code exactUpTo}.
+     * index and larger than those visits walks the graph, however small (8,000 passages of one agent alone: graph);
+     * a scope of 20,000 in an index of a million is scored exactly. Never exact above {@code exactUpTo}.
      */
     static boolean cheaperThanGraph(long scope, long index, int beam, int exactUpTo) {
         if (scope > exactUpTo) {
             return false;
         }
         double visits = (double) beam * GRAPH_VISITS_PER_BEAM;
-        return scope <= Math.max(visits, ALWAYS_EXACT_UP_TO) || (double) scope * scope / Math.max(index, scope) <= visits;
+        return scope <= visits || (double) scope * scope / Math.max(index, scope) <= visits;
     }
 
     /**

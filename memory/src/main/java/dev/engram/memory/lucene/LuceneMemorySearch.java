@@ -342,10 +342,9 @@ public final class LuceneMemorySearch implements MemorySearch {
         /**
          * The largest scope a vector search may score exactly instead of walking the HNSW graph: exact (recall 1)
          * and, for a small scope in a large index, faster, since the graph walk would visit many documents outside
-         * the scope. A scope of up to 10,000 documents is scored exactly whatever share of the index it is (the true
-         * nearest candidates for the fusion, for about 0.3 ms); above that, below this limit, the search still walks the
-         * graph where that costs less: a scope larger than the graph's visits (about 4,000 documents at the default 100
-         * candidates) that is most of its index. Default 20,000; 0 always walks the graph.
+         * the scope. Below this limit the search still walks the graph where that costs less: a scope larger than the
+         * graph's visits (about 4,000 documents at the default 100 candidates) that is most of its index. Default
+         * 20,000; 0 always walks the graph.
          */
         public Builder exactVectorSearchUpTo(int documents) {
             if (documents < 0) {
