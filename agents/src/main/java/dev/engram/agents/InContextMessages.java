@@ -42,6 +42,12 @@ final class InContextMessages {
     private volatile long lastSeq = -1;
     /** What the agent stored itself since the last read, oldest first ({@link #wrote}): the next read need not read it. */
     private final List<ConversationMessage> written = new ArrayList<>();
+    /**
+     * The ids of own writes already taken into {@link #last} by {@link #withOwnWrites} whose change-log events are after
+     * {@link #lastSeq}: the next read takes each one's first event for its own write, not for a correction of a kept
+     * message (which read the whole context again at every turn's start), and reads the whole context if one is missing.
+     */
+    private final Set<Long> merged = new HashSet<>();
     /** The statistics of the last read. */
     private MemoryStats lastStats;
 
@@ -107,6 +113,7 @@ final class InContextMessages {
             all.addAll(last);
             all.addAll(mine);
             last = List.copyOf(all);
+            mine.forEach(m -> merged.add(m.id()));
             MemoryStats s = lastStats;
             lastStats = new MemoryStats(s.blocks(), s.archivalEntries(), s.notes(), s.messages() + mine.size(),
                     s.messagesInContext() + mine.size(), Optional.of(mine.getLast().createdAt()));
@@ -126,10 +133,14 @@ final class InContextMessages {
         long seqBefore = lastSeq;
         List<ConversationMessage> mine = List.copyOf(written);
         written.clear();
+        Set<Long> unconfirmed = new HashSet<>(merged);
+        merged.clear();
         // The change log is read before the messages: a correction made while they are read is seen by the next read.
-        List<ChangeEvent> events = known.isEmpty() ? List.of() : store.changes().since(seqBefore, MAX_EVENTS);
-        if (!known.isEmpty() && !corrected(known, events)) {
-            long seqNow = events.isEmpty() ? seqBefore : events.getLast().seq();
+        List<ChangeEvent> read = known.isEmpty() ? List.of() : store.changes().since(seqBefore, MAX_EVENTS);
+        // The events of the own writes already kept (withOwnWrites) confirm them: they are neither corrections nor added.
+        List<ChangeEvent> events = read.size() == MAX_EVENTS ? read : confirmed(read, unconfirmed);
+        if (!known.isEmpty() && unconfirmed.isEmpty() && !corrected(known, events, read.size() == MAX_EVENTS)) {
+            long seqNow = read.isEmpty() ? seqBefore : read.getLast().seq();
             List<ConversationMessage> added = onlyMine(known, mine, events) ? mine : store.messages().list(scope,
                     MessageQuery.inContext().withIdRange(known.getLast().id(), Long.MAX_VALUE).withLimit(max));
             // Read after the messages: a message stored meanwhile makes the count larger than what was read.
@@ -157,6 +168,23 @@ final class InContextMessages {
         last = all;
         lastSeq = seqNow;
         return new Read(all, store.stats(scope));
+    }
+
+    /**
+     * The events without the first one of each own write kept already ({@code ids}, from which each id found is
+     * removed: what stays in it had no event, its write did not commit or is not yet seen).
+     */
+    private List<ChangeEvent> confirmed(List<ChangeEvent> events, Set<Long> ids) {
+        if (ids.isEmpty()) {
+            return events;
+        }
+        List<ChangeEvent> out = new ArrayList<>(events.size());
+        for (ChangeEvent e : events) {
+            if (!(ofScope(e) && e.op() == ChangeEvent.Op.UPSERT && ids.remove(Long.parseLong(e.id())))) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     /**
@@ -208,8 +236,8 @@ final class InContextMessages {
      * log since they were read: a new message's event names a newer id. Too many events to look through count as a
      * change.
      */
-    private boolean corrected(List<ConversationMessage> known, List<ChangeEvent> events) {
-        if (events.size() == MAX_EVENTS) {
+    private boolean corrected(List<ConversationMessage> known, List<ChangeEvent> events, boolean tooMany) {
+        if (tooMany) {
             return true;
         }
         long newest = known.getLast().id();
