@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * An agent's in-context messages, read whole once and then, at each step, only what was added since: every step
@@ -51,10 +52,19 @@ final class InContextMessages {
     /** The statistics of the last read. */
     private MemoryStats lastStats;
 
+    /** Hears each stretch of the change log read, in order; {@code null} for a stretch skipped unread. */
+    private final Consumer<List<ChangeEvent>> changes;
+
     InContextMessages(MemoryStore store, Scope scope, int max) {
+        this(store, scope, max, events -> { });
+    }
+
+    /** Messages of {@code scope}, handing each stretch of the change log read after the last to {@code changes}. */
+    InContextMessages(MemoryStore store, Scope scope, int max, Consumer<List<ChangeEvent>> changes) {
         this.store = store;
         this.scope = scope;
         this.max = max;
+        this.changes = changes;
     }
 
     /**
@@ -152,6 +162,7 @@ final class InContextMessages {
             long evicted = known.size() + added.size() - count;
             if (evicted >= 0 && evicted <= known.size() && count <= max && stillFirst(known, (int) evicted)) {
                 lastSeq = seqNow;
+                changes.accept(read);
                 if (added.isEmpty() && evicted == 0) {
                     return new Read(known, stats);
                 }
@@ -164,6 +175,7 @@ final class InContextMessages {
             }
         }
         long seqNow = store.changes().lastSeq();
+        changes.accept(null); // the change log up to here is not read: whatever it holds may have happened
         List<ConversationMessage> all = List.copyOf(store.messages().list(scope, MessageQuery.inContext().newest(max)));
         last = all;
         lastSeq = seqNow;
