@@ -160,7 +160,7 @@ final class InContextMessages {
             // the added ones; as many as the count, the evicted ones are the oldest kept: those before the oldest
             // message in the context now, read only when some left.
             long evicted = known.size() + added.size() - count;
-            if (evicted >= 0 && evicted <= known.size() && count <= max && stillFirst(known, (int) evicted)) {
+            if (evicted >= 0 && evicted <= known.size() && count <= max && stillFirst(known, (int) evicted, stats)) {
                 lastSeq = seqNow;
                 changes.accept(read);
                 if (added.isEmpty() && evicted == 0) {
@@ -233,11 +233,14 @@ final class InContextMessages {
      * Whether the kept messages from {@code from} on are the ones still in the context, {@code from} being how many
      * left by the count: all when none left, none when all left (the added ones are then the whole count), otherwise
      * when the kept message at {@code from} is the oldest in the context now (those before it left, and as many as left
-     * by the count: so exactly those).
+     * by the count: so exactly those). The oldest is the one the statistics name where the store reads it with them.
      */
-    private boolean stillFirst(List<ConversationMessage> known, int from) {
+    private boolean stillFirst(List<ConversationMessage> known, int from, MemoryStats stats) {
         if (from == 0 || from == known.size()) {
             return true;
+        }
+        if (stats.firstInContextId().isPresent()) { // read with the count, in the same statement
+            return stats.firstInContextId().getAsLong() == known.get(from).id();
         }
         List<ConversationMessage> oldest = store.messages().list(scope, MessageQuery.inContext().withLimit(1));
         return !oldest.isEmpty() && oldest.getFirst().id() == known.get(from).id();
