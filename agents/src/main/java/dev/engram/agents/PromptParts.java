@@ -3,6 +3,7 @@ package dev.engram.agents;
 import dev.engram.memory.Archive;
 import dev.engram.memory.Block;
 import dev.engram.memory.ChangeEvent;
+import dev.engram.memory.Folder;
 import dev.engram.memory.Scope;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,7 +19,8 @@ import java.util.function.Supplier;
  * <p>The blocks and the attached archives themselves are kept too, not read at every step, while the change log shows
  * nothing that could change them ({@link #seen}): any {@code BLOCK} event of the user (a block of the agent, of another
  * agent that shares it, a share given or ended), any {@code ARCHIVAL} event of the agent (an archive attached,
- * detached, renamed or deleted, or an entry of its own). The agent's context read ({@link InContextMessages}) hands each
+ * detached, renamed or deleted, a folder attached or detached, or an entry of its own). That no folder is attached is
+ * kept the same way; attached folders are read at every step. The agent's context read ({@link InContextMessages}) hands each
  * stretch of the change log it reads to {@link #seen}, and a stretch it skipped as unknown drops both. What another
  * process or the API wrote is therefore shown from the next step whose context read follows the write, as the context's
  * own messages are.
@@ -42,6 +44,7 @@ final class PromptParts {
     private final AtomicLong archiveChanges = new AtomicLong();
     private volatile Kept<List<Block>> storedBlocks;
     private volatile Kept<List<Archive>> storedArchives;
+    private volatile Kept<List<Folder>> storedFolders;
 
     PromptParts(PromptTokens tokens) {
         this.tokens = tokens;
@@ -112,6 +115,22 @@ final class PromptParts {
         if (blockChanges.get() == seen) { // no change seen while it was read: it holds until the next one
             storedBlocks = new Kept<>(memory, seen, now);
         }
+        return now;
+    }
+
+    /**
+     * The folders attached to {@code memory}'s agent: none, as kept, while no attachment was seen since; otherwise as
+     * {@code read} now. Only an empty list is kept (what attached folders show, their files' state, changes by writes
+     * the change log does not name).
+     */
+    List<Folder> storedFolders(Scope memory, Supplier<List<Folder>> read) {
+        Kept<List<Folder>> k = storedFolders;
+        long seen = archiveChanges.get();
+        if (k != null && k.generation() == seen && k.scope().equals(memory)) {
+            return k.value();
+        }
+        List<Folder> now = List.copyOf(read.get());
+        storedFolders = now.isEmpty() && archiveChanges.get() == seen ? new Kept<>(memory, seen, now) : null;
         return now;
     }
 

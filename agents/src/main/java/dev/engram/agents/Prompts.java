@@ -49,7 +49,7 @@ final class Prompts {
         renderStats(statsText, stats, agent.definition().timezone(), agent.parts.storedArchives(memory,
                 () -> store.archives().attached(memory)));
         String workText = WorkStatePrompt.render(store, memory, tools);
-        String fileText = FilePrompt.render(store, memory, agent.definition().fileLimits());
+        String fileText = FilePrompt.render(store, memory, agent.definition().fileLimits(), agent.parts);
         StringBuilder system = new StringBuilder(instructions.text().length() + blockText.text().length()
                 + statsText.length() + workText.length() + fileText.length() + 512).append(instructions.text())
                 .append(blockText.text()).append(fileText).append(workText).append(statsText);

@@ -112,6 +112,27 @@ class PromptPartsTest {
     }
 
     @Test
+    void aFolderAttachedOrDetachedElsewhereShowsInTheNextPromptAndNoFolderIsNotReadAgain() {
+        Agent agent = agentWithContext();
+        assertThat(agent.compilePrompt().systemText()).doesNotContain("<directories>");
+        agent.parts.storedFolders(ANA, () -> fail("no folder attached and nothing changed, yet read again"));
+        dev.engram.memory.Folder folder;
+        try (MemoryStore other = otherProcess()) {
+            folder = other.folders().create("ana", "recipes", "Ana's recipes", "", dev.engram.memory.Metadata.empty());
+            other.folders().agents().attach(ANA, folder.id(), dev.engram.memory.FileLimits.forContextWindow(128_000));
+        }
+        assertThat(agent.compilePrompt().systemText()).contains("<directory name=\"recipes\">");
+        // attached folders are read at every step: their description changed elsewhere shows
+        fx.store.folders().update("ana", folder.withName("cooking"));
+        assertThat(agent.compilePrompt().systemText()).contains("<directory name=\"cooking\">");
+        try (MemoryStore other = otherProcess()) {
+            other.folders().agents().detach(ANA, folder.id());
+        }
+        assertThat(agent.compilePrompt().systemText()).doesNotContain("<directories>");
+        agent.parts.storedFolders(ANA, () -> fail("no folder attached and nothing changed, yet read again"));
+    }
+
+    @Test
     void aBlockSharedOrUnsharedByAnotherProcessShowsInTheNextPromptAndUnchangedBlocksAreNotReadAgain() {
         Agent agent = agentWithContext();
         fx.runtime.create(AgentDefinition.builder("ana").id("scribe").model("script:test")
