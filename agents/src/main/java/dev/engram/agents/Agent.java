@@ -90,9 +90,11 @@ public final class Agent {
         this.turns = turns;
         this.definition = definition;
         this.scope = definition.scope();
-        this.context = new InContextMessages(settings.store(), scope, MAX_IN_CONTEXT);
         this.tokens = new PromptTokens(tokens);
         this.parts = new PromptParts(this.tokens);
+        // Each stretch of the change log the context reads tells the kept prompt parts what may have changed.
+        this.context = new InContextMessages(settings.store(), scope, MAX_IN_CONTEXT,
+                events -> parts.seen(events, this.definition.memoryScope()));
         this.tools = AgentTools.of(definition, settings, executor, this.tokens);
     }
 

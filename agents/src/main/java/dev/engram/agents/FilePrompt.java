@@ -17,9 +17,9 @@ final class FilePrompt {
     private FilePrompt() {
     }
 
-    /** The section for the agent of {@code scope}, under {@code limits}. */
-    static String render(MemoryStore store, Scope scope, FileLimits limits) {
-        List<Folder> folders = store.folders().agents().attached(scope);
+    /** The section for the agent of {@code scope}, under {@code limits}; that none is attached is kept in {@code parts}. */
+    static String render(MemoryStore store, Scope scope, FileLimits limits, PromptParts parts) {
+        List<Folder> folders = parts.storedFolders(scope, () -> store.folders().agents().attached(scope));
         if (folders.isEmpty()) {
             return "";
         }

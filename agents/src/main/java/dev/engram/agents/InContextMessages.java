@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * An agent's in-context messages, read whole once and then, at each step, only what was added since: every step
@@ -42,13 +43,28 @@ final class InContextMessages {
     private volatile long lastSeq = -1;
     /** What the agent stored itself since the last read, oldest first ({@link #wrote}): the next read need not read it. */
     private final List<ConversationMessage> written = new ArrayList<>();
+    /**
+     * The ids of own writes already taken into {@link #last} by {@link #withOwnWrites} whose change-log events are after
+     * {@link #lastSeq}: the next read takes each one's first event for its own write, not for a correction of a kept
+     * message (which read the whole context again at every turn's start), and reads the whole context if one is missing.
+     */
+    private final Set<Long> merged = new HashSet<>();
     /** The statistics of the last read. */
     private MemoryStats lastStats;
 
+    /** Hears each stretch of the change log read, in order; {@code null} for a stretch skipped unread. */
+    private final Consumer<List<ChangeEvent>> changes;
+
     InContextMessages(MemoryStore store, Scope scope, int max) {
+        this(store, scope, max, events -> { });
+    }
+
+    /** Messages of {@code scope}, handing each stretch of the change log read after the last to {@code changes}. */
+    InContextMessages(MemoryStore store, Scope scope, int max, Consumer<List<ChangeEvent>> changes) {
         this.store = store;
         this.scope = scope;
         this.max = max;
+        this.changes = changes;
     }
 
     /**
@@ -107,6 +123,7 @@ final class InContextMessages {
             all.addAll(last);
             all.addAll(mine);
             last = List.copyOf(all);
+            mine.forEach(m -> merged.add(m.id()));
             MemoryStats s = lastStats;
             lastStats = new MemoryStats(s.blocks(), s.archivalEntries(), s.notes(), s.messages() + mine.size(),
                     s.messagesInContext() + mine.size(), Optional.of(mine.getLast().createdAt()));
@@ -126,10 +143,14 @@ final class InContextMessages {
         long seqBefore = lastSeq;
         List<ConversationMessage> mine = List.copyOf(written);
         written.clear();
+        Set<Long> unconfirmed = new HashSet<>(merged);
+        merged.clear();
         // The change log is read before the messages: a correction made while they are read is seen by the next read.
-        List<ChangeEvent> events = known.isEmpty() ? List.of() : store.changes().since(seqBefore, MAX_EVENTS);
-        if (!known.isEmpty() && !corrected(known, events)) {
-            long seqNow = events.isEmpty() ? seqBefore : events.getLast().seq();
+        List<ChangeEvent> read = known.isEmpty() ? List.of() : store.changes().since(seqBefore, MAX_EVENTS);
+        // The events of the own writes already kept (withOwnWrites) confirm them: they are neither corrections nor added.
+        List<ChangeEvent> events = read.size() == MAX_EVENTS ? read : confirmed(read, unconfirmed);
+        if (!known.isEmpty() && unconfirmed.isEmpty() && !corrected(known, events, read.size() == MAX_EVENTS)) {
+            long seqNow = read.isEmpty() ? seqBefore : read.getLast().seq();
             List<ConversationMessage> added = onlyMine(known, mine, events) ? mine : store.messages().list(scope,
                     MessageQuery.inContext().withIdRange(known.getLast().id(), Long.MAX_VALUE).withLimit(max));
             // Read after the messages: a message stored meanwhile makes the count larger than what was read.
@@ -139,8 +160,9 @@ final class InContextMessages {
             // the added ones; as many as the count, the evicted ones are the oldest kept: those before the oldest
             // message in the context now, read only when some left.
             long evicted = known.size() + added.size() - count;
-            if (evicted >= 0 && evicted <= known.size() && count <= max && stillFirst(known, (int) evicted)) {
+            if (evicted >= 0 && evicted <= known.size() && count <= max && stillFirst(known, (int) evicted, stats)) {
                 lastSeq = seqNow;
+                changes.accept(read);
                 if (added.isEmpty() && evicted == 0) {
                     return new Read(known, stats);
                 }
@@ -153,10 +175,28 @@ final class InContextMessages {
             }
         }
         long seqNow = store.changes().lastSeq();
+        changes.accept(null); // the change log up to here is not read: whatever it holds may have happened
         List<ConversationMessage> all = List.copyOf(store.messages().list(scope, MessageQuery.inContext().newest(max)));
         last = all;
         lastSeq = seqNow;
         return new Read(all, store.stats(scope));
+    }
+
+    /**
+     * The events without the first one of each own write kept already ({@code ids}, from which each id found is
+     * removed: what stays in it had no event, its write did not commit or is not yet seen).
+     */
+    private List<ChangeEvent> confirmed(List<ChangeEvent> events, Set<Long> ids) {
+        if (ids.isEmpty()) {
+            return events;
+        }
+        List<ChangeEvent> out = new ArrayList<>(events.size());
+        for (ChangeEvent e : events) {
+            if (!(ofScope(e) && e.op() == ChangeEvent.Op.UPSERT && ids.remove(Long.parseLong(e.id())))) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     /**
@@ -193,11 +233,14 @@ final class InContextMessages {
      * Whether the kept messages from {@code from} on are the ones still in the context, {@code from} being how many
      * left by the count: all when none left, none when all left (the added ones are then the whole count), otherwise
      * when the kept message at {@code from} is the oldest in the context now (those before it left, and as many as left
-     * by the count: so exactly those).
+     * by the count: so exactly those). The oldest is the one the statistics name where the store reads it with them.
      */
-    private boolean stillFirst(List<ConversationMessage> known, int from) {
+    private boolean stillFirst(List<ConversationMessage> known, int from, MemoryStats stats) {
         if (from == 0 || from == known.size()) {
             return true;
+        }
+        if (stats.firstInContextId().isPresent()) { // read with the count, in the same statement
+            return stats.firstInContextId().getAsLong() == known.get(from).id();
         }
         List<ConversationMessage> oldest = store.messages().list(scope, MessageQuery.inContext().withLimit(1));
         return !oldest.isEmpty() && oldest.getFirst().id() == known.get(from).id();
@@ -208,8 +251,8 @@ final class InContextMessages {
      * log since they were read: a new message's event names a newer id. Too many events to look through count as a
      * change.
      */
-    private boolean corrected(List<ConversationMessage> known, List<ChangeEvent> events) {
-        if (events.size() == MAX_EVENTS) {
+    private boolean corrected(List<ConversationMessage> known, List<ChangeEvent> events, boolean tooMany) {
+        if (tooMany) {
             return true;
         }
         long newest = known.getLast().id();

@@ -40,14 +40,16 @@ final class Prompts {
     static CompiledPrompt compile(Agent agent, MemoryStore store, List<ConversationMessage> messages, MemoryStats stats,
             List<ToolDefinition> tools, int toolTokens, double pressureThreshold) {
         dev.engram.memory.Scope memory = agent.definition().memoryScope();
-        List<Block> blocks = store.blocks().list(memory);
+        // Blocks and attached archives are read again only when the change log showed a change to them.
+        List<Block> blocks = agent.parts.storedBlocks(memory, () -> store.blocks().list(memory));
         // Instructions and blocks rarely change between steps: rendered and counted again only when they do.
         PromptParts.Part instructions = agent.parts.instructions(agent.definition());
         PromptParts.Part blockText = agent.parts.blocks(blocks, memory.agentId());
         StringBuilder statsText = new StringBuilder(256);
-        renderStats(statsText, stats, agent.definition().timezone(), store.archives().attached(memory));
+        renderStats(statsText, stats, agent.definition().timezone(), agent.parts.storedArchives(memory,
+                () -> store.archives().attached(memory)));
         String workText = WorkStatePrompt.render(store, memory, tools);
-        String fileText = FilePrompt.render(store, memory, agent.definition().fileLimits());
+        String fileText = FilePrompt.render(store, memory, agent.definition().fileLimits(), agent.parts);
         StringBuilder system = new StringBuilder(instructions.text().length() + blockText.text().length()
                 + statsText.length() + workText.length() + fileText.length() + 512).append(instructions.text())
                 .append(blockText.text()).append(fileText).append(workText).append(statsText);

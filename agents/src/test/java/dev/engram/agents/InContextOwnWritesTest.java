@@ -132,4 +132,49 @@ class InContextOwnWritesTest {
         mine("eight");
         assertThat(contents()).containsExactly("five", "seven", "eight").isEqualTo(stored());
     }
+
+    @Test
+    void aTurnsFirstStepsOwnWritesDoNotMakeTheNextReadReadTheWholeContextAgain() {
+        ConversationMessage first = context.messages().getFirst();
+        // a turn: its start reads, its message is kept as stored, its step's writes are noted; the next turn reads
+        for (int turn = 0; turn < 3; turn++) {
+            context.read();
+            mine("turn " + turn);
+            assertThat(context.withOwnWrites("default").messages().getLast().content()).isEqualTo("turn " + turn);
+            mine("step of turn " + turn);
+            assertThat(contents()).isEqualTo(stored());
+            // the oldest message is the very object read first: the whole context was not read again
+            assertThat(context.messages().getFirst()).isSameAs(first);
+        }
+    }
+
+    @Test
+    void aKeptOwnWriteCorrectedElsewhereBeforeTheNextReadIsReadCorrected() {
+        try (MemoryStore other = MemoryStore.sqlite(dir.resolve("memory.db"))) {
+            context.read();
+            ConversationMessage two = mine("two");
+            context.withOwnWrites("default");
+            other.messages().edit(scope, two.id(), "two, corrected elsewhere", List.of(), MessageReasoning.NONE);
+            assertThat(contents()).containsExactly("one", "two, corrected elsewhere").isEqualTo(stored());
+            // and a message another server added before the agent's own is read too
+            context.read();
+            other.messages().append(scope, NewMessage.user("default", "from another server"));
+            mine("three");
+            context.withOwnWrites("default");
+            assertThat(contents()).containsExactly("one", "two, corrected elsewhere", "from another server", "three")
+                    .isEqualTo(stored());
+        }
+    }
+
+    @Test
+    void aKeptOwnWriteThatRolledBackIsNotShownAtTheNextRead() {
+        context.read();
+        assertThatThrownBy(() -> store.useTransaction(tx -> {
+            context.wrote(List.of(tx.messages().append(scope, NewMessage.user("default", "rolled back"))));
+            throw new IllegalStateException("the write failed");
+        })).hasMessage("the write failed");
+        assertThat(context.withOwnWrites("default").messages()).extracting(ConversationMessage::content)
+                .containsExactly("one", "rolled back");
+        assertThat(contents()).containsExactly("one").isEqualTo(stored());
+    }
 }

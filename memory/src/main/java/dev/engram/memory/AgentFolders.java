@@ -51,6 +51,8 @@ public final class AgentFolders {
                         + " folders attached; detach one first");
             }
             rows.attachFolder(agent.userId(), folderId, agent.agentId(), store.now());
+            // What the agent's prompt shows changed: logged as the archive attachments are (ChangeEvent)
+            StoreCore.record(rows, ChangeEvent.Entity.ARCHIVAL, folderId, ChangeEvent.Op.UPSERT, agent.userId(), agent.agentId());
             List<FolderFile> files = rows.listFileHeads(agent.userId(), folderId);
             List<FolderFile> newest = files.subList(Math.max(0, files.size() - limits.maxFilesOpen()), files.size());
             for (FolderFile f : newest) {
@@ -71,7 +73,12 @@ public final class AgentFolders {
         Checks.notNull(folderId, "folder id");
         return store.write(rows -> {
             ownFolder(rows, agent.userId(), folderId);
-            return rows.detachFolder(agent.userId(), folderId, agent.agentId());
+            boolean was = rows.detachFolder(agent.userId(), folderId, agent.agentId());
+            if (was) {
+                StoreCore.record(rows, ChangeEvent.Entity.ARCHIVAL, folderId, ChangeEvent.Op.DELETE, agent.userId(),
+                        agent.agentId());
+            }
+            return was;
         });
     }
 

@@ -1,6 +1,7 @@
 package dev.engram.memory;
 
 import dev.engram.memory.spi.NewChange;
+import dev.engram.memory.spi.Rows;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -84,6 +85,9 @@ public final class ArchiveStore {
             }
             Archive next = new Archive(a.id(), a.userId(), name, description, a.createdAt(), store.now());
             rows.putArchive(next);
+            for (String agentId : rows.archiveAgents(userId, id)) {
+                logAttachment(rows, userId, id, agentId, ChangeEvent.Op.UPSERT); // the agents' prompts name it
+            }
             return next;
         });
     }
@@ -101,6 +105,9 @@ public final class ArchiveStore {
                 return false;
             }
             List<NewChange> changes = new ArrayList<>();
+            for (String agentId : rows.archiveAgents(userId, id)) {
+                changes.add(attachment(userId, id, agentId, ChangeEvent.Op.DELETE));
+            }
             for (String passage : rows.deleteAllArchival(a.get().scope())) {
                 changes.add(new NewChange(ChangeEvent.Entity.ARCHIVAL, passage, ChangeEvent.Op.DELETE, userId, Optional.of(id)));
             }
@@ -134,6 +141,7 @@ public final class ArchiveStore {
                         + " archives attached; detach one first");
             }
             rows.attachArchive(agent.userId(), archiveId, agent.agentId(), store.now());
+            logAttachment(rows, agent.userId(), archiveId, agent.agentId(), ChangeEvent.Op.UPSERT);
             return true;
         });
     }
@@ -148,7 +156,11 @@ public final class ArchiveStore {
         Checks.notNull(archiveId, "archive id");
         return store.write(rows -> {
             rows.archive(agent.userId(), archiveId).orElseThrow(() -> noArchive(archiveId));
-            return rows.detachArchive(agent.userId(), archiveId, agent.agentId());
+            boolean was = rows.detachArchive(agent.userId(), archiveId, agent.agentId());
+            if (was) {
+                logAttachment(rows, agent.userId(), archiveId, agent.agentId(), ChangeEvent.Op.DELETE);
+            }
+            return was;
         });
     }
 
@@ -227,5 +239,18 @@ public final class ArchiveStore {
 
     private static NotFoundException noArchive(String id) {
         return new NotFoundException("There is no archive '" + id + "'; list them to see their ids.");
+    }
+
+    /**
+     * An archive attached to, detached from or renamed for an agent, in the change log: an {@code ARCHIVAL} event of the
+     * agent whose id is the archive's (no entry of the agent's archival memory has it, so an index loads nothing and
+     * drops nothing), which tells a reader that keeps the agent's prompt that the archives it names changed.
+     */
+    private static NewChange attachment(String userId, String archiveId, String agentId, ChangeEvent.Op op) {
+        return new NewChange(ChangeEvent.Entity.ARCHIVAL, archiveId, op, userId, Optional.of(agentId));
+    }
+
+    private static void logAttachment(Rows rows, String userId, String archiveId, String agentId, ChangeEvent.Op op) {
+        rows.appendChanges(List.of(attachment(userId, archiveId, agentId, op)));
     }
 }

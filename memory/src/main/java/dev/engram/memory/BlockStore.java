@@ -243,6 +243,8 @@ public final class BlockStore {
                 throw MemoryErrors.duplicateBlock(target, label);
             }
             rows.putShare(owner, label, agentId, permission);
+            // What the other agent sees changed: logged as its block (an index finds no block of its own to load).
+            StoreCore.record(rows, ChangeEvent.Entity.BLOCK, label, ChangeEvent.Op.UPSERT, owner.userId(), agentId);
             return null;
         });
     }
@@ -254,7 +256,11 @@ public final class BlockStore {
         Checks.id(agentId, "agent id");
         return store.write(rows -> {
             requireOwn(rows, owner, label);
-            return rows.deleteShare(owner, label, agentId);
+            boolean had = rows.deleteShare(owner, label, agentId);
+            if (had) {
+                StoreCore.record(rows, ChangeEvent.Entity.BLOCK, label, ChangeEvent.Op.DELETE, owner.userId(), agentId);
+            }
+            return had;
         });
     }
 

@@ -12,6 +12,12 @@ import java.util.Optional;
  * @param op       upserted or deleted
  * @param userId   the owning user
  * @param agentId  the owning agent; empty for notes, which belong to the user; the folder for a file's passage
+ *
+ * <p>Two kinds of event name nothing an index holds, only a change in what an agent sees: a block shared with an agent
+ * or no longer shared is a {@code BLOCK} event of that agent (the block is the owner's, so the agent has no block of
+ * its own to load), and an archive attached to an agent, detached from it or renamed, or a folder attached or detached,
+ * is an {@code ARCHIVAL} event of the agent whose id is the archive's or folder's (no entry of the agent's own has it). A reader that keeps what an agent's prompt
+ * shows between steps takes them as changes; an index loads nothing for them and drops nothing.
  */
 public record ChangeEvent(long seq, Entity entity, String id, Op op, String userId, Optional<String> agentId) {
     /** The kinds of stored things. */

@@ -101,7 +101,7 @@ public abstract class ArchiveConformance {
     }
 
     @Test
-    void deletingAnArchiveDeletesItsPassagesAndAttachmentsAndLogsEachPassage() {
+    void deletingAnArchiveDeletesItsPassagesAndAttachmentsAndLogsEachPassageAndAttachment() {
         Archive a = store().archives().create("ana", "handbook", "");
         List<ArchivalEntry> added = store().archives().insert("ana", a.id(), List.of(NewArchivalEntry.of("one"),
                 NewArchivalEntry.of("two")));
@@ -114,11 +114,38 @@ public abstract class ArchiveConformance {
         assertThat(store().archives().get("ana", a.id())).isEmpty();
         assertThat(store().archives().attached(ANA_HELPER)).isEmpty();
         assertThat(store().archival().list(a.scope(), 0, 10)).isEmpty();
-        assertThat(store().changes().since(before, 10)).extracting(ChangeEvent::id, ChangeEvent::op)
-                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(added.get(0).id(), ChangeEvent.Op.DELETE),
-                        org.assertj.core.groups.Tuple.tuple(added.get(1).id(), ChangeEvent.Op.DELETE));
+        // each passage, and the attachment (an event of the agent that had it, naming the archive)
+        assertThat(store().changes().since(before, 10)).extracting(ChangeEvent::id, ChangeEvent::op, ChangeEvent::agentId)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(added.get(0).id(), ChangeEvent.Op.DELETE, java.util.Optional.of(a.id())),
+                        org.assertj.core.groups.Tuple.tuple(added.get(1).id(), ChangeEvent.Op.DELETE, java.util.Optional.of(a.id())),
+                        org.assertj.core.groups.Tuple.tuple(a.id(), ChangeEvent.Op.DELETE,
+                                java.util.Optional.of(ANA_HELPER.agentId())));
         assertThat(store().usage("ana").archivalEntries()).isZero();
         assertThat(store().archives().delete("ana", a.id())).isFalse();
+    }
+
+    @Test
+    void attachingDetachingAndRenamingAnArchiveAreLoggedAsEventsOfTheAgentsThatHaveIt() {
+        Archive a = store().archives().create("ana", "handbook", "");
+        long before = store().changes().lastSeq();
+        store().archives().attach(ANA_HELPER, a.id());
+        assertThat(store().archives().attach(ANA_HELPER, a.id())).isFalse(); // already: nothing logged
+        store().archives().update("ana", a.id(), "manual", "");
+        store().archives().update("ana", a.id(), "manual", ""); // unchanged: nothing logged
+        store().archives().detach(ANA_HELPER, a.id());
+        assertThat(store().archives().detach(ANA_HELPER, a.id())).isFalse();
+        assertThat(store().changes().since(before, 10))
+                .extracting(ChangeEvent::entity, ChangeEvent::id, ChangeEvent::op, ChangeEvent::agentId)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(ChangeEvent.Entity.ARCHIVAL, a.id(), ChangeEvent.Op.UPSERT,
+                                java.util.Optional.of(ANA_HELPER.agentId())),
+                        org.assertj.core.groups.Tuple.tuple(ChangeEvent.Entity.ARCHIVAL, a.id(), ChangeEvent.Op.UPSERT,
+                                java.util.Optional.of(ANA_HELPER.agentId())),
+                        org.assertj.core.groups.Tuple.tuple(ChangeEvent.Entity.ARCHIVAL, a.id(), ChangeEvent.Op.DELETE,
+                                java.util.Optional.of(ANA_HELPER.agentId())));
+        // an index following the log finds no entry of the agent's for them
+        assertThat(store().archival().get(ANA_HELPER, a.id())).isEmpty();
     }
 
     @Test

@@ -31,6 +31,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.BooleanSupplier;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.statement.PreparedBatch;
@@ -487,13 +488,16 @@ final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkR
                        (SELECT count(*) FROM notes WHERE user_id = :u AND valid_to IS NULL) AS notes,
                        coalesce((SELECT total FROM message_counts WHERE user_id = :u AND agent_id = :a), 0) AS total,
                        coalesce((SELECT in_context FROM message_counts WHERE user_id = :u AND agent_id = :a), 0) AS in_context,
-                       (SELECT max(created_at) FROM messages WHERE user_id = :u AND agent_id = :a) AS last_at""")
+                       (SELECT max(created_at) FROM messages WHERE user_id = :u AND agent_id = :a) AS last_at,
+                       (SELECT min(id) FROM messages WHERE user_id = :u AND agent_id = :a AND in_context = 1) AS first_in""")
                 .bind("u", scope.userId()).bind("a", scope.agentId())
                 .map((rs, ctx) -> {
                     long last = rs.getLong("last_at");
                     Optional<Instant> lastAt = rs.wasNull() ? Optional.empty() : Optional.of(Columns.instant(last));
+                    long first = rs.getLong("first_in");
+                    OptionalLong firstIn = rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(first);
                     return new MemoryStats(rs.getLong("blocks"), rs.getLong("archival"), rs.getLong("notes"),
-                            rs.getLong("total"), rs.getLong("in_context"), lastAt);
+                            rs.getLong("total"), rs.getLong("in_context"), lastAt, firstIn);
                 }).one();
     }
 }

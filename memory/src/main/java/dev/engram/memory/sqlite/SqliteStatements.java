@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import org.jdbi.v3.core.statement.DefaultStatementBuilder;
 import org.jdbi.v3.core.statement.StatementBuilder;
 import org.jdbi.v3.core.statement.StatementBuilderFactory;
@@ -39,6 +40,8 @@ final class SqliteStatements implements StatementBuilderFactory {
     private final Map<Connection, Cache> caches = new ConcurrentHashMap<>();
     private final StatementBuilder plain = new DefaultStatementBuilder();
     private final Builder builder = new Builder();
+    /** Statements run (each Jdbi statement, kept or not). */
+    private final LongAdder run = new LongAdder();
 
     @Override
     public StatementBuilder createStatementBuilder(Connection connection) {
@@ -53,6 +56,11 @@ final class SqliteStatements implements StatementBuilderFactory {
     /** How many statements were prepared (not taken from a cache) on the connections open now (for tests). */
     long prepared() {
         return caches.values().stream().mapToLong(Cache::prepared).sum();
+    }
+
+    /** How many statements were run through this store's connections since it opened (for tests: statements per step). */
+    long run() {
+        return run.sum();
     }
 
     /** Closes every kept statement (the backend closes, its connections next). */
@@ -150,11 +158,13 @@ final class SqliteStatements implements StatementBuilderFactory {
     private final class Builder implements StatementBuilder {
         @Override
         public Statement create(Connection conn, StatementContext ctx) throws SQLException {
+            run.increment();
             return plain.create(conn, ctx);
         }
 
         @Override
         public PreparedStatement create(Connection conn, String sql, StatementContext ctx) throws SQLException {
+            run.increment();
             if (ctx.isReturningGeneratedKeys() || ctx.isConcurrentUpdatable()) {
                 return plain.create(conn, sql, ctx);
             }

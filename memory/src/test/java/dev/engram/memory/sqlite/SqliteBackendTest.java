@@ -218,4 +218,21 @@ class SqliteBackendTest {
             assertThat(b.changes().lastSeq()).isEqualTo(2);
         }
     }
+
+    @Test
+    void theStatisticsNameTheOldestMessageStillInTheContext() {
+        try (MemoryStore store = MemoryStore.sqlite(dir.resolve("m.db"))) {
+            Scope ana = Scope.of("ana", "helper");
+            assertThat(store.stats(ana).firstInContextId()).isEmpty();
+            List<ConversationMessage> m = store.messages().appendAll(ana, List.of(NewMessage.user("s", "one"),
+                    NewMessage.user("s", "two"), NewMessage.user("s", "three")));
+            store.messages().append(Scope.of("ana", "other"), NewMessage.user("s", "another agent's"));
+            assertThat(store.stats(ana).firstInContextId()).hasValue(m.get(0).id());
+            store.messages().markOutOfContext(ana, List.of(m.get(0).id()));
+            assertThat(store.stats(ana).firstInContextId()).hasValue(m.get(1).id());
+            store.messages().markOutOfContext(ana, List.of(m.get(1).id(), m.get(2).id()));
+            assertThat(store.stats(ana).firstInContextId()).isEmpty();
+            assertThat(store.stats(ana).messages()).isEqualTo(3);
+        }
+    }
 }
