@@ -9,11 +9,12 @@ public enum EmbeddingModel {
     /** sentence-transformers/all-MiniLM-L6-v2, int8-quantised: 384 dimensions, mean pooling, 256 tokens. */
     ALL_MINILM_L6_V2_Q("minilm", "all-minilm-l6-v2-q", 384, Pooling.MEAN, 256, "", ""),
     /**
-     * BAAI/bge-small-en-v1.5, int8-quantised: 384 dimensions, CLS pooling, 512 tokens, and the query
-     * instruction its model card prescribes for retrieval.
+     * BAAI/bge-small-en-v1.5, int8-quantised: 384 dimensions, CLS pooling, 512 tokens. Its model card's query
+     * instruction ({@link #instruction()}) is not put before queries: on the shared data sets the defaults score as
+     * well without it (SciFact nDCG@10 0.7721 against 0.7674, LoCoMo recall@10 0.8202 against 0.8203), and it made a
+     * query about 8 tokens and a quarter of its embedding CPU longer.
      */
-    BGE_SMALL_EN_V15_Q("bge-small", "bge-small-en-v1.5-q", 384, Pooling.CLS, 512,
-            "Represent this sentence for searching relevant passages: ",
+    BGE_SMALL_EN_V15_Q("bge-small", "bge-small-en-v1.5-q", 384, Pooling.CLS, 512, "",
             "Represent this sentence for searching relevant passages: ");
 
     /** The short name of {@link #defaultModel()}. */
@@ -69,7 +70,7 @@ public enum EmbeddingModel {
         return maxTokens;
     }
 
-    /** Prepended to queries (not documents) by default. */
+    /** Prepended to queries (not documents) by default; empty for both bundled models. */
     public String queryPrefix() {
         return queryPrefix;
     }
