@@ -52,6 +52,7 @@ public final class OnnxEmbedder implements Embedder {
     private final int threads;
     private final boolean spinning;
     private final QueryCache queryCache;
+    private final String queryPrefix;
 
     private OnnxEmbedder(Builder b) {
         NativeSetup.init();
@@ -63,6 +64,7 @@ public final class OnnxEmbedder implements Embedder {
         this.threads = b.threads;
         this.spinning = b.spinning;
         this.queryCache = new QueryCache(b.queryCacheSize);
+        this.queryPrefix = b.queryPrefix != null ? b.queryPrefix : model.queryPrefix();
         try (InputStream tokenizerJson = resource(model.tokenizerResource())) {
             Map<String, String> options = new HashMap<>();
             options.put("addSpecialTokens", "true");
@@ -134,7 +136,7 @@ public final class OnnxEmbedder implements Embedder {
         if (cached != null) {
             return cached.clone();
         }
-        float[] vector = embed(List.of(model.queryPrefix() + query)).get(0);
+        float[] vector = embed(List.of(queryPrefix + query)).get(0);
         queryCache.put(query, vector.clone());
         return vector;
     }
@@ -287,6 +289,7 @@ public final class OnnxEmbedder implements Embedder {
         private int queryCacheSize = 256;
         private boolean spinning;
         private Path nativeCacheDirectory;
+        private String queryPrefix;
 
         private Builder(EmbeddingModel model) {
             this.model = Objects.requireNonNull(model, "model must not be null");
@@ -329,6 +332,15 @@ public final class OnnxEmbedder implements Embedder {
          */
         public Builder spinning(boolean spinning) {
             this.spinning = spinning;
+            return this;
+        }
+
+        /**
+         * The text {@link #embedQuery} puts before every query; default: the model's {@link EmbeddingModel#queryPrefix()}.
+         * An empty prefix embeds queries as they are.
+         */
+        public Builder queryPrefix(String prefix) {
+            this.queryPrefix = Objects.requireNonNull(prefix, "prefix must not be null");
             return this;
         }
 

@@ -126,12 +126,37 @@ class OnnxEmbedderTest {
     }
 
     @Test
-    void bgeAddsItsQueryInstructionToQueriesOnly() {
-        assertThat(EmbeddingModel.BGE_SMALL_EN_V15_Q.queryPrefix()).startsWith("Represent this sentence");
-        float[] query = bge.embedQuery("hello world");
-        float[] doc = bge.embed(List.of("hello world")).get(0);
-        assertThat(cosine(query, doc)).isLessThan(0.999).isGreaterThan(0.5);
+    void bgeEmbedsAQueryAsItEmbedsTheSameTextAloneOrInABatchOfEqualLength() {
+        assertThat(EmbeddingModel.BGE_SMALL_EN_V15_Q.queryPrefix()).isEmpty();
+        assertThat(EmbeddingModel.BGE_SMALL_EN_V15_Q.instruction()).startsWith("Represent this sentence");
+        assertThat(EmbeddingModel.ALL_MINILM_L6_V2_Q.instruction()).isEmpty();
+        float[] query = bge.embedQuery("Where does Ana live?");
+        // Bit-identical: the same tokens through the same session; a batch of texts of the same length pads nothing,
+        // so the quantised model's activation scales are those of the text alone.
+        assertThat(bge.embed(List.of("Where does Ana live?")).get(0)).containsExactly(query);
+        List<float[]> batch = bge.embed(List.of("Where does Ana live?", "Where does Ana live?"));
+        assertThat(batch.get(0)).containsExactly(query);
+        assertThat(batch.get(1)).containsExactly(query);
+        try (OnnxEmbedder one = OnnxEmbedder.builder(EmbeddingModel.BGE_SMALL_EN_V15_Q).threads(1).queryCache(0).build()) {
+            assertThat(one.embedQuery("Where does Ana live?")).as("one intra-op thread computes the same").containsExactly(query);
+        }
+    }
+
+    @Test
+    void theModelsQueryInstructionIsPutBeforeQueriesOnlyWhenAskedFor() {
+        String instruction = EmbeddingModel.BGE_SMALL_EN_V15_Q.instruction();
+        try (OnnxEmbedder instructed = OnnxEmbedder.builder(EmbeddingModel.BGE_SMALL_EN_V15_Q).threads(2)
+                .queryPrefix(instruction).queryCache(0).build()) {
+            float[] query = instructed.embedQuery("hello world");
+            assertThat(query).containsExactly(instructed.embed(List.of(instruction + "hello world")).get(0));
+            float[] doc = instructed.embed(List.of("hello world")).get(0);
+            assertThat(cosine(query, doc)).isLessThan(0.999).isGreaterThan(0.5);
+            assertThat(bge.embed(List.of("hello world")).get(0)).as("documents never get it").containsExactly(doc);
+            assertThat(bge.embedQuery("hello world")).containsExactly(doc);
+        }
         assertThat(cosine(minilm.embedQuery("hello world"), minilm.embed(List.of("hello world")).get(0))).isGreaterThan(0.999);
+        assertThatThrownBy(() -> OnnxEmbedder.builder(EmbeddingModel.BGE_SMALL_EN_V15_Q).queryPrefix(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("prefix must not be null");
     }
 
     @Test
