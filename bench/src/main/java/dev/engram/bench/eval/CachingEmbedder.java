@@ -1,6 +1,7 @@
 package dev.engram.bench.eval;
 
 import dev.engram.memory.Embedder;
+import dev.engram.memory.onnx.OnnxEmbedder;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -25,17 +26,22 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * An embedder that remembers every vector it computed in a file of its own per model, so that repeated evaluations
  * of settings that change only the index or the fusion embed each passage and query once. Documents and queries are
- * kept apart (a model may prefix queries with an instruction). The wrapped embedder is closed with this one.
+ * kept apart, a query under the prefix its model puts before it ({@link OnnxEmbedder#queryPrefix()}), so that
+ * vectors of a query embedded with another prefix (an instruction turned on or off) are never replayed. The wrapped
+ * embedder is closed with this one.
  */
 public final class CachingEmbedder implements Embedder {
     private final Embedder inner;
     private final Path file;
     private final Map<String, float[]> cache = new ConcurrentHashMap<>();
     private final Map<String, float[]> added = new LinkedHashMap<>();
+    /** What a query's key starts with: its model's query prefix, ended by a character no text holds. */
+    private final String queryKey;
 
     private CachingEmbedder(Embedder inner, Path file) {
         this.inner = inner;
         this.file = file;
+        this.queryKey = "q:" + (inner instanceof OnnxEmbedder onnx ? onnx.queryPrefix() : "") + "\u0000";
         load();
     }
 
@@ -80,7 +86,7 @@ public final class CachingEmbedder implements Embedder {
 
     @Override
     public float[] embedQuery(String query) {
-        return cache.computeIfAbsent("q" + query, k -> {
+        return cache.computeIfAbsent(queryKey + query, k -> {
             float[] v = inner.embedQuery(query);
             synchronized (added) {
                 added.put(k, v);

@@ -128,6 +128,14 @@ public final class OnnxEmbedder implements Embedder {
         return model;
     }
 
+    /**
+     * The text {@link #embedQuery} puts before every query (empty for none): a query's vector depends on it, a
+     * document's does not, so it is not part of {@link #id()}.
+     */
+    public String queryPrefix() {
+        return queryPrefix;
+    }
+
     /** The query's vector, from the cache of recent queries when it was embedded lately; each call gets its own array. */
     @Override
     public float[] embedQuery(String query) {
