@@ -3,6 +3,7 @@ package dev.engram.agents;
 import dev.engram.framework.model.ScriptedChatModel;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.EmbeddingModel;
+import dev.engram.memory.MigratedSqlite;
 import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
@@ -43,7 +44,7 @@ final class AgentFixture implements AutoCloseable {
     /** Opens (or reopens) the store, index and runtime; {@code config} adds models and settings. */
     AgentFixture open(Consumer<AgentRuntime.Builder> config) {
         store = MemoryStore.over(dev.engram.memory.sqlite.SqliteBackend.open(
-                dev.engram.memory.SqliteOptions.builder(dir.resolve("memory.db")).clock(clock).build()), clock, limits);
+                dev.engram.memory.SqliteOptions.builder(MigratedSqlite.at(dir.resolve("memory.db"))).clock(clock).build()), clock, limits);
         search = LuceneMemorySearch.builder(store, embedder()).directory(dir.resolve("index"))
                 .backgroundInterval(Duration.ZERO).build();
         AgentRuntime.Builder b = AgentRuntime.builder(store, search).listener(events::add)

@@ -12,6 +12,7 @@ import dev.engram.framework.ToolStatus;
 import dev.engram.memory.Archive;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MigratedSqlite;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.Scope;
 import dev.engram.memory.WordHashEmbedder;
@@ -46,7 +47,7 @@ class ArchiveSearchToolsTest {
 
     @BeforeEach
     void setUp() {
-        store = MemoryStore.sqlite(dir.resolve("memory.db"));
+        store = MemoryStore.sqlite(MigratedSqlite.at(dir.resolve("memory.db")));
         search = LuceneMemorySearch.builder(store, new WordHashEmbedder()).backgroundInterval(Duration.ZERO).build();
         BuiltinTools.MemoryToolOptions options = BuiltinTools.MemoryToolOptions.defaults();
         ToolRegistry registry = ToolRegistry.create()

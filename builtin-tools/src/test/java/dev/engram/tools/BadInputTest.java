@@ -12,6 +12,7 @@ import dev.engram.framework.ToolStatus;
 import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MigratedSqlite;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.Scope;
@@ -63,7 +64,7 @@ class BadInputTest {
 
     @BeforeEach
     void setUp() throws IOException {
-        store = MemoryStore.sqlite(dir.resolve("memory.db"));
+        store = MemoryStore.sqlite(MigratedSqlite.at(dir.resolve("memory.db")));
         search = LuceneMemorySearch.builder(store, embedder).backgroundInterval(Duration.ZERO).build();
         workspace = Files.createDirectories(dir.resolve("work"));
         Files.writeString(workspace.resolve("notes.md"), "keep me");

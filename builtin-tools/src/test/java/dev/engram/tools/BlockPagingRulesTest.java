@@ -18,6 +18,7 @@ import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.Block;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MigratedSqlite;
 import dev.engram.memory.NewArchivalEntry;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.Scope;
@@ -60,7 +61,7 @@ class BlockPagingRulesTest {
 
     @BeforeEach
     void open() {
-        store = MemoryStore.sqlite(dir.resolve("memory.db"));
+        store = MemoryStore.sqlite(MigratedSqlite.at(dir.resolve("memory.db")));
     }
 
     @AfterEach

@@ -13,6 +13,7 @@ import dev.engram.memory.Embedder;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MigratedSqlite;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.Scope;
 import dev.engram.memory.lucene.LuceneMemorySearch;
@@ -37,7 +38,7 @@ class ConsentBrokerTest {
 
     @BeforeEach
     void open() {
-        store = MemoryStore.sqlite(dir.resolve("memory.db"));
+        store = MemoryStore.sqlite(MigratedSqlite.at(dir.resolve("memory.db")));
         search = LuceneMemorySearch.builder(store, Embedder.unavailable("none", 8, "not needed here"))
                 .backgroundInterval(Duration.ZERO).build();
         store.blocks().create(ANA, NewBlock.builder("diary").value("Ana's diary.").permission(MemoryPermission.HUMAN).build());

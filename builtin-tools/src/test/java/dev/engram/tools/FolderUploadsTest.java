@@ -15,6 +15,7 @@ import dev.engram.memory.ManualClock;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.Metadata;
+import dev.engram.memory.MigratedSqlite;
 import dev.engram.memory.NotFoundException;
 import dev.engram.memory.Scope;
 import dev.engram.memory.SearchDomain;
@@ -63,7 +64,7 @@ class FolderUploadsTest {
 
     @BeforeEach
     void open() {
-        store = MemoryStore.sqlite(dir.resolve("memory.db"));
+        store = MemoryStore.sqlite(MigratedSqlite.at(dir.resolve("memory.db")));
         search = LuceneMemorySearch.builder(store, embedder).backgroundInterval(Duration.ZERO).build();
         uploads = FolderUploads.create(store, search, 300);
         docs = store.folders().create("ana", "manuals", "", "", Metadata.empty());

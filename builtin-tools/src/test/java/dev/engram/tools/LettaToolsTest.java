@@ -15,6 +15,7 @@ import dev.engram.memory.EmbeddingModel;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MigratedSqlite;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
@@ -64,7 +65,7 @@ class LettaToolsTest {
 
     @BeforeEach
     void setUp() {
-        store = MemoryStore.sqlite(dir.resolve("memory.db"));
+        store = MemoryStore.sqlite(MigratedSqlite.at(dir.resolve("memory.db")));
         search = LuceneMemorySearch.builder(store, embedder).backgroundInterval(Duration.ZERO).build();
         PermissionBroker broker = request -> {
             consents.add(request);

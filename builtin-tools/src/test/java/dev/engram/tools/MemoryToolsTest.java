@@ -11,6 +11,7 @@ import dev.engram.framework.ToolResult;
 import dev.engram.framework.ToolStatus;
 import dev.engram.memory.Block;
 import dev.engram.memory.EmbeddingModel;
+import dev.engram.memory.MigratedSqlite;
 import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MemorySearch;
@@ -68,7 +69,7 @@ class MemoryToolsTest {
 
     @BeforeEach
     void setUp() {
-        store = MemoryStore.sqlite(dir.resolve("memory.db"));
+        store = MemoryStore.sqlite(MigratedSqlite.at(dir.resolve("memory.db")));
         search = LuceneMemorySearch.builder(store, embedder).backgroundInterval(Duration.ZERO).build();
         PermissionBroker broker = request -> {
             consents.add(request);

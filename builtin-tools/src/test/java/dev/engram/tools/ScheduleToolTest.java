@@ -11,6 +11,7 @@ import dev.engram.framework.ToolResult;
 import dev.engram.framework.ToolStatus;
 import dev.engram.memory.ManualClock;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MigratedSqlite;
 import dev.engram.memory.Schedule;
 import dev.engram.memory.ScheduleTiming;
 import dev.engram.memory.Scope;
@@ -40,7 +41,7 @@ class ScheduleToolTest {
 
     @BeforeEach
     void setUp() {
-        store = MemoryStore.sqlite(SqliteOptions.builder(dir.resolve("memory.db")).clock(clock).build());
+        store = MemoryStore.sqlite(SqliteOptions.builder(MigratedSqlite.at(dir.resolve("memory.db"))).clock(clock).build());
         registry = ToolRegistry.create().register(BuiltinTools.schedule(store));
     }
 

@@ -1,5 +1,6 @@
 package dev.engram.cli;
 
+import dev.engram.memory.MigratedSqlite;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -38,7 +39,12 @@ final class Cli {
         return run(home, Map.of(), args);
     }
 
+    /**
+     * Runs the command in {@code home}, which starts with a copy of a freshly migrated store when it has none (as the
+     * command would create one; the migrations run once per test JVM, not once per test: {@link MigratedSqlite}).
+     */
     static Run run(Path home, Map<String, String> env, String... args) {
+        MigratedSqlite.at(home.resolve("memory.db"));
         CommandLine cl = EngramCli.commandLine(env);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

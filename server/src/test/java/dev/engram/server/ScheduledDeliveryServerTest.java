@@ -51,7 +51,7 @@ class ScheduledDeliveryServerTest {
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = PostgresServer.startOrSkip();
+        postgres = PostgresServer.sharedOrSkip();
     }
 
     @AfterAll

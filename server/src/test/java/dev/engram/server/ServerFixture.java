@@ -4,6 +4,7 @@ import dev.engram.memory.Embedder;
 import dev.engram.memory.KeyStore;
 import dev.engram.memory.MemorySearch;
 import dev.engram.memory.MemoryStore;
+import dev.engram.memory.MigratedSqlite;
 import dev.engram.memory.lucene.LuceneMemorySearch;
 import java.io.IOException;
 import java.net.URI;
@@ -50,7 +51,7 @@ final class ServerFixture implements AutoCloseable {
     }
 
     ServerFixture(Path dir, Consumer<EngramServer.Builder> configure) {
-        store = MemoryStore.sqlite(dir.resolve("memory.db"));
+        store = MemoryStore.sqlite(MigratedSqlite.at(dir.resolve("memory.db")));
         search = LuceneMemorySearch.builder(store, sharedEmbedder()).directory(dir.resolve("index")).build();
         EngramServer.Builder b = EngramServer.builder(store, search).runtime(rt -> rt.model("test:echo", new EchoModel()))
                 .defaultModel("test:echo").port(0).pingInterval(Duration.ofMillis(50)).shutdownGrace(Duration.ofSeconds(5));

@@ -42,7 +42,7 @@ class SharedDatabaseServerTest {
 
     @BeforeAll
     static void start() throws Exception {
-        postgres = PostgresServer.startOrSkip();
+        postgres = PostgresServer.sharedOrSkip();
     }
 
     @AfterAll

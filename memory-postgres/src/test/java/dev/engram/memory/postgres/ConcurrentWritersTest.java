@@ -40,7 +40,7 @@ class ConcurrentWritersTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = PostgresServer.startOrSkip();
+        server = PostgresServer.sharedOrSkip();
     }
 
     @AfterAll

@@ -34,7 +34,7 @@ class GroupCommitTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = PostgresServer.startOrSkip();
+        server = PostgresServer.sharedOrSkip();
     }
 
     @AfterAll

@@ -28,7 +28,7 @@ class PostgresBackendConformanceTest extends MemoryStoreConformance {
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = PostgresServer.startOrSkip();
+        server = PostgresServer.sharedOrSkip();
     }
 
     @AfterAll

@@ -16,7 +16,7 @@ class PostgresLocksTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = PostgresServer.startOrSkip();
+        server = PostgresServer.sharedOrSkip();
     }
 
     @AfterAll

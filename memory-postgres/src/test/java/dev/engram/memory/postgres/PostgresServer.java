@@ -30,12 +30,15 @@ import org.junit.jupiter.api.Assumptions;
 public final class PostgresServer implements AutoCloseable {
     private static final String TEMPLATE = "engram_template";
     private static final java.util.concurrent.atomic.AtomicInteger SCHEMAS = new java.util.concurrent.atomic.AtomicInteger();
+    /** The cluster of {@link #sharedOrSkip()}, started by its first call. */
+    private static PostgresServer shared;
     private final Path bin;
     private final Path dir;
     private final int port;
     private final boolean asPostgres;
     private ExecutorService background;
     private Future<String> next;
+    private boolean isShared;
 
     private PostgresServer(Path bin, Path dir, int port, boolean asPostgres) {
         this.bin = bin;
@@ -69,6 +72,34 @@ public final class PostgresServer implements AutoCloseable {
         return start(bin.get());
     }
 
+    /**
+     * The one cluster of this test JVM, started by the first call, or a skip as {@link #startOrSkip()}: each cluster
+     * costs an {@code initdb} and a start (about two seconds of a 2-core machine), so the test classes that work only
+     * in their own new schemas or databases ({@link #newSchema()}, {@link #newMigratedDatabase(Function)}) share it
+     * instead of starting one each; nothing one class writes is in another's schema or database. A class that stops,
+     * restarts or reconfigures its server starts its own ({@link #startOrSkip()}). {@link #close()} on the shared
+     * cluster does nothing, so a class closes what it was given in its {@code @AfterAll} either way; the cluster is
+     * stopped, and its directory deleted, when the JVM exits.
+     */
+    public static synchronized PostgresServer sharedOrSkip() throws Exception {
+        Optional<Path> bin = binaries();
+        Assumptions.assumeTrue(bin.isPresent(), "skipped: no PostgreSQL server binaries under /usr/lib/postgresql "
+                + "(apt-get install postgresql-15)");
+        if (shared == null) {
+            PostgresServer server = start(bin.get());
+            server.isShared = true;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    server.stopAndDelete();
+                } catch (Exception e) {
+                    System.err.println("cannot stop the shared PostgreSQL test cluster in " + server.dir + ": " + e);
+                }
+            }, "pg-shared-stop"));
+            shared = server;
+        }
+        return shared;
+    }
+
     public static PostgresServer start(Path bin) throws Exception {
         boolean root = "root".equals(System.getProperty("user.name"));
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "engram-pg-");
@@ -96,6 +127,9 @@ public final class PostgresServer implements AutoCloseable {
 
     /** Stops the server as an operator's restart does ({@code pg_ctl stop -m fast}: open sessions are ended). */
     public void stop() throws Exception {
+        if (isShared) {
+            throw new IllegalStateException("the shared test cluster is not stopped by a test: start one with startOrSkip()");
+        }
         pg(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-w", "-m", "fast", "stop"));
     }
 
@@ -196,8 +230,15 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
+    /** Stops the server and deletes its directory; a no-op on the {@linkplain #sharedOrSkip() shared} cluster. */
     @Override
     public void close() throws Exception {
+        if (!isShared) {
+            stopAndDelete();
+        }
+    }
+
+    private void stopAndDelete() throws Exception {
         synchronized (this) {
             if (background != null) {
                 background.shutdownNow();

@@ -38,7 +38,7 @@ class SharedDatabaseTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = PostgresServer.startOrSkip();
+        server = PostgresServer.sharedOrSkip();
         embedder = OnnxEmbedder.builder(EmbeddingModel.ALL_MINILM_L6_V2_Q).threads(1).build();
     }
 
