@@ -39,7 +39,7 @@ class PostgresAttemptTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = PostgresServer.startOrSkip();
+        server = PostgresServer.sharedOrSkip(); // every test works in a schema of its own
     }
 
     @AfterAll
