@@ -30,34 +30,6 @@ public final class QueryPrefixQuality {
     private QueryPrefixQuality() {
     }
 
-    /** Passages from the cached document embedder, queries from one embedding them with a given prefix. */
-    private record Split(Embedder documents, OnnxEmbedder queries) implements Embedder {
-        @Override
-        public String id() {
-            return documents.id();
-        }
-
-        @Override
-        public int dimensions() {
-            return documents.dimensions();
-        }
-
-        @Override
-        public List<float[]> embed(List<String> texts) {
-            return documents.embed(texts);
-        }
-
-        @Override
-        public float[] embedQuery(String query) {
-            return queries.embedQuery(query);
-        }
-
-        @Override
-        public void close() {
-            // both are closed by main
-        }
-    }
-
     public static void main(String[] args) {
         Path data = Path.of("../shared/data");
         Path work = null;
@@ -86,7 +58,7 @@ public final class QueryPrefixQuality {
                     default -> throw new IllegalArgumentException("unknown variant " + variant + " (prefix or none)");
                 };
                 try (OnnxEmbedder queries = OnnxEmbedder.builder(model).queryPrefix(prefix).queryCache(0).build()) {
-                    EvalSetup setup = EvalSetup.defaults(new Split(documents, queries));
+                    EvalSetup setup = EvalSetup.defaults(new SplitEmbedder(documents, queries::embedQuery));
                     List<String> lines = new ArrayList<>();
                     SciFactEval.Report s = SciFactEval.run(scifact, scifact.resolve("qrels/train.tsv"), setup, (d, t) -> { });
                     System.out.println(variant + ":\n" + EvalTables.sciFact(model.shortName(), s));

@@ -226,7 +226,7 @@ public final class SearchSpeed {
             for (String q : queryTexts) {
                 queryVectors.put(q, model.embedQuery(q));
             }
-            Embedder documents = new QueryEmbedder(model, queryVectors::get);
+            Embedder documents = new SplitEmbedder(model, queryVectors::get);
             for (String scale : List.of("single", "million")) {
                 Path dir = work.resolve(scale);
                 if (!Files.isDirectory(dir.resolve("index"))) {
@@ -249,8 +249,8 @@ public final class SearchSpeed {
             int candidates) throws IOException {
         System.out.printf(Locale.ROOT, "(candidates %d)%n", candidates);
         warm(dir);
-        Embedder replayQueries = new QueryEmbedder(indexEmbedder, queryVectors::get);
-        Embedder realQueries = new QueryEmbedder(indexEmbedder, model::embedQuery);
+        Embedder replayQueries = new SplitEmbedder(indexEmbedder, queryVectors::get);
+        Embedder realQueries = new SplitEmbedder(indexEmbedder, model::embedQuery);
         System.out.printf(Locale.ROOT, "%-34s %9s %9s%n", "query (k=10, scoped)", "p50 ms", "p99 ms");
         for (boolean embedQuery : new boolean[] {false, true}) {
             try (LuceneMemorySearch search = LuceneMemorySearch.builder(store, embedQuery ? realQueries : replayQueries)
@@ -413,32 +413,6 @@ public final class SearchSpeed {
         @Override
         public float[] embedQuery(String query) {
             return Optional.ofNullable(queries.get(query)).orElseThrow();
-        }
-    }
-
-    /**
-     * The index's embedder for documents, with queries embedded by {@code queries}: replayed vectors
-     * (search time without query embedding) or the real model (with it).
-     */
-    private record QueryEmbedder(Embedder documents, java.util.function.Function<String, float[]> queries) implements Embedder {
-        @Override
-        public String id() {
-            return documents.id();
-        }
-
-        @Override
-        public int dimensions() {
-            return documents.dimensions();
-        }
-
-        @Override
-        public List<float[]> embed(List<String> texts) {
-            return documents.embed(texts);
-        }
-
-        @Override
-        public float[] embedQuery(String query) {
-            return queries.apply(query);
         }
     }
 }
