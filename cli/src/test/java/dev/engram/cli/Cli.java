@@ -45,6 +45,11 @@ final class Cli {
      */
     static Run run(Path home, Map<String, String> env, String... args) {
         MigratedSqlite.at(home.resolve("memory.db"));
+        return runAsIs(home, env, args);
+    }
+
+    /** Runs the command in {@code home} as it is, without a store placed there first (for tests of what creates one). */
+    static Run runAsIs(Path home, Map<String, String> env, String... args) {
         CommandLine cl = EngramCli.commandLine(env);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
@@ -79,7 +80,7 @@ class ServeStartFailuresTest {
 
     @Test
     void aBadLogFormatIsAUsageErrorThatOpensNoStore() {
-        Cli.Run r = Cli.run(home, "serve", "--port", "0", "--log-format", "xml");
+        Cli.Run r = Cli.runAsIs(home, Map.of(), "serve", "--port", "0", "--log-format", "xml");
         Cli.oneLineError(r, 2, "--log-format is text or json");
         assertThat(home.resolve("memory.db")).doesNotExist();
     }
