@@ -256,7 +256,12 @@ class LauncherTest {
                 .containsPattern("-XX:AOTCacheOutput=.*/serve-\\d+\\.aot\\.tmp\\.\\d+ ");
         assertThat(launch(java, jar, home, "--home", "h", "serve")).containsPattern("-XX:AOTCache=.*/serve-\\d+\\.aot ")
                 .as("a server keeps the cache's address randomised").doesNotContain("ArchiveRelocationMode");
-        assertThat(launch(java, jar, home, "keys", "list")).contains("-XX:AOTCache=").contains("/cli-");
+        assertThat(launch(java, jar, home, "keys", "list")).contains("-XX:AOTCache=").contains("/cli-")
+                .as("only a server defers C2").doesNotContain("Tier4");
+        assertThat(launch(java, jar, home, "--home", "h", "serve", "--port", "0"))
+                .as("a server's start leaves C2 to its hot paths").contains("-XX:Tier4InvocationThreshold=50000",
+                        "-XX:Tier4MinInvocationThreshold=6000", "-XX:Tier4CompileThreshold=150000",
+                        "-XX:Tier4BackEdgeThreshold=400000").endsWith("serve --port 0");
 
         // a new build: a new cache is trained, and the stale one is deleted
         Files.writeString(jar, "a new build of the jar");
