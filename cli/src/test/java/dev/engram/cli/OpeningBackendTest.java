@@ -65,7 +65,7 @@ class OpeningBackendTest {
         MemoryBackend inner = new MemoryBackend() {
             @Override
             public <T> T write(Function<Rows, T> work) {
-                throw new UnsupportedOperationException();
+                throw new UnsupportedOperationException("this test never writes through the backend it opens");
             }
 
             @Override
