@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Usage: bench/scale-search.sh JAR WORK [FLOOR_GB] [ScaleSearch arguments...]: starts ScaleSearch (issue 34 item 5, ten
-# million passages over 10,000 scopes by default) detached under `nice -n 10`, its output in WORK/run.log, and a watchdog
+# million passages over 10,000 scopes by default) detached under `nice -n $NICE` (default 10; a negative NICE, as root,
+# keeps the run ahead of other work on the machine), its output in WORK/run.log, and a watchdog
 # that checks the free disk under WORK every 10 s and stops the run (SIGTERM, then SIGKILL) if it falls under FLOOR_GB
 # (default 8). ScaleSearch itself stops adding passages earlier (--min-free-gb, default 14) and reports where it stopped;
 # the watchdog is for what it cannot foresee (a merge's temporary files, other users of the disk). Prints the run's pid.
@@ -10,8 +11,9 @@ JAR=$1; WORK=$2; FLOOR_GB=${3:-8}
 shift $(( $# >= 3 ? 3 : $# ))
 JAVA=${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}
 HEAP=${HEAP:-8g}
+NICE=${NICE:-10}
 mkdir -p "$WORK"
-nohup nice -n 10 "$JAVA" --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector "-Xmx$HEAP" \
+nohup nice -n "$NICE" "$JAVA" --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector "-Xmx$HEAP" \
   -Dai.djl.offline=true -cp "$JAR" dev.engram.bench.ScaleSearch --work "$WORK" "$@" > "$WORK/run.log" 2>&1 &
 PID=$!
 nohup bash -c '
