@@ -26,7 +26,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The embedded defaults in an Engram home: {@code memory.db} (SQLite), {@code index/} (Lucene),
@@ -53,6 +55,10 @@ final class Engine implements AutoCloseable {
     private volatile boolean closed;
     private Thread warmUp;
     private final CompletableFuture<Void> warmedUp = new CompletableFuture<>();
+    /** Completed when the engine closes: a warm-up waiting for its command's checks stops waiting. */
+    private final CompletableFuture<Void> closing = new CompletableFuture<>();
+    /** Opens the embedding model of a home ({@link #defaultModel}; tests see through it whether a command asks for one). */
+    private final Function<Path, Embedder> models;
 
     Engine(Path home) {
         this(home, Optional.empty(), Map.of());
@@ -60,9 +66,21 @@ final class Engine implements AutoCloseable {
 
     /** An engine over {@code home}, keeping memory in PostgreSQL at {@code postgres} when given. */
     Engine(Path home, Optional<String> postgres, Map<String, String> environment) {
+        this(home, postgres, environment, Engine::defaultModel);
+    }
+
+    /** An engine whose embedding model {@code models} opens. */
+    Engine(Path home, Optional<String> postgres, Map<String, String> environment, Function<Path, Embedder> models) {
         this.home = home;
         this.postgres = postgres;
         this.environment = environment;
+        this.models = models;
+    }
+
+    /** The default embedding model, its native libraries cached in the home; a stand-in that fails every call when it cannot be opened. */
+    static Embedder defaultModel(Path home) {
+        return OnnxEmbedder.builder(EmbeddingModel.defaultModel()).nativeCacheDirectory(home.resolve("native"))
+                .buildOrUnavailable();
     }
 
     /** Where memory is kept, in words for a log line. */
@@ -129,8 +147,7 @@ final class Engine implements AutoCloseable {
         synchronized (embedderLock) {
             checkOpen();
             if (embedder == null) {
-                embedder = OnnxEmbedder.builder(EmbeddingModel.defaultModel()).nativeCacheDirectory(home.resolve("native"))
-                        .buildOrUnavailable();
+                embedder = models.apply(home);
             }
             return embedder;
         }
@@ -167,7 +184,18 @@ final class Engine implements AutoCloseable {
      * succeeded; a second call starts nothing and returns the first call's stage.
      */
     synchronized CompletableFuture<Void> warmUp(Runnable also) {
-        return startWarmUp(true, also);
+        return startWarmUp(READY, true, also);
+    }
+
+    /**
+     * {@link #warmUp()} once {@code checked} completes normally: a command that can still refuse its arguments from the
+     * store alone (an agent that does not exist, say) calls it first and completes {@code checked} once they passed,
+     * so that a refusal comes at once and the embedding model is never asked for; meanwhile the thread prepares what no
+     * model changes (the native libraries it needs). When {@code checked} fails, or the engine closes first, the
+     * warm-up ends there.
+     */
+    synchronized CompletableFuture<Void> warmUpOnce(CompletionStage<?> checked) {
+        return startWarmUp(checked, true, () -> { });
     }
 
     /**
@@ -178,10 +206,22 @@ final class Engine implements AutoCloseable {
      * call of either starts nothing); the engine's close waits for it.
      */
     synchronized CompletableFuture<Void> openSearchInBackground() {
-        return startWarmUp(false, () -> { });
+        return openSearchInBackground(READY);
     }
 
-    private synchronized CompletableFuture<Void> startWarmUp(boolean queries, Runnable also) {
+    /**
+     * {@link #openSearchInBackground()} once {@code checked} completes normally, as {@link #warmUpOnce} waits for it:
+     * {@code engram search} checks its agent and folders against the store meanwhile, and the model loads only for a
+     * search that will run.
+     */
+    synchronized CompletableFuture<Void> openSearchInBackground(CompletionStage<?> checked) {
+        return startWarmUp(checked, false, () -> { });
+    }
+
+    /** A command's checks that have passed already. */
+    private static final CompletionStage<Void> READY = CompletableFuture.completedFuture(null);
+
+    private synchronized CompletableFuture<Void> startWarmUp(CompletionStage<?> checked, boolean queries, Runnable also) {
         if (closed) {
             warmedUp.complete(null);
         }
@@ -190,6 +230,7 @@ final class Engine implements AutoCloseable {
         }
         warmUp = Thread.ofPlatform().daemon().name("engram-warm-up").start(() -> {
             try {
+                awaitChecks(checked.toCompletableFuture());
                 MemorySearch s = search();
                 if (!queries) {
                     return;
@@ -211,6 +252,25 @@ final class Engine implements AutoCloseable {
             }
         });
         return warmedUp;
+    }
+
+    /**
+     * Returns once the command's checks have passed, having prepared meanwhile what the model needs that no model
+     * changes; throws (ending the warm-up before the model is asked for) when they failed or the engine closed first.
+     */
+    private void awaitChecks(CompletableFuture<?> checked) {
+        if (checked.isDone()) {
+            checked.join();
+            return;
+        }
+        try {
+            OnnxEmbedder.prepare(home.resolve("native"));
+        } catch (RuntimeException | LinkageError e) {
+            // the model's own build meets it again, and the search reports it there
+        }
+        CompletableFuture.anyOf(checked, closing).join();
+        checkOpen();
+        checked.join();
     }
 
     /** A scope no one has: the warm-up's query finds nothing and reads no one's memory. */
@@ -315,6 +375,7 @@ final class Engine implements AutoCloseable {
             closed = true;
             t = warmUp;
         }
+        closing.complete(null);
         if (t != null) {
             try {
                 t.join(); // it may be opening the index: let it finish, so that what it opened is closed below
