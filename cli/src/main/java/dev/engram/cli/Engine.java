@@ -61,15 +61,10 @@ final class Engine implements AutoCloseable {
     private final Function<Path, Embedder> models;
 
     Engine(Path home) {
-        this(home, Optional.empty(), Map.of());
+        this(home, Optional.empty(), Map.of(), Engine::defaultModel);
     }
 
-    /** An engine over {@code home}, keeping memory in PostgreSQL at {@code postgres} when given. */
-    Engine(Path home, Optional<String> postgres, Map<String, String> environment) {
-        this(home, postgres, environment, Engine::defaultModel);
-    }
-
-    /** An engine whose embedding model {@code models} opens. */
+    /** An engine over {@code home}, keeping memory in PostgreSQL at {@code postgres} when given, its model opened by {@code models}. */
     Engine(Path home, Optional<String> postgres, Map<String, String> environment, Function<Path, Embedder> models) {
         this.home = home;
         this.postgres = postgres;
@@ -188,11 +183,8 @@ final class Engine implements AutoCloseable {
     }
 
     /**
-     * {@link #warmUp()} once {@code checked} completes normally: a command that can still refuse its arguments from the
-     * store alone (an agent that does not exist, say) calls it first and completes {@code checked} once they passed,
-     * so that a refusal comes at once and the embedding model is never asked for; meanwhile the thread prepares what no
-     * model changes (the native libraries it needs). When {@code checked} fails, or the engine closes first, the
-     * warm-up ends there.
+     * {@link #warmUp()} once {@code checked} completes normally (a command's checks against the store, which may still
+     * refuse it at once: the model is then never asked for); meanwhile only the model's native libraries load.
      */
     synchronized CompletableFuture<Void> warmUpOnce(CompletionStage<?> checked) {
         return startWarmUp(checked, true, () -> { });
@@ -209,11 +201,7 @@ final class Engine implements AutoCloseable {
         return openSearchInBackground(READY);
     }
 
-    /**
-     * {@link #openSearchInBackground()} once {@code checked} completes normally, as {@link #warmUpOnce} waits for it:
-     * {@code engram search} checks its agent and folders against the store meanwhile, and the model loads only for a
-     * search that will run.
-     */
+    /** {@link #openSearchInBackground()} once {@code checked} completes normally, as {@link #warmUpOnce} waits for it. */
     synchronized CompletableFuture<Void> openSearchInBackground(CompletionStage<?> checked) {
         return startWarmUp(checked, false, () -> { });
     }
