@@ -12,23 +12,14 @@ import dev.engram.framework.ToolInfo;
 import dev.engram.framework.model.ScriptedChatModel;
 import dev.engram.memory.BlockStore;
 import dev.engram.memory.ConversationMessage;
-import dev.engram.memory.MemorySearch;
-import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.Scope;
-import dev.engram.memory.SqliteOptions;
-import dev.engram.memory.lucene.LuceneMemorySearch;
 import dev.engram.memory.ToolOutcome;
-import dev.engram.memory.spi.MemoryBackend;
-import dev.engram.memory.spi.Rows;
-import dev.engram.memory.sqlite.SqliteBackend;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,42 +34,7 @@ class OneUnitStepTest {
 
     @TempDir
     Path dir;
-    private MemoryStore store;
-    private MemorySearch search;
-    private AgentRuntime runtime;
-    private final AtomicInteger writes = new AtomicInteger();
-
-    /** SQLite, counting its write transactions. */
-    private final class Counting implements MemoryBackend {
-        private final SqliteBackend sqlite = SqliteBackend.open(SqliteOptions.builder(dir.resolve("memory.db")).build());
-
-        @Override
-        public <T> T write(Function<Rows, T> work) {
-            writes.incrementAndGet();
-            return sqlite.write(work);
-        }
-
-        @Override
-        public <T> T writeUnit(Function<Rows, T> work) {
-            writes.incrementAndGet();
-            return sqlite.writeUnit(work);
-        }
-
-        @Override
-        public <T> T read(Function<Rows, T> work) {
-            return sqlite.read(work);
-        }
-
-        @Override
-        public boolean savepoints() {
-            return sqlite.savepoints();
-        }
-
-        @Override
-        public void close() {
-            sqlite.close();
-        }
-    }
+    private CountingFixture fx;
 
     record Nothing(Optional<String> note) {
     }
@@ -102,17 +58,15 @@ class OneUnitStepTest {
 
         @Override
         public String execute(Nothing input, ToolContext context) {
-            store.blocks().replace(ANA, "notes", "half-written", BlockStore.ANY_VERSION);
+            fx.store.blocks().replace(ANA, "notes", "half-written", BlockStore.ANY_VERSION);
             throw new ToolException("The notes could not be finished.");
         }
     }
 
     private Agent open(ScriptedChatModel model) {
-        store = MemoryStore.over(new Counting());
-        search = LuceneMemorySearch.builder(store, AgentFixture.embedder()).directory(dir.resolve("index"))
-                .backgroundInterval(Duration.ZERO).build();
-        runtime = AgentRuntime.builder(store, search).model("script:test", model).tool(new Scribble()).build();
-        return runtime.create(AgentDefinition.builder("ana").id("helper").model("script:test")
+        fx = new CountingFixture(dir);
+        return fx.open("script:test", model, new Scribble()).create(AgentDefinition.builder("ana").id("helper")
+                .model("script:test")
                 .block(NewBlock.builder("human").value("").limit(1000).build())
                 .block(NewBlock.builder("notes").value("clean").limit(1000).build())
                 .tools("block", "send_message", "scribble").approvalMode(ApprovalMode.YOLO).build());
@@ -120,14 +74,8 @@ class OneUnitStepTest {
 
     @AfterEach
     void close() {
-        if (runtime != null) {
-            runtime.close();
-        }
-        if (search != null) {
-            search.close();
-        }
-        if (store != null) {
-            store.close();
+        if (fx != null) {
+            fx.close();
         }
     }
 
@@ -139,19 +87,19 @@ class OneUnitStepTest {
                                   {"name": "block", "arguments": {"operation": "append", "label": "human", "text": "Ana"}}]},
                   {"tool_calls": [{"name": "send_message", "arguments": {"message": "Noted."}}]}
                 ]}"""));
-        writes.set(0);
+        fx.writes.set(0);
         AgentResponse r = agent.send("I'm Ana.");
         assertThat(r.reply()).contains("Noted.");
         // the user message (1), the block step in one transaction (1: before, 2, its calls being written alone first),
         // and the send_message step as before (2: that tool may wait for another agent, so it does not run inline)
         assertThat(r.steps()).isEqualTo(2);
-        assertThat(writes.get()).isEqualTo(4);
-        assertThat(store.blocks().get(ANA, "human").orElseThrow().value()).isEqualTo("Ana");
-        List<ConversationMessage> stored = store.messages().list(ANA, MessageQuery.all());
+        assertThat(fx.writes.get()).isEqualTo(4);
+        assertThat(fx.store.blocks().get(ANA, "human").orElseThrow().value()).isEqualTo("Ana");
+        List<ConversationMessage> stored = fx.store.messages().list(ANA, MessageQuery.all());
         assertThat(stored).extracting(ConversationMessage::role).extracting(Enum::name).containsExactly(
                 "USER", "ASSISTANT", "TOOL", "TOOL", "ASSISTANT", "TOOL");
         // what the agent keeps in context is what the store holds
-        assertThat(agent.inContextMessages()).isEqualTo(store.messages().list(ANA, MessageQuery.inContext()));
+        assertThat(agent.inContextMessages()).isEqualTo(fx.store.messages().list(ANA, MessageQuery.inContext()));
     }
 
     @Test
@@ -164,15 +112,15 @@ class OneUnitStepTest {
                 ]}"""));
         AgentResponse r = agent.send("Take notes.");
         assertThat(r.reply()).contains("Done.");
-        assertThat(store.blocks().get(ANA, "notes").orElseThrow().value()).isEqualTo("clean");
-        assertThat(store.blocks().get(ANA, "human").orElseThrow().value()).isEqualTo("Ana");
-        List<ConversationMessage> stored = store.messages().list(ANA, MessageQuery.all());
+        assertThat(fx.store.blocks().get(ANA, "notes").orElseThrow().value()).isEqualTo("clean");
+        assertThat(fx.store.blocks().get(ANA, "human").orElseThrow().value()).isEqualTo("Ana");
+        List<ConversationMessage> stored = fx.store.messages().list(ANA, MessageQuery.all());
         assertThat(stored.get(1).toolCalls()).extracting(c -> c.name()).containsExactly("block", "scribble");
         assertThat(stored.get(2).toolOutcome().orElseThrow().status()).isEqualTo(ToolOutcome.Status.OK);
         assertThat(stored.get(3).toolOutcome().orElseThrow().status()).isEqualTo(ToolOutcome.Status.ERROR);
         assertThat(stored.get(3).content()).contains("The notes could not be finished.");
-        assertThat(runtime.agent("ana", "helper").inContextMessages()).isEqualTo(
-                store.messages().list(ANA, MessageQuery.inContext()));
+        assertThat(fx.runtime.agent("ana", "helper").inContextMessages()).isEqualTo(
+                fx.store.messages().list(ANA, MessageQuery.inContext()));
     }
 
     @Test
@@ -194,7 +142,7 @@ class OneUnitStepTest {
                     default -> "?";
                 }).toList();
                 // as the prompt shows the store's context: a result whose call left the context is left out
-                List<ConversationMessage> in = store.messages().list(ANA, MessageQuery.inContext());
+                List<ConversationMessage> in = fx.store.messages().list(ANA, MessageQuery.inContext());
                 java.util.Set<String> calls = new java.util.HashSet<>();
                 in.forEach(m -> m.toolCalls().forEach(c -> calls.add(c.id())));
                 List<String> inStore = in.stream().filter(m -> m.toolCallId().map(calls::contains).orElse(true))
@@ -211,20 +159,17 @@ class OneUnitStepTest {
                         dev.engram.framework.model.ChatResponse.StopReason.TOOL_CALLS);
             }
         };
-        store = MemoryStore.over(new Counting());
-        search = LuceneMemorySearch.builder(store, AgentFixture.embedder()).directory(dir.resolve("index"))
-                .backgroundInterval(Duration.ZERO).build();
-        runtime = AgentRuntime.builder(store, search).model("script:test", checking).build();
-        Agent agent = runtime.create(AgentDefinition.builder("ana").id("helper").model("script:test")
+        fx = new CountingFixture(dir);
+        Agent agent = fx.open("script:test", checking).create(AgentDefinition.builder("ana").id("helper").model("script:test")
                 .block(NewBlock.builder("human").value("Ana").limit(1000).build())
                 .tools("block", "send_message").approvalMode(ApprovalMode.YOLO).build());
         for (int i = 0; i < 6; i++) {
             agent.send("message " + i);
-            List<Long> in = store.messages().list(ANA, MessageQuery.inContext()).stream().map(ConversationMessage::id).toList();
+            List<Long> in = fx.store.messages().list(ANA, MessageQuery.inContext()).stream().map(ConversationMessage::id).toList();
             switch (i % 3) {
-                case 0 -> store.messages().markOutOfContext(ANA, in.subList(0, 2)); // a trim
-                case 1 -> store.messages().append(ANA, dev.engram.memory.NewMessage.user("default", "via the API " + i));
-                default -> store.messages().edit(ANA, in.getLast(), "corrected " + i, List.of(),
+                case 0 -> fx.store.messages().markOutOfContext(ANA, in.subList(0, 2)); // a trim
+                case 1 -> fx.store.messages().append(ANA, dev.engram.memory.NewMessage.user("default", "via the API " + i));
+                default -> fx.store.messages().edit(ANA, in.getLast(), "corrected " + i, List.of(),
                         dev.engram.memory.MessageReasoning.NONE);
             }
         }

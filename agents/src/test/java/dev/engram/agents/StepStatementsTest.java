@@ -8,25 +8,15 @@ import dev.engram.framework.model.ChatModel;
 import dev.engram.framework.model.ChatRequest;
 import dev.engram.framework.model.ChatResponse;
 import dev.engram.memory.ConversationMessage;
-import dev.engram.memory.MemorySearch;
-import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageToolCall;
 import dev.engram.memory.NewBlock;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
-import dev.engram.memory.SqliteOptions;
-import dev.engram.memory.lucene.LuceneMemorySearch;
-import dev.engram.memory.spi.MemoryBackend;
-import dev.engram.memory.spi.Rows;
-import dev.engram.memory.sqlite.SqliteBackend;
 import dev.engram.memory.sqlite.SqliteCounts;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,43 +32,7 @@ class StepStatementsTest {
 
     @TempDir
     Path dir;
-    private MemoryStore store;
-    private MemorySearch search;
-    private AgentRuntime runtime;
-    private final AtomicInteger reads = new AtomicInteger();
-    private final AtomicInteger writes = new AtomicInteger();
-    private SqliteBackend sqlite;
-
-    /** SQLite, counting its read units and write transactions. */
-    private final class Counting implements MemoryBackend {
-        @Override
-        public <T> T write(Function<Rows, T> work) {
-            writes.incrementAndGet();
-            return sqlite.write(work);
-        }
-
-        @Override
-        public <T> T writeUnit(Function<Rows, T> work) {
-            writes.incrementAndGet();
-            return sqlite.writeUnit(work);
-        }
-
-        @Override
-        public <T> T read(Function<Rows, T> work) {
-            reads.incrementAndGet();
-            return sqlite.read(work);
-        }
-
-        @Override
-        public boolean savepoints() {
-            return sqlite.savepoints();
-        }
-
-        @Override
-        public void close() {
-            sqlite.close();
-        }
-    }
+    private CountingFixture fx;
 
     /** The benchmark's instant model: one {@code block view} call, no heartbeat; checks each prompt against the store. */
     private final class Instant implements ChatModel {
@@ -101,11 +55,11 @@ class StepStatementsTest {
                 case ChatMessage.ToolResult t -> t.content();
                 default -> "?";
             }).toList();
-            long s0 = SqliteCounts.statements(sqlite);
-            int r0 = reads.get();
-            List<ConversationMessage> in = store.messages().list(SCOPE, MessageQuery.inContext());
-            checkStatements += SqliteCounts.statements(sqlite) - s0;
-            checkReads += reads.get() - r0;
+            long s0 = SqliteCounts.statements(fx.sqlite);
+            int r0 = fx.reads.get();
+            List<ConversationMessage> in = fx.store.messages().list(SCOPE, MessageQuery.inContext());
+            checkStatements += SqliteCounts.statements(fx.sqlite) - s0;
+            checkReads += fx.reads.get() - r0;
             java.util.Set<String> ids = new java.util.HashSet<>();
             in.forEach(m -> m.toolCalls().forEach(c -> ids.add(c.id())));
             List<String> inStore = in.stream().filter(m -> m.toolCallId().map(ids::contains).orElse(true))
@@ -121,33 +75,24 @@ class StepStatementsTest {
 
     @AfterEach
     void close() {
-        if (runtime != null) {
-            runtime.close();
-        }
-        if (search != null) {
-            search.close();
-        }
-        if (store != null) {
-            store.close();
+        if (fx != null) {
+            fx.close();
         }
     }
 
     private void trim() {
-        List<ConversationMessage> in = store.messages().list(SCOPE, MessageQuery.inContext().newest(1_000));
+        List<ConversationMessage> in = fx.store.messages().list(SCOPE, MessageQuery.inContext().newest(1_000));
         int extra = in.size() - IN_CONTEXT;
         if (extra > 0) {
-            store.messages().markOutOfContext(SCOPE, in.subList(0, extra).stream().map(ConversationMessage::id).toList());
+            fx.store.messages().markOutOfContext(SCOPE, in.subList(0, extra).stream().map(ConversationMessage::id).toList());
         }
     }
 
     @Test
     void theBenchmarksStepRunsFewStatementsAndShowsWhatTheStoreHolds() {
-        sqlite = SqliteBackend.open(SqliteOptions.builder(dir.resolve("memory.db")).build());
-        store = MemoryStore.over(new Counting());
-        search = LuceneMemorySearch.builder(store, AgentFixture.embedder()).directory(dir.resolve("index"))
-                .backgroundInterval(Duration.ZERO).build();
+        fx = new CountingFixture(dir);
         Instant model = new Instant();
-        runtime = AgentRuntime.builder(store, search).model("bench:instant", model).build();
+        AgentRuntime runtime = fx.open("bench:instant", model);
         AgentDefinition.Builder b = AgentDefinition.builder("bench-user").id("bench-agent").model("bench:instant")
                 .contextWindowTokens(128_000);
         for (String label : new String[] {"human", "persona", "project", "preferences", "scratchpad"}) {
@@ -163,7 +108,7 @@ class StepStatementsTest {
             history.add(NewMessage.tool("s", "h" + i, "[{\"text\":\"Budget for Lisbon: 1200 EUR\"}]"));
             history.add(NewMessage.assistant("s", "Your Lisbon budget is 1200 EUR.", List.of()));
         }
-        store.messages().appendAll(SCOPE, history);
+        fx.store.messages().appendAll(SCOPE, history);
         for (int i = 0; i < 3; i++) { // warm: the agent has read its context and kept its parts
             agent.send("s", "warm up " + i);
             trim();
@@ -173,14 +118,14 @@ class StepStatementsTest {
         int readUnits = 0;
         int writeUnits = 0;
         for (int i = 0; i < steps; i++) {
-            long s0 = SqliteCounts.statements(sqlite) - model.checkStatements;
-            int r0 = reads.get() - model.checkReads;
-            int w0 = writes.get();
+            long s0 = SqliteCounts.statements(fx.sqlite) - model.checkStatements;
+            int r0 = fx.reads.get() - model.checkReads;
+            int w0 = fx.writes.get();
             AgentResponse r = agent.send("s", "What do you remember about me? (" + i + ")");
             assertThat(r.steps()).isEqualTo(1);
-            statements += SqliteCounts.statements(sqlite) - model.checkStatements - s0;
-            readUnits += reads.get() - model.checkReads - r0;
-            writeUnits += writes.get() - w0;
+            statements += SqliteCounts.statements(fx.sqlite) - model.checkStatements - s0;
+            readUnits += fx.reads.get() - model.checkReads - r0;
+            writeUnits += fx.writes.get() - w0;
             trim();
         }
         System.out.printf("per step: %.1f statements, %.1f read units, %.1f write transactions%n",

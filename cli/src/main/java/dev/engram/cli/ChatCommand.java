@@ -84,7 +84,10 @@ final class ChatCommand extends BaseCommand {
         try (Engine engine = root().engine();
                 McpOptions servers = mcp;
                 Input reader = Input.open(engine.home().resolve("history"), out)) {
-            engine.warmUp(); // the model loads while the user types
+            // The model loads while the user types, once the agent and its model have passed what the store and the
+            // environment can refuse (so that a refusal comes at once); meanwhile its native libraries load.
+            CompletableFuture<Void> checked = new CompletableFuture<>();
+            engine.warmUpOnce(checked);
             TranscriptPrinter transcript = new TranscriptPrinter(out, agentName, reader.interactive());
             List<String> mcpTools = new ArrayList<>();
             AgentRuntime runtime = engine.runtime(b -> {
@@ -102,6 +105,7 @@ final class ChatCommand extends BaseCommand {
                         + "script:FILE) or set ENGRAM_MODEL; to see Engram without a model, run 'engram demo'");
             }
             checkModel(override != null && !override.isBlank() ? override : existing.get().definition().model());
+            checked.complete(null);
             Agent created = existing.orElseGet(() -> runtime.create(AgentDefinition.builder(user).name(agentName)
                     .model(override).agentType(AgentType.MEMGPT_V2_AGENT)
                     .tools(java.util.stream.Stream.concat(CHAT_TOOLS.stream(), workbench.toolNames().stream()).toList()).block("human", "What I know about the user", "")

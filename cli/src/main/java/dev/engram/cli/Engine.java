@@ -26,7 +26,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The embedded defaults in an Engram home: {@code memory.db} (SQLite), {@code index/} (Lucene),
@@ -53,16 +55,27 @@ final class Engine implements AutoCloseable {
     private volatile boolean closed;
     private Thread warmUp;
     private final CompletableFuture<Void> warmedUp = new CompletableFuture<>();
+    /** Completed when the engine closes: a warm-up waiting for its command's checks stops waiting. */
+    private final CompletableFuture<Void> closing = new CompletableFuture<>();
+    /** Opens the embedding model of a home ({@link #defaultModel}; tests see through it whether a command asks for one). */
+    private final Function<Path, Embedder> models;
 
     Engine(Path home) {
-        this(home, Optional.empty(), Map.of());
+        this(home, Optional.empty(), Map.of(), Engine::defaultModel);
     }
 
-    /** An engine over {@code home}, keeping memory in PostgreSQL at {@code postgres} when given. */
-    Engine(Path home, Optional<String> postgres, Map<String, String> environment) {
+    /** An engine over {@code home}, keeping memory in PostgreSQL at {@code postgres} when given, its model opened by {@code models}. */
+    Engine(Path home, Optional<String> postgres, Map<String, String> environment, Function<Path, Embedder> models) {
         this.home = home;
         this.postgres = postgres;
         this.environment = environment;
+        this.models = models;
+    }
+
+    /** The default embedding model, its native libraries cached in the home; a stand-in that fails every call when it cannot be opened. */
+    static Embedder defaultModel(Path home) {
+        return OnnxEmbedder.builder(EmbeddingModel.defaultModel()).nativeCacheDirectory(home.resolve("native"))
+                .buildOrUnavailable();
     }
 
     /** Where memory is kept, in words for a log line. */
@@ -129,8 +142,7 @@ final class Engine implements AutoCloseable {
         synchronized (embedderLock) {
             checkOpen();
             if (embedder == null) {
-                embedder = OnnxEmbedder.builder(EmbeddingModel.defaultModel()).nativeCacheDirectory(home.resolve("native"))
-                        .buildOrUnavailable();
+                embedder = models.apply(home);
             }
             return embedder;
         }
@@ -167,7 +179,15 @@ final class Engine implements AutoCloseable {
      * succeeded; a second call starts nothing and returns the first call's stage.
      */
     synchronized CompletableFuture<Void> warmUp(Runnable also) {
-        return startWarmUp(true, also);
+        return startWarmUp(READY, true, also);
+    }
+
+    /**
+     * {@link #warmUp()} once {@code checked} completes normally (a command's checks against the store, which may still
+     * refuse it at once: the model is then never asked for); meanwhile only the model's native libraries load.
+     */
+    synchronized CompletableFuture<Void> warmUpOnce(CompletionStage<?> checked) {
+        return startWarmUp(checked, true, () -> { });
     }
 
     /**
@@ -178,10 +198,18 @@ final class Engine implements AutoCloseable {
      * call of either starts nothing); the engine's close waits for it.
      */
     synchronized CompletableFuture<Void> openSearchInBackground() {
-        return startWarmUp(false, () -> { });
+        return openSearchInBackground(READY);
     }
 
-    private synchronized CompletableFuture<Void> startWarmUp(boolean queries, Runnable also) {
+    /** {@link #openSearchInBackground()} once {@code checked} completes normally, as {@link #warmUpOnce} waits for it. */
+    synchronized CompletableFuture<Void> openSearchInBackground(CompletionStage<?> checked) {
+        return startWarmUp(checked, false, () -> { });
+    }
+
+    /** A command's checks that have passed already. */
+    private static final CompletionStage<Void> READY = CompletableFuture.completedFuture(null);
+
+    private synchronized CompletableFuture<Void> startWarmUp(CompletionStage<?> checked, boolean queries, Runnable also) {
         if (closed) {
             warmedUp.complete(null);
         }
@@ -190,6 +218,7 @@ final class Engine implements AutoCloseable {
         }
         warmUp = Thread.ofPlatform().daemon().name("engram-warm-up").start(() -> {
             try {
+                awaitChecks(checked.toCompletableFuture());
                 MemorySearch s = search();
                 if (!queries) {
                     return;
@@ -211,6 +240,25 @@ final class Engine implements AutoCloseable {
             }
         });
         return warmedUp;
+    }
+
+    /**
+     * Returns once the command's checks have passed, having prepared meanwhile what the model needs that no model
+     * changes; throws (ending the warm-up before the model is asked for) when they failed or the engine closed first.
+     */
+    private void awaitChecks(CompletableFuture<?> checked) {
+        if (checked.isDone()) {
+            checked.join();
+            return;
+        }
+        try {
+            OnnxEmbedder.prepare(home.resolve("native"));
+        } catch (RuntimeException | LinkageError e) {
+            // the model's own build meets it again, and the search reports it there
+        }
+        CompletableFuture.anyOf(checked, closing).join();
+        checkOpen();
+        checked.join();
     }
 
     /** A scope no one has: the warm-up's query finds nothing and reads no one's memory. */
@@ -315,6 +363,7 @@ final class Engine implements AutoCloseable {
             closed = true;
             t = warmUp;
         }
+        closing.complete(null);
         if (t != null) {
             try {
                 t.join(); // it may be opening the index: let it finish, so that what it opened is closed below

@@ -1,5 +1,6 @@
 package dev.engram.cli;
 
+import dev.engram.memory.Embedder;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -95,6 +97,8 @@ public final class EngramCli implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     private final Map<String, String> environment;
+    /** Opens an engine's embedding model: {@link Engine#defaultModel}, or what a test puts in its place to see it asked. */
+    Function<Path, Embedder> embeddingModels = Engine::defaultModel;
 
     /**
      * Lucene reports its vectorization setup through java.util.logging at INFO; the console is for
@@ -198,7 +202,7 @@ public final class EngramCli implements Runnable {
 
     /** The engine over the home directory. */
     Engine engine() {
-        Engine engine = new Engine(homeDirectory(), postgresUrl(), environment);
+        Engine engine = new Engine(homeDirectory(), postgresUrl(), environment, embeddingModels);
         if (pythonTools) {
             engine.enablePythonTools(dev.engram.tools.PythonTools.of(java.time.Duration.ofSeconds(30)));
         }

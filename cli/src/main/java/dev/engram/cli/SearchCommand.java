@@ -3,6 +3,7 @@ package dev.engram.cli;
 import dev.engram.memory.Folder;
 import dev.engram.memory.Archive;
 import dev.engram.memory.MemoryFilter;
+import dev.engram.memory.Scope;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHit;
 import dev.engram.memory.SearchMode;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -102,13 +104,29 @@ final class SearchCommand extends BaseCommand {
             }
         }
         try (Engine engine = root().engine()) {
-            engine.openSearchInBackground(); // the embedding model loads while the store opens and the agent is found
-            dev.engram.memory.Scope s = agent == null ? dev.engram.memory.Scope.of(user, ANY_AGENT) : scope(engine, user, agent);
+            // The embedding model loads only for a search that will run: what the store alone can refuse (the agent, the
+            // folders) is checked first, and a refusal comes at once; meanwhile its native libraries load.
+            CompletableFuture<Void> checked = new CompletableFuture<>();
+            engine.openSearchInBackground(checked);
+            Scope s = agent == null ? Scope.of(user, ANY_AGENT) : scope(engine, user, agent);
             // An agent's archival search covers the archives attached to it, each hit naming its archive.
             Map<String, Archive> archives = new LinkedHashMap<>();
             if (agent != null && (domains.isEmpty() || domains.contains(SearchDomain.ARCHIVAL))) {
                 engine.store().archives().attached(s).forEach(a -> archives.put(a.id(), a));
             }
+            List<Folder> searched = List.of();
+            Map<String, String> fileNames = new LinkedHashMap<>();
+            if (domains.contains(SearchDomain.FILES)) {
+                searched = folders.isEmpty() ? engine.store().folders().list(user)
+                        : folders.stream().map(f -> FolderCommands.find(this, engine, user, f)).toList();
+                if (searched.isEmpty()) {
+                    throw usage("User '" + user + "' has no folders to search; create one with 'engram folder create NAME'");
+                }
+                for (Folder f : searched) {
+                    engine.store().folders().files(user, f.id()).forEach(x -> fileNames.put(x.id(), x.name()));
+                }
+            }
+            checked.complete(null);
             SearchRequest.Builder b = SearchRequest.builder(s, query).k(k).mode(mode).filter(parsed).archives(archives.keySet());
             if (minScore != null) {
                 b.minScore(minScore);
@@ -119,17 +137,8 @@ final class SearchCommand extends BaseCommand {
             if (!domains.isEmpty()) {
                 b.domains(EnumSet.copyOf(domains));
             }
-            Map<String, String> fileNames = new LinkedHashMap<>();
-            if (domains.contains(SearchDomain.FILES)) {
-                List<Folder> searched = folders.isEmpty() ? engine.store().folders().list(user)
-                        : folders.stream().map(f -> FolderCommands.find(this, engine, user, f)).toList();
-                if (searched.isEmpty()) {
-                    throw usage("User '" + user + "' has no folders to search; create one with 'engram folder create NAME'");
-                }
+            if (!searched.isEmpty()) {
                 b.folders(searched.stream().map(Folder::id).toList());
-                for (Folder f : searched) {
-                    engine.store().folders().files(user, f.id()).forEach(x -> fileNames.put(x.id(), x.name()));
-                }
             }
             List<SearchHit> hits = engine.search().search(b.build());
             if (json) {

@@ -1,5 +1,6 @@
 package dev.engram.cli;
 
+import dev.engram.memory.Embedder;
 import dev.engram.memory.MigratedSqlite;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -7,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import picocli.CommandLine;
 
 /** Runs the engram command in-process, as a user would type it, and captures what it prints. */
@@ -48,9 +50,20 @@ final class Cli {
         return runAsIs(home, env, args);
     }
 
+    /** Runs the command as {@link #run(Path, String...)} does, its engine's embedding model opened by {@code models}. */
+    static Run run(Path home, Function<Path, Embedder> models, String... args) {
+        MigratedSqlite.at(home.resolve("memory.db"));
+        CommandLine cl = EngramCli.commandLine(Map.of());
+        ((EngramCli) cl.getCommand()).embeddingModels = models;
+        return execute(cl, home, args);
+    }
+
     /** Runs the command in {@code home} as it is, without a store placed there first (for tests of what creates one). */
     static Run runAsIs(Path home, Map<String, String> env, String... args) {
-        CommandLine cl = EngramCli.commandLine(env);
+        return execute(EngramCli.commandLine(env), home, args);
+    }
+
+    private static Run execute(CommandLine cl, Path home, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cl.setOut(new PrintWriter(out, true));

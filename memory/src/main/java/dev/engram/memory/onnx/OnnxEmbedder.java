@@ -6,6 +6,7 @@ import dev.engram.memory.MemoryException;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.djl.huggingface.tokenizers.jni.LibUtils;
 import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
@@ -102,6 +103,23 @@ public final class OnnxEmbedder implements Embedder {
                     + "langchain4j-embeddings model artifact that ships it (see engram-memory's README).");
         }
         return in;
+    }
+
+    /**
+     * Does, on the calling thread, the part of every embedder's build that no model changes, so that a build afterwards
+     * (or meanwhile, on another thread) finds it done: DJL's settings and its native cache (as {@link
+     * Builder#nativeCacheDirectory} sets it), the tokenizer's native library and ONNX Runtime's environment with its
+     * native library. It reads no model. Optional, and safe to call more than once or never: a command line that may
+     * need a model once it has checked its arguments against the store calls it on a thread of its own meanwhile. A
+     * failure is thrown, and the build that follows meets it again.
+     */
+    public static void prepare(Path nativeCacheDirectory) {
+        NativeSetup.init();
+        if (System.getProperty("DJL_CACHE_DIR") == null) {
+            System.setProperty("DJL_CACHE_DIR", nativeCacheDirectory.toAbsolutePath().toString());
+        }
+        LibUtils.checkStatus();
+        OrtEnvironment.getEnvironment();
     }
 
     /** Configures an embedder; defaults: all processors, batches of 32. */
