@@ -9,7 +9,6 @@ import dev.engram.memory.ChangeEvent;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MessageImage;
-import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageReasoning;
 import dev.engram.memory.MessageToolCall;
@@ -19,7 +18,6 @@ import dev.engram.memory.NewMessage;
 import dev.engram.memory.Note;
 import dev.engram.memory.Scope;
 import dev.engram.memory.ToolOutcome;
-import dev.engram.memory.UserUsage;
 import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.MessageImageRows;
 import dev.engram.memory.spi.NewChange;
@@ -39,7 +37,7 @@ import org.jdbi.v3.core.mapper.RowMapper;
 
 /** {@link Rows} on one PostgreSQL connection, inside the transaction (or read) {@link PostgresBackend} opened. */
 record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, PostgresWorkRows, PostgresCanvasRows, PostgresJobRows,
-        PostgresFolderRows, PostgresArchiveRows, PostgresGroupRows {
+        PostgresFolderRows, PostgresArchiveRows, PostgresGroupRows, PostgresCountRows {
     /** The block of (owner user, owner agent, label), as a sub-select. */
     private static final String BLOCK_ID = "(SELECT id FROM blocks WHERE user_id = ? AND agent_id = ? AND label = ?)";
     private static final String BLOCK_COLUMNS = "b.agent_id, b.label, b.description, b.value, b.char_limit, b.type, "
@@ -370,30 +368,5 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
     @Override
     public String storeId() {
         return one("SELECT min(id) FROM store_identity", (rs, c) -> rs.getString(1)).orElseThrow();
-    }
-
-    @Override
-    public UserUsage usage(String userId) {
-        return one("SELECT (SELECT count(*) FROM agents WHERE user_id = ?), (SELECT count(*) FROM blocks WHERE user_id = ?), "
-                + "(SELECT count(*) FROM archival WHERE user_id = ?), (SELECT count(*) FROM notes WHERE user_id = ?), "
-                + "coalesce((SELECT sum(octet_length(value)) FROM blocks WHERE user_id = ?), 0) "
-                + "+ coalesce((SELECT sum(octet_length(content)) FROM archival WHERE user_id = ?), 0) "
-                + "+ coalesce((SELECT sum(octet_length(content)) FROM notes WHERE user_id = ?), 0) "
-                + "+ coalesce((SELECT sum(octet_length(text)) FROM files WHERE user_id = ?), 0)",
-                (rs, c) -> new UserUsage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)),
-                userId, userId, userId, userId, userId, userId, userId, userId).orElseThrow();
-    }
-
-    @Override
-    public MemoryStats stats(Scope s) {
-        return one("SELECT (SELECT count(*) FROM blocks WHERE user_id = ? AND agent_id = ?) "
-                + "+ (SELECT count(*) FROM block_shares WHERE user_id = ? AND agent_id = ?), "
-                + "(SELECT count(*) FROM archival WHERE user_id = ? AND agent_id = ? AND valid_to IS NULL), "
-                + "(SELECT count(*) FROM notes WHERE user_id = ? AND valid_to IS NULL), "
-                + "count(*), count(*) FILTER (WHERE in_context), max(created_at) FROM messages WHERE user_id = ? AND agent_id = ?",
-                (rs, c) -> new MemoryStats(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
-                        rs.getObject(6) == null ? Optional.empty() : Optional.of(Columns.instant(rs.getLong(6)))),
-                s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.userId(), s.agentId())
-                .orElseThrow();
     }
 }
