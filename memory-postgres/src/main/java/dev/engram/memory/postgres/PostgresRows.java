@@ -35,13 +35,30 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 
-/** {@link Rows} on one PostgreSQL connection, inside the transaction (or read) {@link PostgresBackend} opened. */
-record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, PostgresWorkRows, PostgresCanvasRows, PostgresJobRows,
+/**
+ * {@link Rows} on one PostgreSQL connection, inside the transaction (or read) {@link PostgresBackend} opened; in a write
+ * transaction, {@code ahead} holds the statements that go with the next one ({@link Ahead}), else it is null.
+ */
+record PostgresRows(Handle h, Ahead ahead) implements PostgresOptionalRows, PostgresRunRows, PostgresWorkRows, PostgresCanvasRows, PostgresJobRows,
         PostgresFolderRows, PostgresArchiveRows, PostgresGroupRows, PostgresCountRows {
     /** The block of (owner user, owner agent, label), as a sub-select. */
     private static final String BLOCK_ID = "(SELECT id FROM blocks WHERE user_id = ? AND agent_id = ? AND label = ?)";
     private static final String BLOCK_COLUMNS = "b.agent_id, b.label, b.description, b.value, b.char_limit, b.type, "
             + "b.pinned, b.version, b.created_at, b.updated_at";
+
+    /** Rows of a read: nothing held back. */
+    PostgresRows(Handle h) {
+        this(h, null);
+    }
+
+    /** The handle, for a statement run on it by other means than these rows': what is held back is sent first. */
+    @Override
+    public Handle h() {
+        if (ahead != null) {
+            ahead.flush(h.getConnection());
+        }
+        return h;
+    }
 
     /** A NULL of a given SQL type, for a column that is not text. */
     record Null(int sqlType) {
@@ -92,16 +109,19 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
                 rs.getString("definition"), Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
     }
 
-    /** Runs an update on the handle's connection ({@link Statements}: positional arguments bound by type). */
+    /**
+     * Runs an update on the handle's connection ({@link Statements}: positional arguments bound by type), with what is held
+     * back in front of it.
+     */
     @Override
     public int exec(String sql, Object... args) {
-        return Statements.exec(h.getConnection(), sql, args);
+        return Statements.exec(h.getConnection(), ahead, sql, args);
     }
 
     /** Runs a query on the handle's connection ({@link Statements}). */
     @Override
     public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
-        return Statements.query(h.getConnection(), sql, mapper, args);
+        return Statements.query(h.getConnection(), ahead, sql, mapper, args);
     }
 
     @Override
@@ -270,7 +290,7 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
             inserted.sort(Comparator.comparingLong(ConversationMessage::id));
             for (int i = 0; i < part.size(); i++) {
                 List<MessageImage> images = part.get(i).images();
-                MessageImageRows.insert(h, s, inserted.get(i).id(), images);
+                MessageImageRows.insert(h(), s, inserted.get(i).id(), images);
                 out.add(inserted.get(i).withImages(images));
             }
         }
@@ -281,7 +301,7 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
     public Optional<ConversationMessage> message(Scope s, long id) {
         return one("SELECT * FROM messages WHERE id = ? AND user_id = ? AND agent_id = ?",
                 (rs, c) -> message(rs), id, s.userId(), s.agentId())
-                .map(m -> MessageImageRows.attach(h, s, List.of(m)).getFirst());
+                .map(m -> MessageImageRows.attach(h(), s, List.of(m)).getFirst());
     }
 
     @Override
@@ -293,6 +313,7 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
                 ? "SELECT * FROM (SELECT * FROM messages WHERE " + where + " ORDER BY id DESC LIMIT ?) m ORDER BY id"
                 : "SELECT * FROM messages WHERE " + where + " ORDER BY id LIMIT ?";
         String session = q.sessionId().orElse(null);
+        // the handle's field, not h(): the query (an argument) sends what is held, with itself
         return MessageImageRows.attach(h, s, query(sql, (rs, c) -> message(rs), s.userId(), s.agentId(), session, session,
                 q.afterId().orElse(Long.MIN_VALUE), q.beforeId().orElse(Long.MAX_VALUE),
                 q.from().map(t -> Columns.micros(t)).orElse(Long.MIN_VALUE), q.until().map(t -> Columns.micros(t)).orElse(Long.MAX_VALUE),
