@@ -17,7 +17,9 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * for positional arguments whose JDBC setter is known from their type. The driver still keeps each statement prepared
  * on the server from its fifth use on the connection, as under Jdbi. A failure is thrown as Jdbi's {@link
  * UnableToExecuteStatementException} with the driver's {@link SQLException} as its cause, as before, so that {@link
- * PostgresFailures} classifies it the same way.
+ * PostgresFailures} classifies it the same way. In a write, the statements {@link Ahead} holds back go first, in the
+ * same string: pgjdbc sends each of them in the extended protocol and one Sync after the last (one round trip, one
+ * result each), and their results are skipped.
  */
 final class Statements {
     private Statements() {

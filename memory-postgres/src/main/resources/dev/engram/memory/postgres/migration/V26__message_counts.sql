@@ -19,21 +19,27 @@ LOCK TABLE messages IN SHARE ROW EXCLUSIVE MODE;
 INSERT INTO message_counts (user_id, agent_id, total, in_context, last_at)
 SELECT user_id, agent_id, count(*), count(*) FILTER (WHERE in_context), max(created_at) FROM messages GROUP BY user_id, agent_id;
 
--- One upsert per INSERT statement (a step's results are one multi-row INSERT), not one per row. Two transactions
--- adding to one scope's row at once wait for each other on that row (ON CONFLICT DO UPDATE re-reads the committed
--- row), so the counts stay exact across processes.
+-- As SQLite's: one row more per message inserted. A row-level trigger whose UPDATE finds the scope's row (an INSERT only
+-- for a scope's first message) costs less than a statement-level one over a transition table or an upsert each time
+-- (pgbench, one-row inserts: about a third of the added time). Two transactions adding to one scope's row at once
+-- wait for each other on that row (the UPDATE, and ON CONFLICT DO UPDATE, re-read the committed row), so the counts
+-- stay exact across processes.
 CREATE FUNCTION message_counts_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO message_counts AS c (user_id, agent_id, total, in_context, last_at)
-    SELECT user_id, agent_id, count(*), count(*) FILTER (WHERE in_context), max(created_at) FROM added GROUP BY user_id, agent_id
-    ON CONFLICT (user_id, agent_id) DO UPDATE SET total = c.total + excluded.total,
-        in_context = c.in_context + excluded.in_context, last_at = greatest(c.last_at, excluded.last_at);
+    UPDATE message_counts SET total = total + 1, in_context = in_context + NEW.in_context::int,
+        last_at = greatest(last_at, NEW.created_at)
+    WHERE user_id = NEW.user_id AND agent_id = NEW.agent_id;
+    IF NOT FOUND THEN
+        INSERT INTO message_counts AS c (user_id, agent_id, total, in_context, last_at)
+        VALUES (NEW.user_id, NEW.agent_id, 1, NEW.in_context::int, NEW.created_at)
+        ON CONFLICT (user_id, agent_id) DO UPDATE SET total = c.total + 1, in_context = c.in_context + excluded.in_context,
+            last_at = greatest(c.last_at, excluded.last_at);
+    END IF;
     RETURN NULL;
 END
 $$;
 
-CREATE TRIGGER message_counts_insert AFTER INSERT ON messages REFERENCING NEW TABLE AS added
-    FOR EACH STATEMENT EXECUTE FUNCTION message_counts_insert();
+CREATE TRIGGER message_counts_insert AFTER INSERT ON messages FOR EACH ROW EXECUTE FUNCTION message_counts_insert();
 
 -- As SQLite's: a message leaving (or entering) the context window moves the in-context count; one update per
 -- statement (a compaction takes many messages out at once). Only in_context changes it.
