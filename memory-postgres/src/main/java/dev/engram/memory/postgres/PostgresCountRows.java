@@ -5,10 +5,8 @@ import dev.engram.memory.Scope;
 import dev.engram.memory.UserUsage;
 import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.Rows;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 import org.jdbi.v3.core.mapper.RowMapper;
 
 /** The counts of {@link PostgresRows}: a user's usage and a scope's prompt statistics, as {@code SqliteRows}'. */
@@ -31,28 +29,16 @@ interface PostgresCountRows extends Rows {
                 userId, userId, userId, userId, userId, userId, userId, userId).orElseThrow();
     }
 
-    /**
-     * The scope's counts: messages from {@code message_counts} (kept by triggers, V26) rather than a count over all of
-     * them, and the oldest in-context message's id from the in-context index, read with the counts as on SQLite.
-     */
     @Override
     default MemoryStats stats(Scope s) {
         return one("SELECT (SELECT count(*) FROM blocks WHERE user_id = ? AND agent_id = ?) "
                 + "+ (SELECT count(*) FROM block_shares WHERE user_id = ? AND agent_id = ?), "
                 + "(SELECT count(*) FROM archival WHERE user_id = ? AND agent_id = ? AND valid_to IS NULL), "
                 + "(SELECT count(*) FROM notes WHERE user_id = ? AND valid_to IS NULL), "
-                + "coalesce(c.total, 0), coalesce(c.in_context, 0), c.last_at, "
-                + "(SELECT min(id) FROM messages WHERE user_id = ? AND agent_id = ? AND in_context) "
-                + "FROM (SELECT 1) one LEFT JOIN message_counts c ON c.user_id = ? AND c.agent_id = ?",
-                (rs, c) -> {
-                    long last = rs.getLong(6);
-                    Optional<Instant> lastAt = rs.wasNull() ? Optional.empty() : Optional.of(Columns.instant(last));
-                    long first = rs.getLong(7);
-                    OptionalLong firstIn = rs.wasNull() ? OptionalLong.empty() : OptionalLong.of(first);
-                    return new MemoryStats(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5), lastAt,
-                            firstIn);
-                },
-                s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.userId(), s.agentId(),
-                s.userId(), s.agentId()).orElseThrow();
+                + "count(*), count(*) FILTER (WHERE in_context), max(created_at) FROM messages WHERE user_id = ? AND agent_id = ?",
+                (rs, c) -> new MemoryStats(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                        rs.getObject(6) == null ? Optional.empty() : Optional.of(Columns.instant(rs.getLong(6)))),
+                s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.userId(), s.agentId())
+                .orElseThrow();
     }
 }
