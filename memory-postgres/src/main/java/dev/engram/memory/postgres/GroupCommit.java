@@ -53,7 +53,7 @@ final class GroupCommit {
         Batch(Handle handle, WriteLocks locks) {
             this.handle = handle;
             this.locks = locks;
-            this.rows = locks.rows(new PostgresRows(handle));
+            this.rows = locks.rows(locks.plainRows());
         }
     }
 
@@ -123,13 +123,8 @@ final class GroupCommit {
                     open = batch;
                 }
                 boolean first = batch.writes == 0;
-                if (!first) {
-                    try {
-                        batch.handle.savepoint(SAVEPOINT);
-                    } catch (RuntimeException e) {
-                        abandon(batch, e);
-                        throw e;
-                    }
+                if (!first) { // sent with the write's first statement (Ahead)
+                    batch.locks.ahead().savepoint(SAVEPOINT);
                 }
                 try {
                     result = work.apply(batch.rows);
@@ -144,7 +139,7 @@ final class GroupCommit {
                     } else {
                         batch.locks.discarded();
                         try {
-                            batch.handle.rollbackToSavepoint(SAVEPOINT);
+                            batch.locks.ahead().rollbackTo(batch.handle.getConnection(), SAVEPOINT, false);
                         } catch (RuntimeException e) {
                             abandon(batch, e);
                             throw e;
@@ -225,7 +220,7 @@ final class GroupCommit {
             return;
         }
         try {
-            batch.handle.rollbackToSavepoint(SAVEPOINT);
+            batch.locks.ahead().rollbackTo(batch.handle.getConnection(), SAVEPOINT, false);
         } catch (RuntimeException e) {
             cause.addSuppressed(e);
             abandon(batch, e);

@@ -9,7 +9,6 @@ import dev.engram.memory.ChangeEvent;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryPermission;
 import dev.engram.memory.MessageImage;
-import dev.engram.memory.MemoryStats;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageReasoning;
 import dev.engram.memory.MessageToolCall;
@@ -19,7 +18,6 @@ import dev.engram.memory.NewMessage;
 import dev.engram.memory.Note;
 import dev.engram.memory.Scope;
 import dev.engram.memory.ToolOutcome;
-import dev.engram.memory.UserUsage;
 import dev.engram.memory.spi.Columns;
 import dev.engram.memory.spi.MessageImageRows;
 import dev.engram.memory.spi.NewChange;
@@ -37,13 +35,30 @@ import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 
-/** {@link Rows} on one PostgreSQL connection, inside the transaction (or read) {@link PostgresBackend} opened. */
-record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, PostgresWorkRows, PostgresCanvasRows, PostgresJobRows,
-        PostgresFolderRows, PostgresArchiveRows, PostgresGroupRows {
+/**
+ * {@link Rows} on one PostgreSQL connection, inside the transaction (or read) {@link PostgresBackend} opened; in a write
+ * transaction, {@code ahead} holds the statements that go with the next one ({@link Ahead}), else it is null.
+ */
+record PostgresRows(Handle h, Ahead ahead) implements PostgresOptionalRows, PostgresRunRows, PostgresWorkRows, PostgresCanvasRows, PostgresJobRows,
+        PostgresFolderRows, PostgresArchiveRows, PostgresGroupRows, PostgresCountRows {
     /** The block of (owner user, owner agent, label), as a sub-select. */
     private static final String BLOCK_ID = "(SELECT id FROM blocks WHERE user_id = ? AND agent_id = ? AND label = ?)";
     private static final String BLOCK_COLUMNS = "b.agent_id, b.label, b.description, b.value, b.char_limit, b.type, "
             + "b.pinned, b.version, b.created_at, b.updated_at";
+
+    /** Rows of a read: nothing held back. */
+    PostgresRows(Handle h) {
+        this(h, null);
+    }
+
+    /** The handle, for a statement run on it by other means than these rows': what is held back is sent first. */
+    @Override
+    public Handle h() {
+        if (ahead != null) {
+            ahead.flush(h.getConnection());
+        }
+        return h;
+    }
 
     /** A NULL of a given SQL type, for a column that is not text. */
     record Null(int sqlType) {
@@ -94,16 +109,19 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
                 rs.getString("definition"), Columns.instant(rs.getLong("created_at")), Columns.instant(rs.getLong("updated_at")));
     }
 
-    /** Runs an update on the handle's connection ({@link Statements}: positional arguments bound by type). */
+    /**
+     * Runs an update on the handle's connection ({@link Statements}: positional arguments bound by type), with what is held
+     * back in front of it.
+     */
     @Override
     public int exec(String sql, Object... args) {
-        return Statements.exec(h.getConnection(), sql, args);
+        return Statements.exec(h.getConnection(), ahead, sql, args);
     }
 
     /** Runs a query on the handle's connection ({@link Statements}). */
     @Override
     public <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {
-        return Statements.query(h.getConnection(), sql, mapper, args);
+        return Statements.query(h.getConnection(), ahead, sql, mapper, args);
     }
 
     @Override
@@ -272,7 +290,7 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
             inserted.sort(Comparator.comparingLong(ConversationMessage::id));
             for (int i = 0; i < part.size(); i++) {
                 List<MessageImage> images = part.get(i).images();
-                MessageImageRows.insert(h, s, inserted.get(i).id(), images);
+                MessageImageRows.insert(h(), s, inserted.get(i).id(), images);
                 out.add(inserted.get(i).withImages(images));
             }
         }
@@ -283,7 +301,7 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
     public Optional<ConversationMessage> message(Scope s, long id) {
         return one("SELECT * FROM messages WHERE id = ? AND user_id = ? AND agent_id = ?",
                 (rs, c) -> message(rs), id, s.userId(), s.agentId())
-                .map(m -> MessageImageRows.attach(h, s, List.of(m)).getFirst());
+                .map(m -> MessageImageRows.attach(h(), s, List.of(m)).getFirst());
     }
 
     @Override
@@ -295,6 +313,7 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
                 ? "SELECT * FROM (SELECT * FROM messages WHERE " + where + " ORDER BY id DESC LIMIT ?) m ORDER BY id"
                 : "SELECT * FROM messages WHERE " + where + " ORDER BY id LIMIT ?";
         String session = q.sessionId().orElse(null);
+        // the handle's field, not h(): the query (an argument) sends what is held, with itself
         return MessageImageRows.attach(h, s, query(sql, (rs, c) -> message(rs), s.userId(), s.agentId(), session, session,
                 q.afterId().orElse(Long.MIN_VALUE), q.beforeId().orElse(Long.MAX_VALUE),
                 q.from().map(t -> Columns.micros(t)).orElse(Long.MIN_VALUE), q.until().map(t -> Columns.micros(t)).orElse(Long.MAX_VALUE),
@@ -370,30 +389,5 @@ record PostgresRows(Handle h) implements PostgresOptionalRows, PostgresRunRows, 
     @Override
     public String storeId() {
         return one("SELECT min(id) FROM store_identity", (rs, c) -> rs.getString(1)).orElseThrow();
-    }
-
-    @Override
-    public UserUsage usage(String userId) {
-        return one("SELECT (SELECT count(*) FROM agents WHERE user_id = ?), (SELECT count(*) FROM blocks WHERE user_id = ?), "
-                + "(SELECT count(*) FROM archival WHERE user_id = ?), (SELECT count(*) FROM notes WHERE user_id = ?), "
-                + "coalesce((SELECT sum(octet_length(value)) FROM blocks WHERE user_id = ?), 0) "
-                + "+ coalesce((SELECT sum(octet_length(content)) FROM archival WHERE user_id = ?), 0) "
-                + "+ coalesce((SELECT sum(octet_length(content)) FROM notes WHERE user_id = ?), 0) "
-                + "+ coalesce((SELECT sum(octet_length(text)) FROM files WHERE user_id = ?), 0)",
-                (rs, c) -> new UserUsage(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)),
-                userId, userId, userId, userId, userId, userId, userId, userId).orElseThrow();
-    }
-
-    @Override
-    public MemoryStats stats(Scope s) {
-        return one("SELECT (SELECT count(*) FROM blocks WHERE user_id = ? AND agent_id = ?) "
-                + "+ (SELECT count(*) FROM block_shares WHERE user_id = ? AND agent_id = ?), "
-                + "(SELECT count(*) FROM archival WHERE user_id = ? AND agent_id = ? AND valid_to IS NULL), "
-                + "(SELECT count(*) FROM notes WHERE user_id = ? AND valid_to IS NULL), "
-                + "count(*), count(*) FILTER (WHERE in_context), max(created_at) FROM messages WHERE user_id = ? AND agent_id = ?",
-                (rs, c) -> new MemoryStats(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
-                        rs.getObject(6) == null ? Optional.empty() : Optional.of(Columns.instant(rs.getLong(6)))),
-                s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.agentId(), s.userId(), s.userId(), s.agentId())
-                .orElseThrow();
     }
 }

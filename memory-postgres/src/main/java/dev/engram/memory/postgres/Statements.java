@@ -17,7 +17,9 @@ import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
  * for positional arguments whose JDBC setter is known from their type. The driver still keeps each statement prepared
  * on the server from its fifth use on the connection, as under Jdbi. A failure is thrown as Jdbi's {@link
  * UnableToExecuteStatementException} with the driver's {@link SQLException} as its cause, as before, so that {@link
- * PostgresFailures} classifies it the same way.
+ * PostgresFailures} classifies it the same way. In a write, the statements {@link Ahead} holds back go first, in the
+ * same string: pgjdbc sends each of them in the extended protocol and one Sync after the last (one round trip, one
+ * result each), and their results are skipped.
  */
 final class Statements {
     private Statements() {
@@ -34,11 +36,47 @@ final class Statements {
         }
     }
 
+    /**
+     * {@link #exec(Connection, String, Object...)} after the statements {@code ahead} holds, in the same round trip;
+     * returns the update count of {@code sql}'s (first) result.
+     */
+    static int exec(Connection c, Ahead ahead, String sql, Object... args) {
+        if (ahead == null || ahead.isEmpty()) {
+            return exec(c, sql, args);
+        }
+        Ahead.Combined k = ahead.take(sql, args);
+        try (PreparedStatement s = c.prepareStatement(k.sql())) {
+            bind(s, k.args());
+            s.execute();
+            skip(s, k.skip());
+            return Math.max(0, s.getUpdateCount());
+        } catch (SQLException e) {
+            throw failed(k.sql(), e);
+        }
+    }
+
     /** Runs the query {@code sql} and maps every row (the mappers of these rows read the row only, not the context). */
     static <T> List<T> query(Connection c, String sql, RowMapper<T> mapper, Object... args) {
-        try (PreparedStatement s = c.prepareStatement(sql)) {
-            bind(s, args);
-            try (ResultSet rs = s.executeQuery()) {
+        return query(c, null, sql, mapper, args);
+    }
+
+    /** {@link #query(Connection, String, RowMapper, Object...)} after the statements {@code ahead} holds, in one round trip. */
+    static <T> List<T> query(Connection c, Ahead ahead, String sql, RowMapper<T> mapper, Object... args) {
+        Ahead.Combined k = ahead == null || ahead.isEmpty() ? new Ahead.Combined(sql, args, 0) : ahead.take(sql, args);
+        try (PreparedStatement s = c.prepareStatement(k.sql())) {
+            bind(s, k.args());
+            ResultSet rs;
+            if (k.skip() == 0) {
+                rs = s.executeQuery();
+            } else {
+                s.execute();
+                skip(s, k.skip());
+                rs = s.getResultSet();
+                if (rs == null) {
+                    throw new SQLException("the statement returned no rows: " + sql);
+                }
+            }
+            try (rs) {
                 List<T> out = new ArrayList<>();
                 while (rs.next()) {
                     out.add(mapper.map(rs, null));
@@ -46,7 +84,14 @@ final class Statements {
                 return out;
             }
         } catch (SQLException e) {
-            throw failed(sql, e);
+            throw failed(k.sql(), e);
+        }
+    }
+
+    /** Moves past the results of the first {@code n} statements (each gives one: rows or a count). */
+    private static void skip(PreparedStatement s, int n) throws SQLException {
+        for (int i = 0; i < n; i++) {
+            s.getMoreResults();
         }
     }
 

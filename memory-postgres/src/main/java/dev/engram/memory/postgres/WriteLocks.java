@@ -65,8 +65,6 @@ final class WriteLocks {
     private static final Map<Class<?>, Optional<RecordComponent>> OWNER = new ConcurrentHashMap<>();
     /** What a write needs: a user, the whole database, or nothing. */
     private static final String DATABASE_WIDE = "\u0000database";
-    /** Undoes the innermost part ({@link #savepoint}) and releases its savepoint: one round trip. */
-    private static final String UNDO_PART = "ROLLBACK TO SAVEPOINT engram_part; RELEASE SAVEPOINT engram_part";
 
     /** A write that needs a lock another transaction holds while its own transaction holds others: run it again alone. */
     static final class Retry extends Error {
@@ -85,6 +83,8 @@ final class WriteLocks {
     private enum Mode { NONE, SHARED, EXCLUSIVE }
 
     private final Handle h;
+    /** The statements held back to go with the next one: locks and savepoints ({@link Ahead}). */
+    private final Ahead ahead = new Ahead();
     private final Map<String, String> runOwners;
     /** Whether this is a unit of work's transaction: it waits for a lock even while holding others (see the class comment). */
     private boolean unit;
@@ -113,10 +113,23 @@ final class WriteLocks {
         unit = true;
     }
 
-    /** Takes the database lock exclusively, waiting for it: for a write run again alone after a {@link Retry}. */
+    /**
+     * Takes the database lock exclusively, waiting for it: for a write run again alone after a {@link Retry}. Like every
+     * lock that is waited for, it is held back to go with the next statement ({@link Ahead}).
+     */
     void lockDatabase() {
-        run("SELECT pg_advisory_xact_lock(?)", DATABASE);
+        ahead.add("SELECT pg_advisory_xact_lock(?)", DATABASE);
         mode = Mode.EXCLUSIVE;
+    }
+
+    /** What this transaction holds back for its next statement. */
+    Ahead ahead() {
+        return ahead;
+    }
+
+    /** Rows on this transaction's handle, whose statements carry what is held back. */
+    PostgresRows plainRows() {
+        return new PostgresRows(h, ahead);
     }
 
     /** Rows whose every operation first takes the lock it needs (see the class comment). */
@@ -158,24 +171,24 @@ final class WriteLocks {
         Mode modeBefore = mode;
         Set<Integer> usersBefore = Set.copyOf(users);
         int runningBefore = running.size();
-        run("SAVEPOINT engram_part");
+        ahead.savepoint("engram_part");
         boolean keep;
         try {
             keep = work.getAsBoolean();
         } catch (RuntimeException | Error e) {
             forget(modeBefore, usersBefore, runningBefore);
             try {
-                run(UNDO_PART);
+                ahead.rollbackTo(h.getConnection(), "engram_part", true);
             } catch (RuntimeException again) {
                 e.addSuppressed(again);
             }
             throw e;
         }
         if (keep) {
-            run("RELEASE SAVEPOINT engram_part");
+            ahead.release("engram_part");
         } else {
             forget(modeBefore, usersBefore, runningBefore);
-            run(UNDO_PART);
+            ahead.rollbackTo(h.getConnection(), "engram_part", true);
         }
         return keep;
     }
@@ -191,9 +204,11 @@ final class WriteLocks {
      * lock, the insert and the {@code COMMIT} go in one round trip (three statements sent together; a failed insert
      * leaves the transaction aborted and uncommitted, for the caller to roll back). The handle's own commit after it
      * then finds nothing to commit (the driver sends nothing for a transaction already ended). Without entries, nothing
-     * is sent and the caller commits as usual.
+     * is sent and the caller commits as usual. What is still held back ({@link Ahead}: locks and savepoints with nothing
+     * run after them) is dropped: it would change nothing.
      */
     void insertChangesAndCommit() {
+        ahead.clear();
         if (changes.isEmpty()) {
             return;
         }
@@ -272,10 +287,10 @@ final class WriteLocks {
             return;
         }
         if (mode == Mode.NONE) {
-            run("SELECT pg_advisory_xact_lock_shared(?), pg_advisory_xact_lock(?, ?)", DATABASE, USER_SPACE, key);
+            ahead.add("SELECT pg_advisory_xact_lock_shared(?), pg_advisory_xact_lock(?, ?)", DATABASE, USER_SPACE, key);
             mode = Mode.SHARED;
         } else if (unit) {
-            run("SELECT pg_advisory_xact_lock(?, ?)", USER_SPACE, key);
+            ahead.add("SELECT pg_advisory_xact_lock(?, ?)", USER_SPACE, key);
         } else if (!tryLock("SELECT pg_try_advisory_xact_lock(?, ?)", USER_SPACE, key)) {
             throw Retry.INSTANCE;
         }
@@ -288,7 +303,7 @@ final class WriteLocks {
     }
 
     private boolean tryLock(String sql, Object... args) {
-        return new PostgresRows(h).one(sql, (rs, c) -> rs.getBoolean(1), args).orElseThrow();
+        return plainRows().one(sql, (rs, c) -> rs.getBoolean(1), args).orElseThrow();
     }
 
     /** The user whose rows the operation touches, {@link #DATABASE_WIDE}, or null for an empty list (no rows). */
@@ -323,7 +338,7 @@ final class WriteLocks {
         if (known != null) {
             return known;
         }
-        Optional<String> user = new PostgresRows(h).one("SELECT user_id FROM runs WHERE id = ?", (rs, c) -> rs.getString(1), runId);
+        Optional<String> user = plainRows().one("SELECT user_id FROM runs WHERE id = ?", (rs, c) -> rs.getString(1), runId);
         if (user.isEmpty()) {
             return DATABASE_WIDE; // no such run (yet): nothing to go by
         }
