@@ -41,8 +41,12 @@ import org.apache.lucene.store.FSDirectory;
  * nice -n 10 java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -Xmx8g \
  *      -cp bench/target/benchmarks.jar dev.engram.bench.ScaleSearch --work DIR [--passages 10000000] [--scopes 10000]
  *      [--milestones 1000000,2000000,5000000] [--texts 8000] [--queries 300] [--passes 1] [--min-free-gb 14]
- *      [--indexing-threads N] [--model bge-small|minilm] [--data ../shared/data]
+ *      [--indexing-threads N] [--model bge-small|minilm] [--data ../shared/data] [--measure-only ROUNDS]
  * </pre>
+ *
+ * <p>{@code --measure-only ROUNDS} builds nothing: it opens the store and the index a finished run left in {@code DIR}
+ * (checking that they hold {@code --passages} over {@code --scopes}), measures them ROUNDS times as a milestone does,
+ * then closes and opens them again; so that a build on a busy machine can be measured later on a quiet one.
  *
  * <p>Texts are short real passages (SciFact sentences and LoCoMo turns, {@code --texts} of them, embedded once by the
  * model and kept in {@code DIR/vectors.bin}); see {@link ScaleCorpus} for how ten million are made of them.
@@ -92,6 +96,7 @@ public final class ScaleSearch {
         int passes = 1;
         double minFreeGb = 14;
         int indexingThreads = 0;
+        int measureOnly = 0;
         EmbeddingModel model = EmbeddingModel.defaultModel();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -106,6 +111,7 @@ public final class ScaleSearch {
                 case "--min-free-gb" -> minFreeGb = Double.parseDouble(args[++i]);
                 case "--indexing-threads" -> indexingThreads = Integer.parseInt(args[++i]);
                 case "--model" -> model = EmbeddingModel.byName(args[++i]);
+                case "--measure-only" -> measureOnly = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -118,7 +124,46 @@ public final class ScaleSearch {
         ScaleCorpus corpus = ScaleCorpus.embedOrLoad(model, textList, queryTexts, work.resolve("vectors.bin"));
         Options options = new Options(work, passages, scopes, milestones, passes, Duration.ofSeconds(3),
                 (long) (minFreeGb * 1e9), 100_000, indexingThreads);
-        new ScaleSearch(options, corpus, queryTexts, System.out).run();
+        if (measureOnly < 0) {
+            throw new IllegalArgumentException("--measure-only takes a positive number of rounds, got " + measureOnly);
+        }
+        ScaleSearch bench = new ScaleSearch(options, corpus, queryTexts, System.out);
+        if (measureOnly > 0) {
+            bench.measureExisting(measureOnly);
+        } else {
+            bench.run();
+        }
+    }
+
+    /**
+     * Measures the store and the index a finished run left in the work directory, {@code rounds} times, without adding
+     * anything, then closes and opens them again. Refuses a directory without them, or whose first scope does not hold
+     * the passages {@code --passages} over {@code --scopes} puts there (a run stopped early, other options).
+     */
+    void measureExisting(int rounds) throws IOException {
+        Path storeFile = options.work().resolve("memory.db");
+        Path index = options.work().resolve("index");
+        if (!Files.exists(storeFile) || !Files.isDirectory(index)) {
+            throw new IllegalArgumentException("--measure-only needs the store and the index of a finished run in "
+                    + options.work() + ": " + storeFile + " or " + index + " is missing");
+        }
+        int done = options.passages();
+        long expected = done / options.scopes() + (done % options.scopes() > 0 ? 1 : 0);
+        try (MemoryStore store = MemoryStore.sqlite(storeFile);
+                LuceneMemorySearch search = LuceneMemorySearch.builder(store, corpus.embedder()).directory(index).build()) {
+            long held = store.stats(scope(0)).archivalEntries();
+            if (held != expected) {
+                throw new IllegalArgumentException("the store in " + options.work() + " holds " + held + " passages in its "
+                        + "first scope where " + done + " over " + options.scopes() + " scopes put " + expected
+                        + ": give the --passages and --scopes of the run that built it");
+            }
+            search.awaitIndexed();
+            for (int r = 1; r <= rounds; r++) {
+                out.printf(Locale.ROOT, "%n== measured at %,d passages, round %d of %d (nothing added)%n", done, r, rounds);
+                measure(store, search, index, done);
+            }
+        }
+        reopen(storeFile, index, done);
     }
 
     /** Builds to every milestone in turn, measuring at each, then closes and opens the index again. */
@@ -189,6 +234,11 @@ public final class ScaleSearch {
         out.printf(Locale.ROOT, "build: %.0f s (store and index, measurements excluded), %.0f passages/s overall, "
                 + "%.0f passages/s since the last milestone%n", buildNanos / 1e9, done / (buildNanos / 1e9),
                 added / Math.max(1e-9, addedNanos / 1e9));
+        measure(store, search, index, done);
+    }
+
+    /** A milestone's measurements: sizes on disk, heap, the queries beside bare Lucene, k-NN recall. */
+    private void measure(MemoryStore store, LuceneMemorySearch search, Path index, int done) throws IOException {
         int segments = 0;
         try (FSDirectory directory = FSDirectory.open(index)) {
             if (DirectoryReader.indexExists(directory)) {

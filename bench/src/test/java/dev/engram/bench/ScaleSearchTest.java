@@ -70,6 +70,47 @@ class ScaleSearchTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("milestones must be positive");
     }
 
+    private static String measureOnly(ScaleSearch.Options options, int rounds) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ScaleCorpus corpus = ScaleCorpus.random(TEXTS, QUERIES, 16, 7);
+        new ScaleSearch(options, corpus, QUERIES, new PrintStream(bytes, true, StandardCharsets.UTF_8)).measureExisting(rounds);
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void measureOnlyMeasuresAFinishedRunAgainWithoutAddingAnything(@TempDir Path work) throws Exception {
+        ScaleSearch.Options options = new ScaleSearch.Options(work, 1_000, 20, List.of(), 1, Duration.ZERO, 0, 300, 0);
+        run(options);
+        long storeBytes = Files.size(work.resolve("memory.db"));
+
+        String out = measureOnly(options, 2);
+
+        String[] parts = out.split("== ");
+        assertThat(parts).hasSize(4); // two rounds and the reopening
+        assertThat(parts[1]).startsWith("measured at 1,000 passages, round 1 of 2 (nothing added)")
+                .doesNotContain("build:")
+                .containsPattern("disk: index \\d+\\.\\d\\d GB in \\d+ segments")
+                .containsPattern("engram hybrid +\\d+\\.\\d{3} +\\d+\\.\\d{3}")
+                .containsPattern("lucene exact scan of the scope, 100 +\\d+\\.\\d{3} +\\d+\\.\\d{3}")
+                .containsPattern("engram vector recall@10 vs exact +1\\.0000");
+        assertThat(parts[2]).startsWith("measured at 1,000 passages, round 2 of 2");
+        assertThat(parts[3]).startsWith("reopened at 1,000 passages").contains("(10 hits)");
+        assertThat(Files.size(work.resolve("memory.db"))).isEqualTo(storeBytes);
+    }
+
+    @Test
+    void measureOnlyRefusesAMissingOrDifferentRun(@TempDir Path work) throws Exception {
+        ScaleSearch.Options built = new ScaleSearch.Options(work, 1_000, 20, List.of(), 1, Duration.ZERO, 0, 300, 0);
+        assertThatThrownBy(() -> measureOnly(built, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("needs the store and the index of a finished run");
+        assertThat(Files.exists(work.resolve("memory.db"))).isFalse();
+
+        run(built);
+        ScaleSearch.Options other = new ScaleSearch.Options(work, 2_000, 20, List.of(), 1, Duration.ZERO, 0, 300, 0);
+        assertThatThrownBy(() -> measureOnly(other, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("holds 50 passages in its first scope where 2000 over 20 scopes put 100");
+    }
+
     @Test
     void aScopesPassagesAreDistinctTextsWithTheirOwnPerturbedVectors() {
         assertThat(ScaleCorpus.primeTo(TEXTS, 10)).hasSize(37);
