@@ -141,8 +141,7 @@ final class GroupCommit {
                         try {
                             batch.locks.ahead().rollbackTo(batch.handle.getConnection(), SAVEPOINT, false);
                         } catch (RuntimeException e) {
-                            abandon(batch, e);
-                            throw e;
+                            throw abandon(batch, e);
                         }
                         commit(batch); // the writes before it end now (their commit's failure is theirs: this one did not run in it)
                     }
@@ -238,7 +237,7 @@ final class GroupCommit {
             batch.locks.insertChangesAndCommit();
             batch.handle.commit();
         } catch (RuntimeException e) {
-            batch.failure = e;
+            batch.failure = PostgresFailures.onConnection(batch.handle.getConnection(), e);
             try {
                 batch.handle.rollback();
             } catch (RuntimeException again) {
@@ -250,18 +249,25 @@ final class GroupCommit {
         }
     }
 
-    /** The transaction broke (its connection, most likely): everything in it is rolled back and every write in it fails. */
-    private void abandon(Batch batch, RuntimeException e) {
+    /**
+     * The transaction broke (its connection, most likely): everything in it is rolled back and every write in it fails
+     * with the failure returned, {@code e} or, when the connection is gone, {@code e} as a lost connection ({@link
+     * PostgresFailures#onConnection}), so that each write reports the database unreachable rather than its own
+     * failure.
+     */
+    private RuntimeException abandon(Batch batch, RuntimeException e) {
         open = null;
-        batch.failure = e;
+        RuntimeException failure = PostgresFailures.onConnection(batch.handle.getConnection(), e);
+        batch.failure = failure;
         try {
             batch.handle.rollback();
         } catch (RuntimeException again) {
-            e.addSuppressed(again);
+            failure.addSuppressed(again);
         } finally {
-            closeQuietly(batch.handle, e);
+            closeQuietly(batch.handle, failure);
             batch.ended.countDown();
         }
+        return failure;
     }
 
     /** The message of the innermost cause (the database's own words). */

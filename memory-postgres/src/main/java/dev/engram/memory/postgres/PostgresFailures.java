@@ -3,7 +3,9 @@ package dev.engram.memory.postgres;
 import dev.engram.memory.MemoryException;
 import dev.engram.memory.StorageFullException;
 import dev.engram.memory.StorageUnavailableException;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Optional;
 import java.util.Set;
@@ -52,6 +54,36 @@ final class PostgresFailures {
             return Optional.of(unavailable(database, e));
         }
         return Optional.empty();
+    }
+
+    /**
+     * {@code e}, a failure of a statement on {@code c}, as a lost connection when {@code c} is closed by then and
+     * {@code e} carries no SQLSTATE: the pool closes a connection on which the driver reported a broken link or a
+     * shutdown (SQLSTATE 08xxx, 57P01), and every later call on it fails with the pool's own "Connection is closed",
+     * which names no state. That is the link lost under an earlier statement, SQLSTATE 08003 (connection does not
+     * exist), not a failure of the statement; {@link #classify} then calls it what it is.
+     */
+    static SQLException onConnection(Connection c, SQLException e) {
+        return e.getSQLState() == null && closed(c)
+                ? new SQLNonTransientConnectionException(e.getMessage() + " (the connection to PostgreSQL was lost)", "08003", e)
+                : e;
+    }
+
+    /** {@link #onConnection(Connection, SQLException)} for a failure of any kind that has no classified cause. */
+    static RuntimeException onConnection(Connection c, RuntimeException e) {
+        if (classify(e, "").isPresent() || !closed(c)) {
+            return e;
+        }
+        SQLException lost = new SQLNonTransientConnectionException("the connection to PostgreSQL was lost: " + e.getMessage(), "08003", e);
+        return new ConnectionException(lost);
+    }
+
+    private static boolean closed(Connection c) {
+        try {
+            return c == null || c.isClosed();
+        } catch (SQLException | RuntimeException e) {
+            return true;
+        }
     }
 
     static StorageUnavailableException unavailable(String database, Throwable cause) {

@@ -32,7 +32,7 @@ final class Statements {
             s.execute();
             return Math.max(0, s.getUpdateCount());
         } catch (SQLException e) {
-            throw failed(sql, e);
+            throw failed(c, sql, e);
         }
     }
 
@@ -51,7 +51,7 @@ final class Statements {
             skip(s, k.skip());
             return Math.max(0, s.getUpdateCount());
         } catch (SQLException e) {
-            throw failed(k.sql(), e);
+            throw failed(c, k.sql(), e);
         }
     }
 
@@ -84,7 +84,7 @@ final class Statements {
                 return out;
             }
         } catch (SQLException e) {
-            throw failed(k.sql(), e);
+            throw failed(c, k.sql(), e);
         }
     }
 
@@ -119,8 +119,9 @@ final class Statements {
         }
     }
 
-    private static UnableToExecuteStatementException failed(String sql, SQLException e) {
-        return new UnableToExecuteStatementException("Statement failed: " + e.getMessage() + " [statement: " + sql + "]", e,
-                null);
+    /** The failure of {@code sql} on {@code c}: a lost connection is said to be one ({@link PostgresFailures#onConnection}). */
+    private static UnableToExecuteStatementException failed(Connection c, String sql, SQLException e) {
+        return new UnableToExecuteStatementException("Statement failed: " + e.getMessage() + " [statement: " + sql + "]",
+                PostgresFailures.onConnection(c, e), null);
     }
 }

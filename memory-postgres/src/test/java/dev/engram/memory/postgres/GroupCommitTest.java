@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.memory.MemoryException;
+import dev.engram.memory.StorageUnavailableException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -155,6 +156,39 @@ class GroupCommitTest {
             assertThat(numbers(url)).isEmpty();
             backend.write(insert(7)); // the next write has a transaction of its own
             assertThat(numbers(url)).containsExactly(7);
+        }
+    }
+
+    /**
+     * The connection of a shared transaction lost under a joined write (its backend terminated, as a fast shutdown
+     * does): the pool closes the connection, so the rollback to the write's savepoint fails with the pool's own
+     * "Connection is closed", which names no SQLSTATE. Every write in the transaction still fails as the database being
+     * unreachable (a server answers 503, not 500), nothing of them is kept, and the next write runs on a new connection.
+     */
+    @Test
+    void whenTheConnectionIsLostUnderAJoinedWriteEveryWriteInItFailsAsUnavailableAndNothingIsKept() throws Exception {
+        String url = server.jdbcUrl(server.newSchema());
+        try (PostgresBackend backend = open(url, "CREATE TABLE numbers (n INT)");
+                ExecutorService pool = Executors.newCachedThreadPool()) {
+            CountDownLatch release = new CountDownLatch(1);
+            Future<Long> first = running(pool, backend, release, 0);
+            Future<Long> killing = pool.submit(() -> backend.write(rows -> {
+                insert(1).apply(rows);
+                return ((WriteLocks.Unlocked) rows).unlocked().one("SELECT pg_terminate_backend(pg_backend_pid())::int",
+                        (rs, c) -> rs.getLong(1)).orElseThrow();
+            }));
+            awaitQueued(backend, 1);
+            Future<Long> after = pool.submit(() -> backend.write(insert(2)));
+            awaitQueued(backend, 2);
+            release.countDown();
+
+            for (Future<Long> f : List.of(first, killing)) {
+                assertThatThrownBy(f::get).isInstanceOf(ExecutionException.class).cause()
+                        .isInstanceOf(StorageUnavailableException.class).hasMessageContaining("cannot be reached");
+            }
+            after.get(); // queued behind the lost transaction: it runs in a new one
+            backend.write(insert(3));
+            assertThat(numbers(url)).containsExactlyInAnyOrder(2, 3);
         }
     }
 

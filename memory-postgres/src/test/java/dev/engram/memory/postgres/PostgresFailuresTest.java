@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.engram.memory.MemoryException;
 import dev.engram.memory.StorageFullException;
 import dev.engram.memory.StorageUnavailableException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
 import java.sql.SQLException;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import org.junit.jupiter.api.Test;
@@ -46,5 +48,42 @@ class PostgresFailuresTest {
         assertThat(PostgresFailures.translate(unique, URL)).isSameAs(unique);
         RuntimeException noState = new IllegalStateException("no SQL at all");
         assertThat(PostgresFailures.translate(noState, URL)).isSameAs(noState);
+    }
+
+    /** A connection that answers only {@code isClosed}. */
+    private static Connection connection(boolean closed) {
+        return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("isClosed")) {
+                        return closed;
+                    }
+                    throw new UnsupportedOperationException(method.getName() + " is not used by PostgresFailures");
+                });
+    }
+
+    @Test
+    void aFailureWithoutStateOnAConnectionThePoolClosedIsALostConnection() {
+        SQLException poolWords = new SQLException("Connection is closed"); // HikariCP's, once it evicted the connection
+        SQLException lost = PostgresFailures.onConnection(connection(true), poolWords);
+        assertThat(lost.getSQLState()).isEqualTo("08003");
+        assertThat((Throwable) lost).hasCause(poolWords).hasMessageContaining("Connection is closed");
+        assertThat(PostgresFailures.translate(new UnableToExecuteStatementException(lost, null), URL))
+                .isInstanceOf(StorageUnavailableException.class).hasMessageContaining("db.internal:5432/engram cannot be reached");
+
+        RuntimeException commitFailed = new IllegalStateException("commit failed", poolWords);
+        assertThat(PostgresFailures.translate(PostgresFailures.onConnection(connection(true), commitFailed), URL))
+                .isInstanceOf(StorageUnavailableException.class).hasRootCause(poolWords);
+    }
+
+    @Test
+    void onAnOpenConnectionOrWithAStateAFailureStaysWhatItIs() {
+        SQLException noState = new SQLException("something else");
+        assertThat((Throwable) PostgresFailures.onConnection(connection(false), noState)).isSameAs(noState);
+        SQLException unique = new SQLException("duplicate key", "23505");
+        assertThat((Throwable) PostgresFailures.onConnection(connection(true), unique)).isSameAs(unique);
+        RuntimeException callers = new IllegalStateException("the caller's own failure");
+        assertThat(PostgresFailures.onConnection(connection(false), callers)).isSameAs(callers);
+        RuntimeException shutdown = failed("57P01");
+        assertThat(PostgresFailures.onConnection(connection(true), shutdown)).isSameAs(shutdown);
     }
 }
