@@ -1,26 +1,15 @@
 package dev.engram.agents;
 
 import dev.engram.framework.DynamicTool;
-import dev.engram.framework.SafetyTier;
+import dev.engram.framework.ForwardingTool;
 import dev.engram.framework.ToolContext;
-import dev.engram.framework.Truncation;
-import java.time.Duration;
-import java.util.Optional;
-import tools.jackson.databind.node.ObjectNode;
+import dev.engram.framework.ToolOutput;
 
 /**
  * A tool whose output the model sees at most {@code limit} characters of (Letta's {@code return_char_limit}), with a
- * note saying how much was cut; everything else is the tool's own.
+ * note saying how much was cut; everything else is the tool's own ({@link ForwardingTool}).
  */
-final class CharLimitedTool implements DynamicTool {
-    private final DynamicTool tool;
-    private final int limit;
-
-    private CharLimitedTool(DynamicTool tool, int limit) {
-        this.tool = tool;
-        this.limit = limit;
-    }
-
+record CharLimitedTool(DynamicTool delegate, int limit) implements ForwardingTool {
     /** @throws IllegalArgumentException unless the limit is positive */
     static DynamicTool of(DynamicTool tool, int limit) {
         if (limit < 1) {
@@ -40,52 +29,17 @@ final class CharLimitedTool implements DynamicTool {
     }
 
     @Override
-    public String name() {
-        return tool.name();
-    }
-
-    @Override
-    public String description() {
-        return tool.description();
-    }
-
-    @Override
-    public ObjectNode parametersSchema() {
-        return tool.parametersSchema();
-    }
-
-    @Override
-    public SafetyTier safetyTier() {
-        return tool.safetyTier();
-    }
-
-    @Override
-    public boolean alwaysNeedsApproval() {
-        return tool.alwaysNeedsApproval();
-    }
-
-    @Override
-    public Duration timeout() {
-        return tool.timeout();
-    }
-
-    @Override
-    public Truncation truncation() {
-        return tool.truncation();
-    }
-
-    @Override
     public String execute(String argumentsJson, ToolContext context) throws Exception {
-        return cut(tool.execute(argumentsJson, context), limit);
+        String text = delegate.execute(argumentsJson, context);
+        return text == null ? null : cut(text, limit);
     }
 
+    /** The tool's own output, what it did kept, its text cut (a value that is not text is the tool's as it is). */
     @Override
-    public Optional<String> approvalPreview(String argumentsJson, ToolContext context) throws Exception {
-        return tool.approvalPreview(argumentsJson, context);
-    }
-
-    @Override
-    public Optional<String> approvalScope(String argumentsJson) throws Exception {
-        return tool.approvalScope(argumentsJson);
+    public ToolOutput run(String argumentsJson, ToolContext context) throws Exception {
+        ToolOutput out = delegate.run(argumentsJson, context);
+        return out.value() instanceof String text
+                ? new ToolOutput(cut(text, limit), out.effects(), out.userMessage(), out.metadata())
+                : out;
     }
 }

@@ -188,6 +188,11 @@ class LettaImportKeepsTest {
         };
         String cut = CharLimitedTool.of(chatty, 12).execute("{}", null);
         assertThat(cut).startsWith("x".repeat(12) + "\n").contains("return limit of 12 characters, from 100");
+        // the pipeline calls run: the text is cut there too, and what the tool says of itself is its own
+        assertThat(CharLimitedTool.of(chatty, 12).run("{}", null).value()).isEqualTo(cut);
+        assertThat(CharLimitedTool.of(chatty, 200).run("{}", null).value()).isEqualTo("x".repeat(100));
+        assertThat(CharLimitedTool.of(chatty, 12).safetyTier()).isEqualTo(chatty.safetyTier());
+        assertThat(CharLimitedTool.of(chatty, 12).name()).isEqualTo(chatty.name());
         assertThatThrownBy(() -> CharLimitedTool.of(chatty, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -101,8 +101,9 @@ public interface DynamicTool {
     }
 
     /**
-     * This tool with another timeout; everything else (schema, tier, truncation, approval preview, and
-     * the pipeline's parsed-arguments fast path) is forwarded unchanged.
+     * This tool with another timeout; everything else (schema, tier, truncation, approval preview, whether it runs
+     * inline, and the pipeline's parsed-arguments fast path) is forwarded unchanged ({@link ForwardingTool}). A tool
+     * that runs inline is not stopped at a timeout, this one either.
      *
      * @throws IllegalArgumentException if the timeout is not positive
      */

@@ -4,10 +4,9 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ObjectNode;
 
-/** {@link DynamicTool#withTimeout}: a tool with another timeout, forwarding everything else. */
-record RetimedTool(DynamicTool tool, Duration timeout) implements DynamicTool, ParsedArgumentsTool {
+/** {@link DynamicTool#withTimeout}: a tool with another timeout, forwarding everything else (the parsed-arguments path too). */
+record RetimedTool(DynamicTool tool, Duration timeout) implements ForwardingTool, ParsedArgumentsTool {
     static DynamicTool of(DynamicTool tool, Duration timeout) {
         Objects.requireNonNull(timeout, "timeout must not be null");
         if (timeout.isNegative() || timeout.isZero()) {
@@ -17,58 +16,13 @@ record RetimedTool(DynamicTool tool, Duration timeout) implements DynamicTool, P
     }
 
     @Override
-    public String name() {
-        return tool.name();
+    public DynamicTool delegate() {
+        return tool;
     }
 
     @Override
-    public String description() {
-        return tool.description();
-    }
-
-    @Override
-    public ObjectNode parametersSchema() {
-        return tool.parametersSchema();
-    }
-
-    @Override
-    public SafetyTier safetyTier() {
-        return tool.safetyTier();
-    }
-
-    @Override
-    public boolean alwaysNeedsApproval() {
-        return tool.alwaysNeedsApproval();
-    }
-
-    @Override
-    public Truncation truncation() {
-        return tool.truncation();
-    }
-
-    @Override
-    public String execute(String argumentsJson, ToolContext context) throws Exception {
-        return tool.execute(argumentsJson, context);
-    }
-
-    @Override
-    public ToolOutput run(String argumentsJson, ToolContext context) throws Exception {
-        return tool.run(argumentsJson, context);
-    }
-
-    @Override
-    public Optional<String> userMessageArgument() {
-        return tool.userMessageArgument();
-    }
-
-    @Override
-    public Optional<String> approvalPreview(String argumentsJson, ToolContext context) throws Exception {
-        return tool.approvalPreview(argumentsJson, context);
-    }
-
-    @Override
-    public Optional<String> approvalScope(String argumentsJson) throws Exception {
-        return tool.approvalScope(argumentsJson);
+    public Duration timeout() {
+        return timeout;
     }
 
     @Override

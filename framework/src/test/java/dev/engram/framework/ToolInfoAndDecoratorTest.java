@@ -3,11 +3,15 @@ package dev.engram.framework;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** A tool's facts in one {@link ToolInfo}, and {@link DynamicTool#withTimeout} forwarding everything else. */
@@ -90,5 +94,46 @@ class ToolInfoAndDecoratorTest {
                 .execute(ToolCall.of("write_note", "{\"text\": \"milk\"}"), ctx);
         assertThat(r.content()).isEqualTo("wrote milk");
         assertThat(asked).singleElement().extracting(ApprovalRequest::preview).isEqualTo(Optional.of("+ milk"));
+    }
+
+    /** A decorator forwards what a method added to {@link DynamicTool} later says too: ForwardingTool covers each. */
+    @Test
+    void forwardingToolForwardsEveryMethodOfDynamicToolButWithTimeout() {
+        java.util.Set<String> forwarded = Arrays.stream(ForwardingTool.class.getDeclaredMethods()).filter(Method::isDefault)
+                .map(ToolInfoAndDecoratorTest::signature).collect(Collectors.toSet());
+        List<String> missing = Arrays.stream(DynamicTool.class.getDeclaredMethods())
+                .filter(m -> !Modifier.isStatic(m.getModifiers()) && !m.getName().equals("withTimeout"))
+                .map(ToolInfoAndDecoratorTest::signature).filter(sig -> !forwarded.contains(sig)).toList();
+        assertThat(missing).as("methods of DynamicTool ForwardingTool does not forward").isEmpty();
+    }
+
+    @Test
+    void aRetimedToolKeepsWhatTheToolSaysOfItselfThatItDoesNotChange() throws Exception {
+        DynamicTool inline = new ForwardingTool() {
+            private final DynamicTool writer = DynamicTool.from(new Writer());
+
+            @Override
+            public DynamicTool delegate() {
+                return writer;
+            }
+
+            @Override
+            public boolean runsInline() {
+                return true;
+            }
+
+            @Override
+            public Optional<String> userMessageArgument() {
+                return Optional.of("text");
+            }
+        };
+        DynamicTool longer = inline.withTimeout(Duration.ofMinutes(3));
+        assertThat(longer.runsInline()).isTrue();
+        assertThat(longer.userMessageArgument()).contains("text");
+        assertThat(longer.execute("{\"text\": \"milk\"}", ToolContext.builder().userId("ana").build())).isEqualTo("wrote milk");
+    }
+
+    private static String signature(Method m) {
+        return m.getName() + Arrays.toString(m.getParameterTypes());
     }
 }
