@@ -44,8 +44,7 @@ final class IndexFiles {
                     : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
             // Each scope's documents side by side: a scoped query then reads a short run of each posting
             // list instead of skipping through the postings of every other scope.
-            config.setIndexSort(new org.apache.lucene.search.Sort(new org.apache.lucene.search.SortField(LuceneDocuments.SCOPE_DOMAIN,
-                    org.apache.lucene.search.SortField.Type.STRING)));
+            config.setIndexSort(ScopeDocs.SORT);
             // A bulk load (a rebuild, a long backlog) then becomes a few large segments rather than many
             // small ones: every search pays per segment (term lookups, a graph walk each), so fewer is faster.
             config.setRAMBufferSizeMB(settings.indexingBufferMb());
