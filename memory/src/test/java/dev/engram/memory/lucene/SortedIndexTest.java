@@ -1,6 +1,7 @@
 package dev.engram.memory.lucene;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.engram.memory.ArchivalEntry;
 import dev.engram.memory.MemoryStore;
@@ -189,6 +190,26 @@ class SortedIndexTest {
 
     private static List<String> ids(List<String> answers) {
         return answers.stream().map(a -> a.substring(0, a.indexOf(' '))).sorted().toList();
+    }
+
+    @Test
+    void segmentsPerTierOutsideTwoToFiftyIsRefusedAndAFewSegmentsStillFindEverything() throws Exception {
+        try (MemoryStore store = MemoryStore.inMemory()) {
+            LuceneMemorySearch.Builder builder = LuceneMemorySearch.builder(store, new WordHashEmbedder());
+            assertThatThrownBy(() -> builder.segmentsPerTier(1.5)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("segments per tier must be between 2 and 50, got 1.5");
+            assertThatThrownBy(() -> builder.segmentsPerTier(51)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("segments per tier must be between 2 and 50, got 51.0");
+            assertThatThrownBy(() -> builder.segmentsPerTier(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
+            for (int i = 0; i < 30; i++) {
+                store.archival().insert(scope(i % 3), NewArchivalEntry.of("fact " + i + " about the violin"));
+            }
+            try (LuceneMemorySearch search = builder.segmentsPerTier(2).batchEvents(5).backgroundInterval(Duration.ZERO).build()) {
+                search.awaitIndexed();
+                assertThat(search.search(SearchRequest.builder(scope(1), "violin").mode(SearchMode.BM25).k(20).build()))
+                        .hasSize(10).allMatch(h -> h.text().endsWith("about the violin"));
+            }
+        }
     }
 
     @Test
