@@ -69,6 +69,12 @@ final class LuceneRetriever implements AutoCloseable {
     private final double nameWeight;
     private final double titleWeight;
     private final Tuning tuning;
+    /**
+     * The largest scope (documents) whose BM25 matches a weighted hybrid search scores all in one pass, instead of the
+     * best of them and a second pass for the other candidates; a larger scope is left to block-max pruning.
+     */
+    static final int SCORE_EVERY_MATCH_UP_TO = 5_000;
+    private final int scoreEveryMatchUpTo;
     /** Runs k-NN beside BM25 in hybrid searches; as many threads as processors, so searches never queue behind indexing. */
     private final ExecutorService knnPool = Executors.newFixedThreadPool(
             Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().daemon().name("engram-knn-", 0).factory());
@@ -92,6 +98,13 @@ final class LuceneRetriever implements AutoCloseable {
 
     LuceneRetriever(Analyzer analyzer, EmbedderWatch embedder, int candidates, int exactVectorSearchUpTo, double nameWeight,
             double titleWeight, Tuning tuning) {
+        this(analyzer, embedder, candidates, exactVectorSearchUpTo, nameWeight, titleWeight, tuning, SCORE_EVERY_MATCH_UP_TO);
+    }
+
+    /** As above, scoring every BM25 match of a weighted hybrid search in scopes of up to {@code scoreEveryMatchUpTo}. */
+    LuceneRetriever(Analyzer analyzer, EmbedderWatch embedder, int candidates, int exactVectorSearchUpTo, double nameWeight,
+            double titleWeight, Tuning tuning, int scoreEveryMatchUpTo) {
+        this.scoreEveryMatchUpTo = scoreEveryMatchUpTo;
         this.analyzer = analyzer;
         this.nameWeight = nameWeight;
         this.titleWeight = titleWeight;
@@ -120,7 +133,11 @@ final class LuceneRetriever implements AutoCloseable {
                         throw new UncheckedIOException(e);
                     }
                 }, knnPool);
-        Lexical bm25 = request.mode() == SearchMode.VECTOR ? Lexical.NONE : bm25(searcher, request.query(), filter, depth);
+        // A weighted hybrid search over a small scope scores every BM25 match of the scope in its one pass, so that
+        // completing the k-NN candidates' BM25 scores needs no second pass over every segment.
+        boolean scoreAll = request.mode() == SearchMode.HYBRID && request.fusion().kind() == Fusion.Kind.WEIGHTED
+                && tuning.completeScores() && scope.size() <= scoreEveryMatchUpTo;
+        Lexical bm25 = request.mode() == SearchMode.VECTOR ? Lexical.NONE : bm25(searcher, request.query(), filter, depth, scoreAll);
         List<Ranked> lexical = bm25.ranked();
         Nearest nearest = LuceneIndexer.join(knnFuture);
         List<Ranked> semantic;
@@ -128,7 +145,7 @@ final class LuceneRetriever implements AutoCloseable {
             // The embedding model is unavailable: BM25 answers alone, a vector search included.
             semantic = List.of();
             if (request.mode() == SearchMode.VECTOR) {
-                lexical = bm25(searcher, request.query(), filter, k).ranked();
+                lexical = bm25(searcher, request.query(), filter, k, false).ranked();
             }
         } else {
             semantic = nearest.ranked();
@@ -162,7 +179,9 @@ final class LuceneRetriever implements AutoCloseable {
         } else {
             if (tuning.completeScores() && queryVector != null && !lexical.isEmpty() && !semantic.isEmpty()) {
                 Query lexicalQuery = bm25.query();
-                List<Ranked> l = completed(lexical, semantic, docs -> CandidateScores.query(searcher, lexicalQuery, docs));
+                CandidateScores.EveryMatch every = bm25.every();
+                List<Ranked> l = completed(lexical, semantic, docs -> every != null ? every.read(docs)
+                        : CandidateScores.query(searcher, lexicalQuery, docs));
                 float[] v = queryVector;
                 semantic = completed(semantic, lexical, docs -> CandidateScores.vector(searcher, VECTOR, v, docs));
                 lexical = l;
@@ -274,12 +293,15 @@ final class LuceneRetriever implements AutoCloseable {
     }
 
     /** What BM25 found, and the query it searched with (null when the text has no term). */
-    private record Lexical(Query query, List<Ranked> ranked) {
-        static final Lexical NONE = new Lexical(null, List.of());
+    private record Lexical(Query query, List<Ranked> ranked, CandidateScores.EveryMatch every) {
+        static final Lexical NONE = new Lexical(null, List.of(), null);
     }
 
-    /** BM25 over the text (and the names), expanded by the first pass's best hits when {@link Tuning#lexicalDocs} is set. */
-    private Lexical bm25(IndexSearcher searcher, String text, Query filter, int depth) throws IOException {
+    /**
+     * BM25 over the text (and the names), expanded by the first pass's best hits when {@link Tuning#lexicalDocs} is set;
+     * with {@code scoreAll}, every match of the last pass is scored and kept ({@link Lexical#every}).
+     */
+    private Lexical bm25(IndexSearcher searcher, String text, Query filter, int depth, boolean scoreAll) throws IOException {
         List<String> queryTerms = LexicalFeedback.analyse(analyzer, TEXT, text);
         if (queryTerms.isEmpty()) {
             return Lexical.NONE;
@@ -292,9 +314,11 @@ final class LuceneRetriever implements AutoCloseable {
         int room = max - Math.min(max, queryTerms.size());
         room -= withTitles(searcher, terms, queryTerms, titleWeight, room);
         Query query = withNames(searcher, terms, text, nameWeight, room, filter);
-        List<Ranked> first = top(searcher, query, depth);
-        if (tuning.lexicalDocs() == 0 || first.isEmpty()) {
-            return new Lexical(query, first);
+        boolean last = tuning.lexicalDocs() == 0;
+        CandidateScores.EveryMatch every = scoreAll && last ? CandidateScores.everyMatch(searcher, query) : null;
+        List<Ranked> first = every != null ? ranked(every.top(depth)) : top(searcher, query, depth);
+        if (last || first.isEmpty()) {
+            return new Lexical(query, first, every);
         }
         int n = Math.min(tuning.lexicalDocs(), first.size());
         int[] best = new int[n];
@@ -315,7 +339,8 @@ final class LuceneRetriever implements AutoCloseable {
         int room2 = max - kept.size();
         room2 -= withTitles(searcher, weighted, queryTerms, titleWeight * scale, room2);
         Query second = withNames(searcher, weighted, text, nameWeight * scale, room2, filter);
-        return new Lexical(second, top(searcher, second, depth));
+        CandidateScores.EveryMatch everySecond = scoreAll ? CandidateScores.everyMatch(searcher, second) : null;
+        return new Lexical(second, everySecond != null ? ranked(everySecond.top(depth)) : top(searcher, second, depth), everySecond);
     }
 
     /**

@@ -129,9 +129,14 @@ class SortedIndexTest {
      * requests take every document of the scope, and fuse by scores, not ranks: equal scores then rank alike.)
      */
     private static List<String> answers(IndexSearcher searcher, SearchRequest request) throws IOException {
+        return answers(searcher, request, LuceneRetriever.SCORE_EVERY_MATCH_UP_TO);
+    }
+
+    private static List<String> answers(IndexSearcher searcher, SearchRequest request, int scoreEveryMatchUpTo)
+            throws IOException {
         try (LuceneRetriever retriever = new LuceneRetriever(new EnglishAnalyzer(), new EmbedderWatch(new WordHashEmbedder()),
                 LuceneMemorySearch.DEFAULT_CANDIDATES, 20_000, LuceneMemorySearch.DEFAULT_NAME_WEIGHT, 0,
-                new LuceneRetriever.Tuning(true, 0, 0, 0, 0, 0))) {
+                new LuceneRetriever.Tuning(true, 0, 0, 0, 0, 0), scoreEveryMatchUpTo)) {
             List<SearchHit> hits = new ArrayList<>(retriever.search(searcher, request));
             hits.sort((a, b) -> a.score() != b.score() ? Double.compare(b.score(), a.score()) : a.id().compareTo(b.id()));
             return hits.stream().map(h -> h.id() + " " + h.score()).toList();
@@ -160,6 +165,37 @@ class SortedIndexTest {
                 found += expected.size();
             }
             assertThat(found).isGreaterThan(1_000);
+        }
+    }
+
+    /**
+     * A weighted hybrid search over a small scope scores every BM25 match in one pass; the fused hits are those of the
+     * second pass over the index for the k-NN candidates, to float rounding (the two sum a document's terms in another
+     * order).
+     */
+    @Test
+    void scoringEveryMatchOnceFusesAsTheSecondPassDid() throws Exception {
+        Path index = dir.resolve("index");
+        filled(index).close();
+        try (Directory written = FSDirectory.open(index); DirectoryReader reader = DirectoryReader.open(written)) {
+            IndexSearcher searcher = new IndexSearcher(reader);
+            int compared = 0;
+            for (SearchRequest request : requests()) {
+                if (request.mode() != SearchMode.HYBRID) {
+                    continue;
+                }
+                List<String> once = answers(searcher, request);
+                List<String> twice = answers(searcher, request, 0);
+                assertThat(ids(once)).as(request.query() + " " + request.scope()).isEqualTo(ids(twice));
+                Map<String, Double> twiceScores = new HashMap<>();
+                twice.forEach(a -> twiceScores.put(a.substring(0, a.indexOf(' ')), Double.valueOf(a.substring(a.indexOf(' ') + 1))));
+                for (String a : once) {
+                    assertThat(Double.valueOf(a.substring(a.indexOf(' ') + 1)))
+                            .isCloseTo(twiceScores.get(a.substring(0, a.indexOf(' '))), org.assertj.core.data.Offset.offset(1e-5));
+                }
+                compared += once.size();
+            }
+            assertThat(compared).isGreaterThan(300);
         }
     }
 
