@@ -97,25 +97,29 @@ final class CandidateScores {
                 return List.copyOf(collectors);
             }
         });
-        if (parts.size() == 1) {
-            return parts.getFirst();
+        EveryMatch all = parts.size() == 1 ? parts.getFirst() : new EveryMatch();
+        if (parts.size() > 1) {
+            parts.forEach(p -> {
+                for (int i = 0; i < p.size; i++) {
+                    all.add(p.docs[i], p.scores[i]);
+                }
+            });
         }
-        EveryMatch all = new EveryMatch();
-        parts.forEach(p -> {
-            for (int i = 0; i < p.size; i++) {
-                all.add(p.docs[i], p.scores[i]);
-            }
-        });
+        all.finish();
         return all;
     }
 
-    /** The matches of one query and their scores ({@link #everyMatch}). */
+    /**
+     * The matches of one query and their scores ({@link #everyMatch}), or the vector scores of every document of a scope
+     * that an exact k-NN search scored ({@link ExactVectorSearch#search}); {@link #finished} once all are in.
+     */
     static final class EveryMatch implements Collector {
         private int[] docs = new int[64];
         private float[] scores = new float[64];
         private int size;
+        private boolean finished;
 
-        private void add(int doc, float score) {
+        void add(int doc, float score) {
             if (size == docs.length) {
                 docs = Arrays.copyOf(docs, size * 2);
                 scores = Arrays.copyOf(scores, size * 2);
@@ -162,15 +166,31 @@ final class CandidateScores {
             return new TopDocs(new TotalHits(size, TotalHits.Relation.EQUAL_TO), best);
         }
 
-        /** The scores of {@code wanted}; a document the query does not match scores 0, as in {@link #query}. */
-        Map<Integer, Float> read(int[] wanted) {
+        /** Marks every match as added. */
+        void finish() {
+            finished = true;
+        }
+
+        /** Whether every match was added. */
+        boolean finished() {
+            return finished;
+        }
+
+        /**
+         * The scores of {@code wanted}; a document not among the matches scores 0 with {@code missingScoresZero} (BM25,
+         * as in {@link #query}) and is left out otherwise (a document without a vector, as in {@link #vector}).
+         */
+        Map<Integer, Float> read(int[] wanted, boolean missingScoresZero) {
             Map<Integer, Float> byDoc = new HashMap<>(size * 2);
             for (int i = 0; i < size; i++) {
                 byDoc.put(docs[i], scores[i]);
             }
             Map<Integer, Float> out = new HashMap<>();
             for (int doc : wanted) {
-                out.put(doc, byDoc.getOrDefault(doc, 0f));
+                Float score = byDoc.get(doc);
+                if (score != null || missingScoresZero) {
+                    out.put(doc, score == null ? 0f : score);
+                }
             }
             return out;
         }

@@ -124,19 +124,19 @@ final class LuceneRetriever implements AutoCloseable {
         int k = request.k();
         int depth = request.mode() == SearchMode.HYBRID ? Math.max(k, candidates) : k;
         // Hybrid: the query embedding and k-NN run on another thread while BM25 runs here.
+        // A weighted hybrid search over a small scope keeps every score its first passes give (BM25's matches, the exact
+        // scan's vectors), so that completing the other list's candidates needs no second pass over every segment.
+        boolean scoreAll = request.mode() == SearchMode.HYBRID && request.fusion().kind() == Fusion.Kind.WEIGHTED
+                && tuning.completeScores() && scope.size() <= scoreEveryMatchUpTo;
         CompletableFuture<Nearest> knnFuture = request.mode() == SearchMode.BM25
-                ? CompletableFuture.completedFuture(new Nearest(new float[0], List.of()))
+                ? CompletableFuture.completedFuture(new Nearest(new float[0], List.of(), null))
                 : CompletableFuture.supplyAsync(() -> {
                     try {
-                        return knn(searcher, request, scope, filter, Math.max(depth, candidates), depth);
+                        return knn(searcher, request, scope, filter, Math.max(depth, candidates), depth, scoreAll);
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
                 }, knnPool);
-        // A weighted hybrid search over a small scope scores every BM25 match of the scope in its one pass, so that
-        // completing the k-NN candidates' BM25 scores needs no second pass over every segment.
-        boolean scoreAll = request.mode() == SearchMode.HYBRID && request.fusion().kind() == Fusion.Kind.WEIGHTED
-                && tuning.completeScores() && scope.size() <= scoreEveryMatchUpTo;
         Lexical bm25 = request.mode() == SearchMode.VECTOR ? Lexical.NONE : bm25(searcher, request.query(), filter, depth, scoreAll);
         List<Ranked> lexical = bm25.ranked();
         Nearest nearest = LuceneIndexer.join(knnFuture);
@@ -158,7 +158,7 @@ final class LuceneRetriever implements AutoCloseable {
             int[] best = firstPass(searcher, request, lexical, semantic).stream().limit(tuning.feedbackDocs())
                     .mapToInt(Integer::intValue).toArray();
             queryVector = CandidateScores.feedback(searcher, VECTOR, queryVector, best, tuning.feedbackWeight());
-            semantic = nearestTo(searcher, request, queryVector, scope, filter, Math.max(depth, candidates), depth);
+            semantic = nearestTo(searcher, request, queryVector, scope, filter, Math.max(depth, candidates), depth, null);
         }
 
         Map<Integer, double[]> fused = new LinkedHashMap<>();
@@ -180,10 +180,13 @@ final class LuceneRetriever implements AutoCloseable {
             if (tuning.completeScores() && queryVector != null && !lexical.isEmpty() && !semantic.isEmpty()) {
                 Query lexicalQuery = bm25.query();
                 CandidateScores.EveryMatch every = bm25.every();
-                List<Ranked> l = completed(lexical, semantic, docs -> every != null ? every.read(docs)
+                List<Ranked> l = completed(lexical, semantic, docs -> every != null ? every.read(docs, true)
                         : CandidateScores.query(searcher, lexicalQuery, docs));
                 float[] v = queryVector;
-                semantic = completed(semantic, lexical, docs -> CandidateScores.vector(searcher, VECTOR, v, docs));
+                CandidateScores.EveryMatch scanned = nearest.every() != null && nearest.every().finished()
+                        && v == nearest.query() ? nearest.every() : null; // not after vector feedback moved the query
+                semantic = completed(semantic, lexical, docs -> scanned != null ? scanned.read(docs, false)
+                        : CandidateScores.vector(searcher, VECTOR, v, docs));
                 lexical = l;
             }
             IntFunction<SearchDomain> domainOf = domains(searcher, request, lexical, semantic);
@@ -212,7 +215,7 @@ final class LuceneRetriever implements AutoCloseable {
     }
 
     /** What a k-NN search found, and the query vector it searched with. */
-    private record Nearest(float[] query, List<Ranked> ranked) {
+    private record Nearest(float[] query, List<Ranked> ranked, CandidateScores.EveryMatch every) {
     }
 
     /** Reads scores of chosen documents (ascending) from the index. */
@@ -393,23 +396,27 @@ final class LuceneRetriever implements AutoCloseable {
     }
 
     /** The nearest documents and the query's vector; null when the embedding model is unavailable. */
-    private Nearest knn(IndexSearcher searcher, SearchRequest request, ScopeDocs scope, Query filter, int beam, int depth)
-            throws IOException {
+    private Nearest knn(IndexSearcher searcher, SearchRequest request, ScopeDocs scope, Query filter, int beam, int depth,
+            boolean scoreAll) throws IOException {
         Optional<float[]> embedded = embedder.embedQuery(request.query());
         if (embedded.isEmpty()) {
             return null;
         }
         float[] vector = embedded.get();
-        return new Nearest(vector, nearestTo(searcher, request, vector, scope, filter, beam, depth));
+        CandidateScores.EveryMatch every = scoreAll ? new CandidateScores.EveryMatch() : null;
+        return new Nearest(vector, nearestTo(searcher, request, vector, scope, filter, beam, depth, every), every);
     }
 
-    /** The {@code depth} nearest documents to {@code vector}: scored exactly in a small scope, through the graph otherwise. */
+    /**
+     * The {@code depth} nearest documents to {@code vector}: scored exactly in a small scope (every score then added to
+     * {@code every}, when not null), through the graph otherwise.
+     */
     private List<Ranked> nearestTo(IndexSearcher searcher, SearchRequest request, float[] vector, ScopeDocs scope,
-            Query filter, int beam, int depth) throws IOException {
+            Query filter, int beam, int depth, CandidateScores.EveryMatch every) throws IOException {
         long scopeSize = scope.size();
         IndexReader reader = searcher.getIndexReader();
         if (ExactVectorSearch.cheaperThanGraph(scopeSize, reader.maxDoc(), beam, exactVectorSearchUpTo)) {
-            return ranked(ExactVectorSearch.search(searcher, VECTOR, vector, filter, depth));
+            return ranked(ExactVectorSearch.search(searcher, VECTOR, vector, filter, depth, every));
         }
         // When the scope is the whole index (one user, one agent), a filter would only cost a bitset of
         // every document per search.

@@ -169,12 +169,12 @@ class SortedIndexTest {
     }
 
     /**
-     * A weighted hybrid search over a small scope scores every BM25 match in one pass; the fused hits are those of the
-     * second pass over the index for the k-NN candidates, to float rounding (the two sum a document's terms in another
-     * order).
+     * A weighted hybrid search over a small scope keeps every BM25 match's score and every vector score of its exact
+     * scan; the fused hits are those of the second passes over the index for the other list's candidates, to float
+     * rounding (BM25's two passes sum a document's terms in another order).
      */
     @Test
-    void scoringEveryMatchOnceFusesAsTheSecondPassDid() throws Exception {
+    void keepingEveryScoreOfTheFirstPassesFusesAsTheSecondPassesDid() throws Exception {
         Path index = dir.resolve("index");
         filled(index).close();
         try (Directory written = FSDirectory.open(index); DirectoryReader reader = DirectoryReader.open(written)) {
