@@ -1,20 +1,13 @@
 package dev.engram.memory.lucene;
 
 import static dev.engram.memory.lucene.LuceneDocuments.CONTENT;
-import static dev.engram.memory.lucene.LuceneDocuments.CREATED;
-import static dev.engram.memory.lucene.LuceneDocuments.DOMAIN;
 import static dev.engram.memory.lucene.LuceneDocuments.NAMES;
-import static dev.engram.memory.lucene.LuceneDocuments.ROLE;
 import static dev.engram.memory.lucene.LuceneDocuments.SUPERSEDED;
-import static dev.engram.memory.lucene.LuceneDocuments.TAG;
 import static dev.engram.memory.lucene.LuceneDocuments.TEXT;
-import static dev.engram.memory.lucene.LuceneDocuments.TIME;
 import static dev.engram.memory.lucene.LuceneDocuments.TITLE;
-import static dev.engram.memory.lucene.LuceneDocuments.VALID_TO;
 import static dev.engram.memory.lucene.LuceneDocuments.VECTOR;
 
 import dev.engram.memory.Fusion;
-import dev.engram.memory.Scope;
 import dev.engram.memory.SearchDomain;
 import dev.engram.memory.SearchHit;
 import dev.engram.memory.SearchMode;
@@ -38,7 +31,6 @@ import java.util.function.IntFunction;
 import java.util.function.IntToDoubleFunction;
 import java.util.stream.Stream;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.document.LongPoint;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TermStates;
@@ -47,14 +39,11 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
-import org.apache.lucene.search.MatchAllDocsQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
-import org.apache.lucene.util.BytesRef;
 
 /**
  * Answers a {@link SearchRequest} from an index searcher: BM25 over the analysed text, k-NN over the
@@ -119,8 +108,8 @@ final class LuceneRetriever implements AutoCloseable {
 
     List<SearchHit> search(IndexSearcher searcher, SearchRequest request) throws IOException {
         // The scope's documents, looked up once for every part of this search (one run of ids per segment).
-        ScopeDocs scope = ScopeDocs.of(searcher, scopeKeys(request));
-        Query filter = filter(request, scope);
+        ScopeDocs scope = ScopeDocs.of(searcher, RequestFilter.scopeKeys(request));
+        Query filter = RequestFilter.of(request, scope);
         int k = request.k();
         int depth = request.mode() == SearchMode.HYBRID ? Math.max(k, candidates) : k;
         // Hybrid: the query embedding and k-NN run on another thread while BM25 runs here.
@@ -203,7 +192,7 @@ final class LuceneRetriever implements AutoCloseable {
         List<Map.Entry<Integer, double[]>> top = ordered.subList(0, Math.min(k, ordered.size()));
         int[] topDocs = top.stream().mapToInt(Map.Entry::getKey).sorted().toArray();
         Map<Integer, HitFields.Payload> payloads = HitFields.payloads(searcher, topDocs);
-        Map<Integer, String> archives = coversArchives(request) ? HitFields.archives(searcher, topDocs, request) : Map.of();
+        Map<Integer, String> archives = RequestFilter.coversArchives(request) ? HitFields.archives(searcher, topDocs, request) : Map.of();
         List<SearchHit> hits = new ArrayList<>(top.size());
         for (Map.Entry<Integer, double[]> e : top) {
             HitFields.Payload p = payloads.get(e.getKey());
@@ -251,11 +240,6 @@ final class LuceneRetriever implements AutoCloseable {
         addNormalised(semantic, doc -> fusion.vectorWeight(domainOf.apply(doc)), fused);
         return fused.entrySet().stream().sorted(Comparator.comparingDouble((Map.Entry<Integer, double[]> e) -> -e.getValue()[0])
                 .thenComparingInt(Map.Entry::getKey)).map(Map.Entry::getKey).toList();
-    }
-
-    /** Whether the request covers archives beside its scope's own memory. */
-    private static boolean coversArchives(SearchRequest r) {
-        return !r.archives().isEmpty() && r.domains().contains(SearchDomain.ARCHIVAL);
     }
 
     private static void record(List<Ranked> list, Map<Integer, SearchHit.Component> ranks) {
@@ -434,52 +418,6 @@ final class LuceneRetriever implements AutoCloseable {
             out.add(new Ranked(sd.doc, sd.score));
         }
         return out;
-    }
-
-    /** The scope-and-domain terms a request covers: its scope's domains, and the archival memory of the archives it names. */
-    private static List<BytesRef> scopeKeys(SearchRequest r) {
-        List<BytesRef> keys = new ArrayList<>();
-        for (String key : LuceneDocuments.scopeDomains(r)) {
-            keys.add(new BytesRef(key));
-        }
-        if (coversArchives(r)) {
-            r.archives().stream().sorted().forEach(a -> keys.add(new BytesRef(LuceneDocuments.scopeDomain(r.scope().userId(), a,
-                    SearchDomain.ARCHIVAL))));
-        }
-        return keys;
-    }
-
-    /** Scope ({@code scope}: its documents), domains and the optional filters, as one filter query used inside both retrievers. */
-    static Query filter(SearchRequest r, Query scope) {
-        BooleanQuery.Builder f = new BooleanQuery.Builder();
-        f.add(scope, BooleanClause.Occur.FILTER);
-        if (r.from().isPresent() || r.until().isPresent()) {
-            long lo = r.from().map(Columns::micros).orElse(Long.MIN_VALUE);
-            long hi = r.until().map(u -> Columns.micros(u) - 1).orElse(Long.MAX_VALUE);
-            f.add(LongPoint.newRangeQuery(TIME, lo, hi), BooleanClause.Occur.FILTER);
-        }
-        if (!r.tags().isEmpty()) {
-            f.add(new TermInSetQuery(TAG, r.tags().stream().map(BytesRef::new).toList()), BooleanClause.Occur.FILTER);
-        }
-        if (r.asOf().isPresent()) {
-            long at = Columns.micros(r.asOf().get());
-            f.add(LongPoint.newRangeQuery(CREATED, Long.MIN_VALUE, at), BooleanClause.Occur.FILTER);
-            f.add(LongPoint.newRangeQuery(VALID_TO, at + 1, Long.MAX_VALUE), BooleanClause.Occur.FILTER);
-        } else {
-            f.add(new TermQuery(new Term(SUPERSEDED, "1")), BooleanClause.Occur.MUST_NOT);
-        }
-        if (!r.filter().isEmpty()) {
-            f.add(new MetadataFilterQuery(r.filter(), r.scope().userId(), r.scope().agentId()), BooleanClause.Occur.FILTER);
-        }
-        if (!r.roles().isEmpty()) {
-            Query roleIn = new TermInSetQuery(ROLE, r.roles().stream().map(x -> new BytesRef(x.name())).toList());
-            Query notConversation = new BooleanQuery.Builder().add(new MatchAllDocsQuery(), BooleanClause.Occur.FILTER)
-                    .add(new TermQuery(new Term(DOMAIN, SearchDomain.CONVERSATIONS.key())), BooleanClause.Occur.MUST_NOT)
-                    .build();
-            f.add(new BooleanQuery.Builder().add(roleIn, BooleanClause.Occur.SHOULD)
-                    .add(notConversation, BooleanClause.Occur.SHOULD).build(), BooleanClause.Occur.FILTER);
-        }
-        return f.build();
     }
 
     @Override
