@@ -41,12 +41,16 @@ import org.apache.lucene.store.FSDirectory;
  * nice -n 10 java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector -Xmx8g \
  *      -cp bench/target/benchmarks.jar dev.engram.bench.ScaleSearch --work DIR [--passages 10000000] [--scopes 10000]
  *      [--milestones 1000000,2000000,5000000] [--texts 8000] [--queries 300] [--passes 1] [--min-free-gb 14]
- *      [--indexing-threads N] [--model bge-small|minilm] [--data ../shared/data] [--measure-only ROUNDS]
+ *      [--indexing-threads N] [--segments-per-tier N] [--model bge-small|minilm] [--data ../shared/data]
+ *      [--measure-only ROUNDS]
  * </pre>
  *
  * <p>{@code --measure-only ROUNDS} builds nothing: it opens the store and the index a finished run left in {@code DIR}
  * (checking that they hold {@code --passages} over {@code --scopes}), measures them ROUNDS times as a milestone does,
  * then closes and opens them again; so that a build on a busy machine can be measured later on a quiet one.
+ *
+ * <p>{@code --segments-per-tier N} builds with the merge policy's N segments per tier instead of the library's default
+ * ({@code LuceneMemorySearch.Builder#segmentsPerTier}): fewer segments, more merging.
  *
  * <p>Texts are short real passages (SciFact sentences and LoCoMo turns, {@code --texts} of them, embedded once by the
  * model and kept in {@code DIR/vectors.bin}); see {@link ScaleCorpus} for how ten million are made of them.
@@ -77,6 +81,8 @@ public final class ScaleSearch {
     private final List<String> queries;
     private final PrintStream out;
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    /** The merge policy's segments per tier for a build; 0: the library's default. */
+    private double segmentsPerTier;
 
     ScaleSearch(Options options, ScaleCorpus corpus, List<String> queries, PrintStream out) {
         this.options = options;
@@ -97,6 +103,7 @@ public final class ScaleSearch {
         double minFreeGb = 14;
         int indexingThreads = 0;
         int measureOnly = 0;
+        double segmentsPerTier = 0;
         EmbeddingModel model = EmbeddingModel.defaultModel();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -112,6 +119,7 @@ public final class ScaleSearch {
                 case "--indexing-threads" -> indexingThreads = Integer.parseInt(args[++i]);
                 case "--model" -> model = EmbeddingModel.byName(args[++i]);
                 case "--measure-only" -> measureOnly = Integer.parseInt(args[++i]);
+                case "--segments-per-tier" -> segmentsPerTier = Double.parseDouble(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -128,6 +136,7 @@ public final class ScaleSearch {
             throw new IllegalArgumentException("--measure-only takes a positive number of rounds, got " + measureOnly);
         }
         ScaleSearch bench = new ScaleSearch(options, corpus, queryTexts, System.out);
+        bench.segmentsPerTier = segmentsPerTier;
         if (measureOnly > 0) {
             bench.measureExisting(measureOnly);
         } else {
@@ -176,6 +185,9 @@ public final class ScaleSearch {
                 + "max heap %d MB, %d processors; work dir %s%n", options.passages(), options.scopes(), options.milestones(),
                 options.indexingThreads() == 0 ? "default" : options.indexingThreads(), corpus.texts().size(), queries.size(), options.passes(), Runtime.getRuntime().maxMemory() >> 20,
                 Runtime.getRuntime().availableProcessors(), work);
+        if (segmentsPerTier > 0) {
+            out.printf(Locale.ROOT, "merge policy: %s segments per tier%n", segmentsPerTier);
+        }
         long buildNanos = 0;
         int done = 0;
         long lastNanos = 0;
@@ -212,6 +224,9 @@ public final class ScaleSearch {
     }
 
     private LuceneMemorySearch.Builder withThreads(LuceneMemorySearch.Builder builder) {
+        if (segmentsPerTier > 0) {
+            builder.segmentsPerTier(segmentsPerTier);
+        }
         return options.indexingThreads() == 0 ? builder : builder.indexingThreads(options.indexingThreads());
     }
 

@@ -1,6 +1,8 @@
 package dev.engram.memory.lucene;
 
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,11 +10,18 @@ import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.search.Collector;
+import org.apache.lucene.search.CollectorManager;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.LeafCollector;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.Scorable;
+import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TotalHits;
 import org.apache.lucene.search.VectorScorer;
 import org.apache.lucene.search.Weight;
 
@@ -68,6 +77,123 @@ final class CandidateScores {
             }
         }
         return out;
+    }
+
+    /**
+     * Every document {@code query} matches, with its score: what a hybrid search over a small scope collects in its
+     * one BM25 pass, instead of the top of it and then a second pass over the index ({@link #query}) for the candidates
+     * only k-NN found. The second pass costs a scorer per segment and term again; scoring all of a small scope's matches
+     * once costs less. Scores are in document order; {@link #top} ranks them as Lucene's top-score collector does.
+     */
+    static EveryMatch everyMatch(IndexSearcher searcher, Query query) throws IOException {
+        List<EveryMatch> parts = searcher.search(query, new CollectorManager<EveryMatch, List<EveryMatch>>() {
+            @Override
+            public EveryMatch newCollector() {
+                return new EveryMatch();
+            }
+
+            @Override
+            public List<EveryMatch> reduce(Collection<EveryMatch> collectors) {
+                return List.copyOf(collectors);
+            }
+        });
+        EveryMatch all = parts.size() == 1 ? parts.getFirst() : new EveryMatch();
+        if (parts.size() > 1) {
+            parts.forEach(p -> {
+                for (int i = 0; i < p.size; i++) {
+                    all.add(p.docs[i], p.scores[i]);
+                }
+            });
+        }
+        all.finish();
+        return all;
+    }
+
+    /**
+     * The matches of one query and their scores ({@link #everyMatch}), or the vector scores of every document of a scope
+     * that an exact k-NN search scored ({@link ExactVectorSearch#search}); {@link #finished} once all are in.
+     */
+    static final class EveryMatch implements Collector {
+        private int[] docs = new int[64];
+        private float[] scores = new float[64];
+        private int size;
+        private boolean finished;
+
+        void add(int doc, float score) {
+            if (size == docs.length) {
+                docs = Arrays.copyOf(docs, size * 2);
+                scores = Arrays.copyOf(scores, size * 2);
+            }
+            docs[size] = doc;
+            scores[size++] = score;
+        }
+
+        @Override
+        public LeafCollector getLeafCollector(LeafReaderContext context) {
+            int base = context.docBase;
+            return new LeafCollector() {
+                private Scorable scorer;
+
+                @Override
+                public void setScorer(Scorable scorer) {
+                    this.scorer = scorer;
+                }
+
+                @Override
+                public void collect(int doc) throws IOException {
+                    add(base + doc, scorer.score());
+                }
+            };
+        }
+
+        @Override
+        public ScoreMode scoreMode() {
+            return ScoreMode.COMPLETE;
+        }
+
+        /** The best {@code n}: highest score first, equal scores by ascending document. */
+        TopDocs top(int n) {
+            Integer[] order = new Integer[size];
+            for (int i = 0; i < size; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (a, b) -> scores[a] != scores[b] ? Float.compare(scores[b], scores[a])
+                    : Integer.compare(docs[a], docs[b]));
+            ScoreDoc[] best = new ScoreDoc[Math.min(n, size)];
+            for (int i = 0; i < best.length; i++) {
+                best[i] = new ScoreDoc(docs[order[i]], scores[order[i]]);
+            }
+            return new TopDocs(new TotalHits(size, TotalHits.Relation.EQUAL_TO), best);
+        }
+
+        /** Marks every match as added. */
+        void finish() {
+            finished = true;
+        }
+
+        /** Whether every match was added. */
+        boolean finished() {
+            return finished;
+        }
+
+        /**
+         * The scores of {@code wanted}; a document not among the matches scores 0 with {@code missingScoresZero} (BM25,
+         * as in {@link #query}) and is left out otherwise (a document without a vector, as in {@link #vector}).
+         */
+        Map<Integer, Float> read(int[] wanted, boolean missingScoresZero) {
+            Map<Integer, Float> byDoc = new HashMap<>(size * 2);
+            for (int i = 0; i < size; i++) {
+                byDoc.put(docs[i], scores[i]);
+            }
+            Map<Integer, Float> out = new HashMap<>();
+            for (int doc : wanted) {
+                Float score = byDoc.get(doc);
+                if (score != null || missingScoresZero) {
+                    out.put(doc, score == null ? 0f : score);
+                }
+            }
+            return out;
+        }
     }
 
     /**

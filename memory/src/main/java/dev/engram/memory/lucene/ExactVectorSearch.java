@@ -53,6 +53,12 @@ final class ExactVectorSearch {
      * ascending document id; scores are Lucene's dot-product scores, as the graph search gives them.
      */
     static TopDocs search(IndexSearcher searcher, String field, float[] query, Query filter, int depth) throws IOException {
+        return search(searcher, field, query, filter, depth, null);
+    }
+
+    /** As above, adding every document scored to {@code every} (when not null), which is then finished. */
+    static TopDocs search(IndexSearcher searcher, String field, float[] query, Query filter, int depth,
+            CandidateScores.EveryMatch every) throws IOException {
         Weight weight = searcher.createWeight(searcher.rewrite(filter), ScoreMode.COMPLETE_NO_SCORES, 1f);
         TopHeap best = new TopHeap(depth);
         DocAndFloatFeatureBuffer batch = new DocAndFloatFeatureBuffer();
@@ -72,7 +78,15 @@ final class ExactVectorSearch {
                 for (int i = 0; i < batch.size; i++) {
                     best.offer(leaf.docBase + batch.docs[i], batch.features[i]);
                 }
+                if (every != null) {
+                    for (int i = 0; i < batch.size; i++) {
+                        every.add(leaf.docBase + batch.docs[i], batch.features[i]);
+                    }
+                }
             }
+        }
+        if (every != null) {
+            every.finish();
         }
         return best.topDocs();
     }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.SegmentCommitInfo;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.store.Directory;
 
@@ -88,13 +89,26 @@ final class IndexCommit {
         return FORMAT + "; " + layout;
     }
 
-    /** The format of an existing index written with another layout than {@code format}, if it is one. */
+    /**
+     * The format of an existing index written with another layout than {@code format}, or with a segment not sorted by
+     * scope ({@link ScopeDocs#SORT}: a writer sorted so cannot add to it, and scoped searches rely on it), if it is one.
+     */
     static Optional<String> olderFormat(Directory directory, String format) throws IOException {
         if (!DirectoryReader.indexExists(directory)) {
             return Optional.empty();
         }
-        Map<String, String> data = SegmentInfos.readLatestCommit(directory).getUserData();
+        SegmentInfos segments = SegmentInfos.readLatestCommit(directory);
+        Map<String, String> data = segments.getUserData();
         String written = data.getOrDefault(FORMAT_DATA, "1");
-        return data.containsKey(EMBEDDER_DATA) && !format.equals(written) ? Optional.of(written) : Optional.empty();
+        if (data.containsKey(EMBEDDER_DATA) && !format.equals(written)) {
+            return Optional.of(written);
+        }
+        for (SegmentCommitInfo segment : segments) {
+            if (!ScopeDocs.SORT.equals(segment.info.getIndexSort())) {
+                return Optional.of(written + ", a segment sorted " + (segment.info.getIndexSort() == null ? "by nothing"
+                        : "by " + segment.info.getIndexSort()) + " rather than by scope");
+            }
+        }
+        return Optional.empty();
     }
 }

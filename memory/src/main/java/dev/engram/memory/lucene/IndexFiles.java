@@ -25,7 +25,8 @@ final class IndexFiles {
     }
 
     /** How the writer is configured, and the format ({@link IndexCommit#format}) the index is written in. */
-    record Settings(Analyzer analyzer, int indexingBufferMb, int graphMaxConn, int graphBeamWidth, String format) {
+    record Settings(Analyzer analyzer, int indexingBufferMb, int graphMaxConn, int graphBeamWidth, double segmentsPerTier,
+            String format) {
     }
 
     /** An open index: its directory, writer and searchers, and the older format it had, if it was started anew. */
@@ -44,11 +45,13 @@ final class IndexFiles {
                     : IndexWriterConfig.OpenMode.CREATE_OR_APPEND);
             // Each scope's documents side by side: a scoped query then reads a short run of each posting
             // list instead of skipping through the postings of every other scope.
-            config.setIndexSort(new org.apache.lucene.search.Sort(new org.apache.lucene.search.SortField(LuceneDocuments.SCOPE_DOMAIN,
-                    org.apache.lucene.search.SortField.Type.STRING)));
+            config.setIndexSort(ScopeDocs.SORT);
             // A bulk load (a rebuild, a long backlog) then becomes a few large segments rather than many
             // small ones: every search pays per segment (term lookups, a graph walk each), so fewer is faster.
             config.setRAMBufferSizeMB(settings.indexingBufferMb());
+            org.apache.lucene.index.TieredMergePolicy merges = new org.apache.lucene.index.TieredMergePolicy();
+            merges.setSegmentsPerTier(settings.segmentsPerTier());
+            config.setMergePolicy(merges);
             org.apache.lucene.codecs.KnnVectorsFormat vectors = new org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat(
                     settings.graphMaxConn(), settings.graphBeamWidth());
             // Same codec name as the default, so any Lucene reads the index; only how graphs are built differs.

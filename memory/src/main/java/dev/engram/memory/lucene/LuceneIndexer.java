@@ -79,7 +79,8 @@ final class LuceneIndexer implements AutoCloseable {
     private final Optional<String> problem;
 
     LuceneIndexer(MemoryStore store, EmbedderWatch watch, LuceneDocuments documents, Analyzer analyzer, Path path,
-            int batchEvents, int indexingBufferMb, int graphMaxConn, int graphBeamWidth, Duration backgroundInterval,
+            int batchEvents, int indexingBufferMb, int graphMaxConn, int graphBeamWidth, double segmentsPerTier,
+            Duration backgroundInterval,
             int writeThreads) {
         this.store = store;
         this.writeThreads = writeThreads;
@@ -91,7 +92,7 @@ final class LuceneIndexer implements AutoCloseable {
         this.vectors = new IndexBatch.Vectors(watch, 1024);
         this.batchEvents = batchEvents;
         IndexFiles.Settings settings = new IndexFiles.Settings(analyzer, indexingBufferMb, graphMaxConn, graphBeamWidth,
-                IndexCommit.format(documents.layout()));
+                segmentsPerTier, IndexCommit.format(documents.layout()));
         IndexFiles.Opened opened;
         Path usedPath = path;
         String problem = null;

@@ -39,6 +39,8 @@ public final class LuceneMemorySearch implements MemorySearch {
     public static final int DEFAULT_EMBEDDED_CONTEXT = 0;
     /** Whether a weighted hybrid search scores each candidate by both retrievers, by default. */
     public static final boolean DEFAULT_COMPLETE_FUSION_SCORES = true;
+    /** How many segments of about one size the merge policy allows before it merges them, by default (Lucene's). */
+    public static final double DEFAULT_SEGMENTS_PER_TIER = 10;
     /** How deep each retriever looks before a hybrid search fuses, by default. */
     public static final int DEFAULT_CANDIDATES = 100;
 
@@ -58,7 +60,7 @@ public final class LuceneMemorySearch implements MemorySearch {
                 new LuceneRetriever.Tuning(b.completeScores, b.feedbackDocs, b.feedbackWeight, b.lexicalDocs,
                         b.lexicalTerms, b.lexicalWeight));
         this.indexer = new LuceneIndexer(b.store, embedder, new LuceneDocuments(b.store, b.contextBefore, b.contextAfter, b.embeddedBefore),
-                analyzer, b.directory, b.batchEvents, b.indexingBufferMb, b.graphMaxConn, b.graphBeamWidth,
+                analyzer, b.directory, b.batchEvents, b.indexingBufferMb, b.graphMaxConn, b.graphBeamWidth, b.segmentsPerTier,
                 b.backgroundInterval, b.indexingThreads);
     }
 
@@ -154,6 +156,7 @@ public final class LuceneMemorySearch implements MemorySearch {
         private int lexicalTerms;
         private double lexicalWeight;
         private int graphMaxConn = 16;
+        private double segmentsPerTier = DEFAULT_SEGMENTS_PER_TIER;
         private int graphBeamWidth = 100;
         private int exactVectorSearchUpTo = 20_000;
         private int indexingBufferMb = defaultIndexingBufferMb();
@@ -319,6 +322,19 @@ public final class LuceneMemorySearch implements MemorySearch {
             this.lexicalDocs = docs;
             this.lexicalTerms = terms;
             this.lexicalWeight = weight;
+            return this;
+        }
+
+        /**
+         * How many segments of about one size the index keeps before merging them (Lucene's tiered merge policy, default
+         * {@value LuceneMemorySearch#DEFAULT_SEGMENTS_PER_TIER}, between 2 and 50): fewer segments cost each search fewer
+         * per-segment lookups, at the price of more merging while the index grows.
+         */
+        public Builder segmentsPerTier(double segments) {
+            if (!(segments >= 2 && segments <= 50)) {
+                throw new IllegalArgumentException("segments per tier must be between 2 and 50, got " + segments);
+            }
+            this.segmentsPerTier = segments;
             return this;
         }
 
