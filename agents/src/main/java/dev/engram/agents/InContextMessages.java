@@ -52,14 +52,20 @@ final class InContextMessages {
     /** The statistics of the last read. */
     private MemoryStats lastStats;
 
-    /** Hears each stretch of the change log read, in order; {@code null} for a stretch skipped unread. */
+    /**
+     * Hears each stretch of the change log read, in order: every event of the scope's user since the last stretch (the
+     * other users' events are not read); {@code null} for a stretch skipped unread.
+     */
     private final Consumer<List<ChangeEvent>> changes;
 
     InContextMessages(MemoryStore store, Scope scope, int max) {
         this(store, scope, max, events -> { });
     }
 
-    /** Messages of {@code scope}, handing each stretch of the change log read after the last to {@code changes}. */
+    /**
+     * Messages of {@code scope}, handing each stretch of the change log read after the last (its user's events) to
+     * {@code changes}.
+     */
     InContextMessages(MemoryStore store, Scope scope, int max, Consumer<List<ChangeEvent>> changes) {
         this.store = store;
         this.scope = scope;
@@ -146,7 +152,9 @@ final class InContextMessages {
         Set<Long> unconfirmed = new HashSet<>(merged);
         merged.clear();
         // The change log is read before the messages: a correction made while they are read is seen by the next read.
-        List<ChangeEvent> read = known.isEmpty() ? List.of() : store.changes().since(seqBefore, MAX_EVENTS);
+        // Only the user's events: what this reads and its listener keeps (the scope's messages, the user's blocks, the
+        // agent's archives) are all the user's, and the log's other users are most of it on a shared server.
+        List<ChangeEvent> read = known.isEmpty() ? List.of() : store.changes().since(scope.userId(), seqBefore, MAX_EVENTS);
         // The events of the own writes already kept (withOwnWrites) confirm them: they are neither corrections nor added.
         List<ChangeEvent> events = read.size() == MAX_EVENTS ? read : confirmed(read, unconfirmed);
         if (!known.isEmpty() && unconfirmed.isEmpty() && !corrected(known, events, read.size() == MAX_EVENTS)) {

@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * agent that shares it, a share given or ended), any {@code ARCHIVAL} event of the agent (an archive attached,
  * detached, renamed or deleted, a folder attached or detached, or an entry of its own). That no folder is attached is
  * kept the same way; attached folders are read at every step. The agent's context read ({@link InContextMessages}) hands each
- * stretch of the change log it reads to {@link #seen}, and a stretch it skipped as unknown drops both. What another
+ * stretch of the change log it reads (every event of the agent's user since the last: all that this looks at) to {@link #seen}, and a stretch it skipped as unknown drops both. What another
  * process or the API wrote is therefore shown from the next step whose context read follows the write, as the context's
  * own messages are.
  */

@@ -1,13 +1,16 @@
 package dev.engram.agents;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.engram.memory.ChangeEvent;
 import dev.engram.memory.ConversationMessage;
 import dev.engram.memory.MemoryStore;
 import dev.engram.memory.MessageQuery;
 import dev.engram.memory.MessageReasoning;
 import dev.engram.memory.NewMessage;
 import dev.engram.memory.Scope;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -92,6 +95,30 @@ class InContextMessagesTest {
         ConversationMessage other = store.messages().append(Scope.of("ana", "other"), NewMessage.user("default", "theirs"));
         store.messages().edit(Scope.of("ana", "other"), other.id(), "theirs, corrected", List.of(), MessageReasoning.NONE);
         assertThat(contents()).isEqualTo(stored());
+    }
+
+    @Test
+    void onlyTheUsersEventsAreReadSoAnotherUsersManyWritesDoNotReadTheContextAgain() {
+        List<List<ChangeEvent>> heard = new ArrayList<>();
+        InContextMessages followed = new InContextMessages(store, scope, 1_000, heard::add);
+        store.messages().append(scope, NewMessage.user("default", "one"));
+        List<ConversationMessage> before = followed.messages();
+        // more of another user's events than a read looks through: the whole log's read would count them as a change
+        Scope ben = Scope.of("ben", "helper");
+        for (int i = 0; i < 1_200; i++) {
+            store.messages().append(ben, NewMessage.user("default", "ben " + i));
+        }
+        ConversationMessage coach = store.messages().append(Scope.of("ana", "coach"), NewMessage.user("default", "coach's"));
+        ConversationMessage two = store.messages().append(scope, NewMessage.user("default", "two"));
+        heard.clear();
+
+        List<ConversationMessage> after = followed.messages();
+        assertThat(after).extracting(ConversationMessage::content).containsExactly("one", "two");
+        assertThat(after.getFirst()).isSameAs(before.getFirst()); // kept, not read again
+        // the stretch heard is the user's events since the last read, other agents' of the user included
+        assertThat(heard).hasSize(1);
+        assertThat(heard.getFirst()).extracting(ChangeEvent::userId, ChangeEvent::id)
+                .containsExactly(tuple("ana", Long.toString(coach.id())), tuple("ana", Long.toString(two.id())));
     }
 
     @Test

@@ -28,6 +28,23 @@ public final class ChangeLog {
         return store.readCommitted(rows -> rows.changesSince(afterSeq, max));
     }
 
+    /**
+     * The events of user {@code userId} with {@code seq > afterSeq}, oldest first, at most {@code max} (positive): the
+     * events {@link #since(long, int)} returns that name this user, and only those. An agent that follows the log for its
+     * own prompt (its messages, its blocks and those shared with it, its archives: all its user's) reads this, not
+     * every user's events; a backend with many users answers it from an index, at the cost of the user's events only.
+     *
+     * @throws IllegalArgumentException if {@code userId} is not a valid id (null, blank, too long) or {@code max} is not
+     *                                  positive
+     */
+    public List<ChangeEvent> since(String userId, long afterSeq, int max) {
+        Checks.id(userId, "user id");
+        if (max <= 0) {
+            throw new IllegalArgumentException("max must be positive, got " + max);
+        }
+        return store.readCommitted(rows -> rows.userChangesSince(userId, afterSeq, max));
+    }
+
     /** The sequence number of the newest event, or 0 if there is none; asks the backend. */
     public long lastSeq() {
         // The write count is read before the query, so the answer covers at least every write it counts.

@@ -198,6 +198,12 @@ final class InMemoryBackend implements MemoryBackend, Rows, InMemoryBlockRows, I
     }
 
     @Override
+    public List<ChangeEvent> userChangesSince(String userId, long afterSeq, int max) {
+        return changes.subList(0, committedChanges).stream().filter(c -> c.seq() > afterSeq && c.userId().equals(userId))
+                .limit(max).toList();
+    }
+
+    @Override
     public long lastChangeSeq() {
         return committedChanges == 0 ? 0 : changes.get(committedChanges - 1).seq();
     }

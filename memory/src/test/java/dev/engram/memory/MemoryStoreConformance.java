@@ -182,6 +182,15 @@ public abstract class MemoryStoreConformance {
         }
     }
 
+    /** One user's stretch of the change log, on this backend. */
+    @Nested
+    class UserChanges extends UserChangeLogConformance {
+        @Override
+        protected MemoryStore store() {
+            return store;
+        }
+    }
+
     /** The steps of runs, on this backend. */
     @Nested
     class Steps extends StepConformance {

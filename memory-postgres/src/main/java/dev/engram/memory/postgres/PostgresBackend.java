@@ -39,7 +39,7 @@ import org.jdbi.v3.core.Jdbi;
 public final class PostgresBackend implements MemoryBackend {
     static final String MIGRATIONS = "classpath:dev/engram/memory/postgres/migration";
     /** The highest migration under {@link #MIGRATIONS}. */
-    static final int SCHEMA_VERSION = 25;
+    static final int SCHEMA_VERSION = 26;
     /** Connections in the pool by default. */
     public static final int DEFAULT_POOL_SIZE = 8;
     /** How long an operation waits for a connection by default (see {@link #open(String, String, String, int, Duration)}). */

@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.StatementContext;
 
 /**
  * {@link Rows} on one PostgreSQL connection, inside the transaction (or read) {@link PostgresBackend} opened; in a write
@@ -375,10 +376,19 @@ record PostgresRows(Handle h, Ahead ahead) implements PostgresOptionalRows, Post
 
     @Override
     public List<ChangeEvent> changesSince(long afterSeq, int max) {
-        return query("SELECT * FROM changes WHERE seq > ? ORDER BY seq LIMIT ?", (rs, c) -> new ChangeEvent(rs.getLong("seq"),
-                ChangeEvent.Entity.valueOf(rs.getString("entity")), rs.getString("entity_id"),
-                ChangeEvent.Op.valueOf(rs.getString("op")), rs.getString("user_id"),
-                Optional.ofNullable(rs.getString("agent_id"))), afterSeq, max);
+        return query("SELECT * FROM changes WHERE seq > ? ORDER BY seq LIMIT ?", PostgresRows::change, afterSeq, max);
+    }
+
+    /** The user's events from the log's index by user (V26), {@code changes_user}: none of the other users' is read. */
+    @Override
+    public List<ChangeEvent> userChangesSince(String userId, long afterSeq, int max) {
+        return query("SELECT * FROM changes WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?", PostgresRows::change,
+                userId, afterSeq, max);
+    }
+
+    private static ChangeEvent change(ResultSet rs, StatementContext c) throws SQLException {
+        return new ChangeEvent(rs.getLong("seq"), ChangeEvent.Entity.valueOf(rs.getString("entity")), rs.getString("entity_id"),
+                ChangeEvent.Op.valueOf(rs.getString("op")), rs.getString("user_id"), Optional.ofNullable(rs.getString("agent_id")));
     }
 
     @Override

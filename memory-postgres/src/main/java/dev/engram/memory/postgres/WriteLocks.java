@@ -61,7 +61,7 @@ final class WriteLocks {
     private static final Set<String> RUN_FIRST = Set.of("run", "appendRunEvents", "runEvents", "lastRunSeq",
             "deleteRunEvents", "deleteRun", "runSteps");
     /** Change log reads and the store's identity: no lock (they read committed rows only). */
-    private static final Set<String> FREE = Set.of("changesSince", "lastChangeSeq", "storeId");
+    private static final Set<String> FREE = Set.of("changesSince", "userChangesSince", "lastChangeSeq", "storeId");
     private static final Map<Class<?>, Optional<RecordComponent>> OWNER = new ConcurrentHashMap<>();
     /** What a write needs: a user, the whole database, or nothing. */
     private static final String DATABASE_WIDE = "\u0000database";

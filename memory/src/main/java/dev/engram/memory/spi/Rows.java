@@ -9,6 +9,7 @@ import dev.engram.memory.Note;
 import dev.engram.memory.Scope;
 import dev.engram.memory.UserUsage;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -34,6 +35,33 @@ public interface Rows extends BlockRows, ArchivalRows, NoteRows, MessageRows, Ag
 
     /** Events with {@code seq > afterSeq}, oldest first, at most {@code max}. */
     List<ChangeEvent> changesSince(long afterSeq, int max);
+
+    /**
+     * The events of one user ({@link ChangeEvent#userId}) with {@code seq > afterSeq}, oldest first, at most {@code max}:
+     * what {@link #changesSince} returns without the other users' events. An agent's reader of the log needs no more (its
+     * messages, its blocks and the blocks shared with it, which are its user's, its archives). The default pages through
+     * {@link #changesSince}; a backend whose log is shared by many users answers it from an index by user.
+     */
+    default List<ChangeEvent> userChangesSince(String userId, long afterSeq, int max) {
+        List<ChangeEvent> out = new ArrayList<>();
+        long after = afterSeq;
+        while (out.size() < max) {
+            List<ChangeEvent> page = changesSince(after, USER_CHANGES_PAGE);
+            for (ChangeEvent e : page) {
+                if (e.userId().equals(userId) && out.size() < max) {
+                    out.add(e);
+                }
+            }
+            if (page.size() < USER_CHANGES_PAGE) {
+                break;
+            }
+            after = page.getLast().seq();
+        }
+        return out;
+    }
+
+    /** How many events {@link #userChangesSince}'s default reads at a time. */
+    int USER_CHANGES_PAGE = 1_000;
 
     /** The newest sequence number, or 0 when the log is empty. */
     long lastChangeSeq();

@@ -451,6 +451,18 @@ final class SqliteRows implements SqliteOptionalRows, SqliteRunRows, SqliteWorkR
                 .list();
     }
 
+    /** The user's events: a range of the log's key, as {@link #changesSince}, filtered by user (no index by user). */
+    @Override
+    public List<ChangeEvent> userChangesSince(String userId, long afterSeq, int max) {
+        return h.createQuery("SELECT seq, entity, entity_id, op, user_id, agent_id FROM changes WHERE seq > ? AND user_id = ? "
+                        + "ORDER BY seq LIMIT ?")
+                .bind(0, afterSeq).bind(1, userId).bind(2, max)
+                .map((rs, ctx) -> new ChangeEvent(rs.getLong("seq"), ChangeEvent.Entity.valueOf(rs.getString("entity")),
+                        rs.getString("entity_id"), ChangeEvent.Op.valueOf(rs.getString("op")), rs.getString("user_id"),
+                        Optional.ofNullable(rs.getString("agent_id"))))
+                .list();
+    }
+
     @Override
     public long lastChangeSeq() {
         return h.createQuery("SELECT coalesce(max(seq), 0) FROM changes").mapTo(Long.class).one();
