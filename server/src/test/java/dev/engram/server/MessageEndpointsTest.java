@@ -147,10 +147,11 @@ class MessageEndpointsTest {
 
     @Test
     void anApprovalRuleAddedDuringATurnOnTheRequestsThreadDeniesTheCallInsteadOfWaiting() throws Exception {
-        String call = "sleep 1000 call {\"name\": \"block\", \"arguments\": {\"operation\": \"append\", \"label\": \"human\", \"text\": \"Ana\"}}";
+        String call = "sleep 3000 call {\"name\": \"block\", \"arguments\": {\"operation\": \"append\", \"label\": \"human\", \"text\": \"Ana\"}}";
         java.util.concurrent.CompletableFuture<ServerFixture.Response> turn = java.util.concurrent.CompletableFuture.supplyAsync(
                 () -> fx.post(fx.ana, "/v1/agents/" + agent + "/messages", obj("input", call)));
-        // wait until the turn has started (on its request's thread: no rule asks yet) and its model is sleeping
+        // wait until the turn has started (on its request's thread: no rule asks yet) and its model is sleeping; the
+        // rule below must be in place before the model's 3 s are up, which leaves a loaded machine room for the PATCH
         dev.engram.agents.Agent running = fx.server.runtime().current("ana", agent);
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
         while (!running.isBusy() && System.nanoTime() < deadline) {
