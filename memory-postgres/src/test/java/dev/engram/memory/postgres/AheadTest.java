@@ -13,7 +13,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -29,14 +28,7 @@ class AheadTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = PostgresServer.sharedOrSkip();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+        server = PostgresServer.sharedOrSkip(); // the cluster shared by the test JVM: nothing to close
     }
 
     private static Block block(String label) {

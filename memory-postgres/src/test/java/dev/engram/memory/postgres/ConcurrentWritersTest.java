@@ -25,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -40,14 +39,7 @@ class ConcurrentWritersTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = PostgresServer.sharedOrSkip();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+        server = PostgresServer.sharedOrSkip(); // the cluster shared by the test JVM: nothing to close
     }
 
     private static NewChange change(String user, String id) {

@@ -21,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -35,14 +34,7 @@ class GroupCommitTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = PostgresServer.sharedOrSkip();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+        server = PostgresServer.sharedOrSkip(); // the cluster shared by the test JVM: nothing to close
     }
 
     /** A write that inserts {@code n} into the test table and answers its transaction's id. */

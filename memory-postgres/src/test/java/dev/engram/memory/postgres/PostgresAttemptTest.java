@@ -22,7 +22,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -40,13 +39,6 @@ class PostgresAttemptTest {
     @BeforeAll
     static void start() throws Exception {
         server = PostgresServer.sharedOrSkip(); // every test works in a schema of its own
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
     }
 
     private static List<String> contents(MemoryStore store) {

@@ -14,7 +14,6 @@ import dev.engram.memory.spi.SchemaMigrations;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -28,14 +27,7 @@ class PostgresBackendConformanceTest extends MemoryStoreConformance {
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = PostgresServer.sharedOrSkip();
-    }
-
-    @AfterAll
-    static void stopServer() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+        server = PostgresServer.sharedOrSkip(); // the cluster shared by the test JVM: nothing to close
     }
 
     /** The database of the test before, dropped when the next one opens (its store is closed by then). */

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -16,14 +15,7 @@ class PostgresLocksTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = PostgresServer.sharedOrSkip();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (server != null) {
-            server.close();
-        }
+        server = PostgresServer.sharedOrSkip(); // the cluster shared by the test JVM: nothing to close
     }
 
     @Test
